@@ -1,0 +1,275 @@
+/**
+ * The sandbox's authorisation host (interface 4.1): `GET /sso/{supergroup}` checks the request with the shared
+ * authorisation rules, then runs a sign-in flow bound to it in a server-side session — login, a simulated
+ * verification when needed, consent — and ends with a 303 to the client's redirect URI. A request that fails the
+ * rules gets an error page and never a redirect.
+ *
+ * Routes: GET /sso/{supergroup}, GET /flow/{id} (the current step's page), POST /flow/{id}/{login|verify|consent|
+ * signout} (303 back, Post/Redirect/Get), GET /assets/auth.css, GET /health.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest } from '../authorize';
+import { FIXTURE_PASSWORD, FIXTURE_USERS } from '../fixtures';
+import { constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser } from '../store';
+import { readCookie, readForm, seeOther, send, sendHtml, sessionCookie, singleField } from './http';
+import {
+	consentPage,
+	loginPage,
+	problemPage,
+	requestErrorPage,
+	verifyPage,
+	type Chrome,
+	type RequestView,
+	type SignedInView
+} from './pages';
+import { createSessionStore, type AuthSession } from './sessions';
+import { AUTH_CSS, AUTH_CSS_PATH } from './styles';
+import { oneYearAfter, proofKind } from './verification';
+
+/** Distinct from the explorer's cookie: cookies ignore ports, and both run on localhost. */
+export const SESSION_COOKIE = 'sbid_sandbox_auth';
+
+/** What a flow remembers: the request as sent (re-checked at every step, so a client changed meanwhile counts). */
+interface Flow {
+	supergroup: string;
+	query: string;
+	/** The login typed on a failed attempt, shown back with the error. */
+	failedLogin: string | null;
+	missingProof: boolean;
+}
+
+type Session = AuthSession<Flow>;
+type Step = 'login' | 'verify' | 'consent' | 'signout';
+
+export interface AuthHostOptions {
+	explorerOrigin: string;
+}
+
+const SESSION_IDLE_MS = 30 * 60 * 1000;
+
+const FLOW_ROUTE = /^\/flow\/([A-Za-z0-9_-]{1,64})(?:\/(login|verify|consent|signout))?$/;
+
+const problems = {
+	notFound: { title: 'Page not found', message: 'There is no page at this address.', action: 'Check the address, or start again from the application you were signing in to.' },
+	flowGone: {
+		title: 'Sign-in expired',
+		message: 'This sign-in request has expired, was already completed, or was started in another browser.',
+		action: 'Go back to the application and start signing in again.'
+	},
+	csrf: {
+		title: 'Form expired',
+		message: 'This form could not be accepted: it has expired, or it was not sent from this sign-in page (CSRF protection).',
+		action: 'Go back, reload the page and try again. If it keeps happening, allow cookies for this site.'
+	},
+	badForm: (detail: string) => ({
+		title: 'Form not understood',
+		message: detail,
+		action: 'Go back, reload the page and submit the form again.'
+	}),
+	method: (allowed: string) => ({
+		title: 'Method not allowed',
+		message: `This address accepts ${allowed} only.`,
+		action: 'Open the page from the application\'s sign-in link.'
+	}),
+	internal: {
+		title: 'Something went wrong',
+		message: 'The sandbox could not handle this request.',
+		action: 'Try again; if it keeps happening, reset the sandbox.'
+	}
+};
+
+export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (req: IncomingMessage, res: ServerResponse) => void {
+	const chrome: Chrome = { explorerOrigin: options.explorerOrigin };
+	const sessions = createSessionStore<Flow>({ idleTtlMs: SESSION_IDLE_MS, maxSessions: 10_000, maxFlowsPerSession: 20 });
+
+	function problem(res: ServerResponse, status: number, p: { title: string; message: string; action: string }, headers = {}) {
+		sendHtml(res, status, problemPage(chrome, p), headers);
+	}
+
+	function startFlow(req: IncomingMessage, res: ServerResponse, supergroup: string, query: string): void {
+		const check = checkAuthorizationRequest(store, supergroup, new URLSearchParams(query));
+		if (!check.ok) return sendHtml(res, 400, requestErrorPage(chrome, check.error));
+		const existing = sessions.get(readCookie(req, SESSION_COOKIE));
+		const session = existing ?? sessions.create();
+		const flowId = randomCredential();
+		sessions.addFlow(session, flowId, { supergroup, query, failedLogin: null, missingProof: false });
+		seeOther(res, flowPath(flowId), existing ? {} : { 'Set-Cookie': sessionCookie(SESSION_COOKIE, session.id) });
+	}
+
+	/** The flow's request, re-checked now; on failure the error page has been sent. */
+	function recheck(res: ServerResponse, flow: Flow): AuthorizationRequest | undefined {
+		const check = checkAuthorizationRequest(store, flow.supergroup, new URLSearchParams(flow.query));
+		if (check.ok) return check.request;
+		sendHtml(res, 400, requestErrorPage(chrome, check.error));
+		return undefined;
+	}
+
+	function signedInUser(session: Session): SandboxUser | undefined {
+		const user = session.userId === null ? undefined : store.getUser(session.userId);
+		if (!user) session.userId = null; // the user may have been removed by a sandbox reset
+		return user;
+	}
+
+	function showStep(req: IncomingMessage, res: ServerResponse, flowId: string): void {
+		const session = sessions.get(readCookie(req, SESSION_COOKIE));
+		const flow = session?.flows.get(flowId);
+		if (!session || !flow) return problem(res, 404, problems.flowGone);
+		const request = recheck(res, flow);
+		if (!request) return;
+		const base = flowPath(flowId);
+		const view = requestView(request);
+		const user = signedInUser(session);
+		if (!user) {
+			return sendHtml(res, 200, loginPage(chrome, {
+				action: `${base}/login`,
+				csrf: session.csrfToken,
+				request: view,
+				failedLogin: flow.failedLogin,
+				demoAccounts: FIXTURE_USERS,
+				demoPassword: FIXTURE_PASSWORD
+			}));
+		}
+		const signedIn: SignedInView = { login: user.login, signOutAction: `${base}/signout`, csrf: session.csrfToken };
+		if (!hasActiveVerification(store, user, request.supergroup)) {
+			return sendHtml(res, 200, verifyPage(chrome, {
+				action: `${base}/verify`,
+				csrf: session.csrfToken,
+				request: view,
+				signedIn,
+				expiresOn: oneYearAfter(store.today()),
+				missingChoice: flow.missingProof
+			}));
+		}
+		sendHtml(res, 200, consentPage(chrome, { action: `${base}/consent`, csrf: session.csrfToken, request: view, signedIn }));
+	}
+
+	async function submit(req: IncomingMessage, res: ServerResponse, flowId: string, step: Step): Promise<void> {
+		const body = await readForm(req);
+		if (!body.ok) {
+			const { status, title, message } = body;
+			return problem(res, status, { title, message, action: 'Go back and submit the form again.' }, { Connection: 'close' });
+		}
+		const session = sessions.get(readCookie(req, SESSION_COOKIE));
+		const csrf = singleField(body.form, 'csrf');
+		if (!session || csrf === undefined || !constantTimeEqual(csrf, session.csrfToken)) return problem(res, 403, problems.csrf);
+		const flow = session.flows.get(flowId);
+		if (!flow) return problem(res, 404, problems.flowGone);
+		const back = flowPath(flowId);
+
+		if (step === 'signout') {
+			session.userId = null;
+			const rotated = sessions.rotate(session);
+			return seeOther(res, back, { 'Set-Cookie': sessionCookie(SESSION_COOKIE, rotated.id) });
+		}
+		const request = recheck(res, flow);
+		if (!request) return;
+
+		if (step === 'login') {
+			const login = singleField(body.form, 'login');
+			const password = singleField(body.form, 'password');
+			if (login === undefined || password === undefined) {
+				return problem(res, 400, problems.badForm('The sign-in form must carry one email and one password.'));
+			}
+			const user = store.authenticateUser(login.trim(), password);
+			if (!user) {
+				flow.failedLogin = login.trim();
+				return seeOther(res, back);
+			}
+			flow.failedLogin = null;
+			// A new session id on sign-in, so an id planted before sign-in (session fixation) is worthless.
+			const rotated = sessions.rotate(session);
+			rotated.userId = user.id;
+			return seeOther(res, back, { 'Set-Cookie': sessionCookie(SESSION_COOKIE, rotated.id) });
+		}
+
+		const user = signedInUser(session);
+		if (!user) return seeOther(res, back); // shows the login page
+
+		if (step === 'verify') {
+			const proof = singleField(body.form, 'proof');
+			flow.missingProof = proof === undefined || proof === '';
+			if (flow.missingProof) return seeOther(res, back);
+			if (!proofKind(request.supergroup, proof!)) {
+				return problem(res, 400, problems.badForm(`"${proof}" is not a kind of proof offered for this supergroup.`));
+			}
+			// Sandbox choice 'simulated-verification': verified for one year from the sandbox's today.
+			if (!hasActiveVerification(store, user, request.supergroup)) {
+				store.addVerification(user.id, request.supergroup, oneYearAfter(store.today()));
+			}
+			return seeOther(res, back);
+		}
+
+		const decision = singleField(body.form, 'decision');
+		if (decision !== 'authorize' && decision !== 'cancel') {
+			return problem(res, 400, problems.badForm('The decision must be either Authorise or Cancel.'));
+		}
+		if (decision === 'authorize' && !hasActiveVerification(store, user, request.supergroup)) return seeOther(res, back);
+		session.flows.delete(flowId); // a decision ends the flow: a second submit cannot issue a second code
+		seeOther(res, decide(store, request, user.id, decision).location);
+	}
+
+	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = req.url ?? '/';
+		const queryAt = url.indexOf('?');
+		const path = queryAt === -1 ? url : url.slice(0, queryAt);
+		const query = queryAt === -1 ? '' : url.slice(queryAt + 1);
+		const method = req.method ?? 'GET';
+		const isGet = method === 'GET' || method === 'HEAD';
+
+		if (path === '/health') {
+			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
+			return send(res, 200, 'application/json', JSON.stringify({ ok: true, host: 'authorisation' }));
+		}
+		if (path === AUTH_CSS_PATH) {
+			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
+			return send(res, 200, 'text/css; charset=utf-8', AUTH_CSS, { 'Cache-Control': 'no-cache' });
+		}
+		if (path.startsWith('/sso/') && !path.slice(5).includes('/')) {
+			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
+			return startFlow(req, res, decodeSegment(path.slice(5)), query);
+		}
+		const flowMatch = FLOW_ROUTE.exec(path);
+		if (flowMatch) {
+			const [, flowId, step] = flowMatch as unknown as [string, string, Step | undefined];
+			if (step === undefined) {
+				if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
+				return showStep(req, res, flowId);
+			}
+			if (method !== 'POST') return problem(res, 405, problems.method('POST'), { Allow: 'POST' });
+			return submit(req, res, flowId, step);
+		}
+		problem(res, 404, problems.notFound);
+	}
+
+	return (req, res) => {
+		route(req, res).catch((error: unknown) => {
+			// A bug, not bad input: answer without details (no stack trace to the browser), keep the cause in the log.
+			console.error('sandbox authorisation host:', error);
+			if (!res.headersSent) problem(res, 500, problems.internal);
+			else res.destroy();
+		});
+	};
+}
+
+function flowPath(flowId: string): string {
+	return `/flow/${flowId}`;
+}
+
+/** The path segment as text; malformed percent-encoding stays as sent (and is then an unknown supergroup). */
+function decodeSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+function requestView(request: AuthorizationRequest): RequestView {
+	const target = new URL(request.redirectUri);
+	return {
+		clientName: request.client.name,
+		clientId: request.client.client_id,
+		supergroup: request.supergroup,
+		returnTo: target.origin !== 'null' ? target.origin : `${target.protocol}${target.pathname}`
+	};
+}
