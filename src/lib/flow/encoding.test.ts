@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import {
+	base64DecodeUtf8,
+	base64EncodeUtf8,
+	containsForm,
+	decodeQueryComponent,
+	encodedForms,
+	formEncode,
+	parseHttpUrl,
+	replaceForms,
+	splitRawQuery,
+	uriParts
+} from './encoding';
+
+describe('decodeQueryComponent', () => {
+	it('decodes once, with + as a space', () => {
+		expect(decodeQueryComponent('https%3A%2F%2Fa.example%2Fcb%3Fx%3D1')).toBe('https://a.example/cb?x=1');
+		expect(decodeQueryComponent('a+b%2Bc')).toBe('a b+c');
+		expect(decodeQueryComponent('%253A')).toBe('%3A');
+	});
+	it('keeps malformed escapes instead of throwing', () => {
+		expect(decodeQueryComponent('100%')).toBe('100%');
+		expect(decodeQueryComponent('%E0%A4%A')).not.toBe('');
+	});
+});
+
+describe('splitRawQuery', () => {
+	it('keeps raw text and order, and decodes names and values', () => {
+		expect(splitRawQuery('?a=1&b%20c=d%2Fe&flag&=x')).toEqual([
+			{ rawName: 'a', rawValue: '1', name: 'a', value: '1' },
+			{ rawName: 'b%20c', rawValue: 'd%2Fe', name: 'b c', value: 'd/e' },
+			{ rawName: 'flag', rawValue: '', name: 'flag', value: '' },
+			{ rawName: '', rawValue: 'x', name: '', value: 'x' }
+		]);
+		expect(splitRawQuery('')).toEqual([]);
+	});
+	it('splits only on the first =', () => {
+		expect(splitRawQuery('r=https://a/cb?x=1')[0]?.value).toBe('https://a/cb?x=1');
+	});
+});
+
+describe('encodedForms', () => {
+	it('covers raw, URI-component, form and JSON forms, longest first', () => {
+		const forms = encodedForms('a b/c"d');
+		expect(forms).toContain('a b/c"d');
+		expect(forms).toContain('a%20b%2Fc%22d');
+		expect(forms).toContain(formEncode('a b/c"d'));
+		expect(forms).toContain('a b/c\\"d');
+		expect(forms).toContain('a b\\/c\\"d');
+		expect([...forms].sort((x, y) => y.length - x.length)).toEqual(forms);
+	});
+	it('has no forms for the empty string (so nothing is ever replaced everywhere)', () => {
+		expect(encodedForms('')).toEqual([]);
+		expect(replaceForms('abc', '', 'X')).toBe('abc');
+	});
+	it('finds and replaces every form', () => {
+		const text = `q=s%2Bt%21&f=s%2Bt!&j={"v":"s+t!"}`;
+		expect(containsForm(text, 's+t!')).toBe(true);
+		expect(replaceForms(text, 's+t!', 'X')).toBe('q=X&f=X&j={"v":"X"}');
+	});
+});
+
+describe('base64 UTF-8', () => {
+	it('round-trips non-Latin-1 text', () => {
+		expect(base64DecodeUtf8(base64EncodeUtf8('id:sécret•'))).toBe('id:sécret•');
+		expect(base64EncodeUtf8('id:secret')).toBe(btoa('id:secret'));
+	});
+	it('returns null for text that is not base64 of UTF-8', () => {
+		expect(base64DecodeUtf8('not base64!')).toBeNull();
+		expect(base64DecodeUtf8(btoa('\xff\xfe'))).toBeNull();
+	});
+});
+
+describe('uriParts', () => {
+	it('splits any string into the five RFC 3986 parts', () => {
+		expect(uriParts('https://u@h:1/p/q?x=1&y#f')).toEqual({
+			scheme: 'https',
+			authority: 'u@h:1',
+			path: '/p/q',
+			query: 'x=1&y',
+			fragment: 'f'
+		});
+		expect(uriParts('not a url')).toEqual({ scheme: '', authority: '', path: 'not a url', query: '', fragment: '' });
+	});
+});
+
+describe('parseHttpUrl', () => {
+	it('accepts http and https, and says why anything else is refused', () => {
+		expect(parseHttpUrl(' https://a.example/x ').ok).toBe(true);
+		const relative = parseHttpUrl('/sso/student');
+		expect(relative.ok || relative.reason).toMatch(/absolute URL/);
+		const ftp = parseHttpUrl('ftp://a.example/');
+		expect(ftp.ok || ftp.reason).toMatch(/scheme is ftp/);
+	});
+});

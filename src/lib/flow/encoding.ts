@@ -1,0 +1,115 @@
+/**
+ * Small encoding helpers shared by the flow engine. Pure and browser-safe: no Node APIs, no Buffer.
+ */
+
+/** One `name=value` pair of a query string, as written (raw) and after one decode. */
+export interface RawQueryParam {
+	rawName: string;
+	rawValue: string;
+	name: string;
+	value: string;
+}
+
+/**
+ * Decodes one query component once, as a server reading a query string does: `+` is a space, `%XX` is a byte.
+ * Malformed `%` sequences are kept as they are rather than thrown on (URLSearchParams' lenient rule).
+ */
+export function decodeQueryComponent(raw: string): string {
+	// `raw` never holds `&` (the caller split on it), so it is exactly one value for URLSearchParams.
+	return new URLSearchParams(`v=${raw.replace(/#/g, '%23')}`).get('v') ?? '';
+}
+
+/** Splits a query string (with or without its leading `?`) into its pairs, in order, keeping the raw text. */
+export function splitRawQuery(query: string): RawQueryParam[] {
+	const text = query.startsWith('?') ? query.slice(1) : query;
+	if (text === '') return [];
+	return text
+		.split('&')
+		.filter((pair) => pair !== '')
+		.map((pair) => {
+			const eq = pair.indexOf('=');
+			const rawName = eq === -1 ? pair : pair.slice(0, eq);
+			const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+			return { rawName, rawValue, name: decodeQueryComponent(rawName), value: decodeQueryComponent(rawValue) };
+		});
+}
+
+/** `application/x-www-form-urlencoded` encoding of one value (spaces become `+`), as URLSearchParams writes it. */
+export function formEncode(value: string): string {
+	return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+/**
+ * The forms a value takes when it is written into a URL, a form body or a JSON string. Used to find (and hide)
+ * a secret wherever it was put. Longest first, so a replacement never leaves part of a longer form behind.
+ */
+export function encodedForms(value: string): string[] {
+	if (value === '') return [];
+	const json = JSON.stringify(value).slice(1, -1);
+	const forms = new Set([value, encodeURIComponent(value), formEncode(value), json, json.replace(/\//g, '\\/')]);
+	return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of every form of `value` in `text`. */
+export function replaceForms(text: string, value: string, replacement: string): string {
+	return encodedForms(value).reduce((acc, form) => acc.split(form).join(replacement), text);
+}
+
+/** True when any form of `value` occurs in `text`. */
+export function containsForm(text: string, value: string): boolean {
+	return encodedForms(value).some((form) => text.includes(form));
+}
+
+/** UTF-8 text to base64 (btoa alone only takes Latin-1). */
+export function base64EncodeUtf8(text: string): string {
+	const bytes = new TextEncoder().encode(text);
+	let binary = '';
+	for (const byte of bytes) binary += String.fromCharCode(byte);
+	return btoa(binary);
+}
+
+/** Base64 to UTF-8 text; null when the input is not base64 of valid UTF-8 (then it was not a credentials payload). */
+export function base64DecodeUtf8(encoded: string): string | null {
+	try {
+		const binary = atob(encoded.trim());
+		const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+	} catch {
+		return null;
+	}
+}
+
+/** The five parts of a URI reference, as written (RFC 3986 appendix B); works on any string, parseable or not. */
+export interface UriParts {
+	scheme: string;
+	authority: string;
+	path: string;
+	query: string;
+	fragment: string;
+}
+
+const URI_REFERENCE = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
+
+export function uriParts(uri: string): UriParts {
+	const m = URI_REFERENCE.exec(uri);
+	return {
+		scheme: m?.[1] ?? '',
+		authority: m?.[2] ?? '',
+		path: m?.[3] ?? '',
+		query: m?.[4] ?? '',
+		fragment: m?.[5] ?? ''
+	};
+}
+
+/** Parses an absolute http(s) URL, or says why it is not one. */
+export function parseHttpUrl(text: string): { ok: true; url: URL } | { ok: false; reason: string } {
+	let url: URL;
+	try {
+		url = new URL(text.trim());
+	} catch {
+		return { ok: false, reason: 'it is not an absolute URL (it needs a scheme and a host, e.g. https://host/path)' };
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		return { ok: false, reason: `its scheme is ${url.protocol.slice(0, -1)}, not http or https` };
+	return { ok: true, url };
+}

@@ -1,0 +1,135 @@
+/**
+ * Hides the client secret and tokens in a recorded exchange before it leaves the server. Every form a value can
+ * take is hidden: raw, URI-component and form encoded, JSON-escaped, and inside a base64 `Basic`/`Bearer`
+ * credentials payload. The client secret is replaced by MASK alone; tokens keep their last 4 characters as a
+ * hint, so a person can tell two tokens apart.
+ */
+import {
+	base64DecodeUtf8,
+	base64EncodeUtf8,
+	containsForm,
+	replaceForms,
+	splitRawQuery,
+	uriParts
+} from './encoding';
+import { MASK, type HttpHeader, type MaskedValue, type RecordedExchange } from './exchange';
+
+export interface SecretsToMask {
+	clientSecret?: string;
+	accessTokens?: string[];
+	refreshTokens?: string[];
+}
+
+interface Needle {
+	kind: MaskedValue['kind'];
+	value: string;
+	hint: string;
+}
+
+/** Below this length a token's last 4 characters would give away too much of it, so no hint is shown. */
+const MIN_TOKEN_LENGTH_FOR_HINT = 16;
+
+function tokenHint(token: string): string {
+	return token.length >= MIN_TOKEN_LENGTH_FOR_HINT ? `…${token.slice(-4)}` : '';
+}
+
+function needlesOf(secrets: SecretsToMask): Needle[] {
+	const needles: Needle[] = [
+		...(secrets.clientSecret ? [{ kind: 'client_secret' as const, value: secrets.clientSecret, hint: '' }] : []),
+		...(secrets.accessTokens ?? []).map((value) => ({ kind: 'access_token' as const, value, hint: tokenHint(value) })),
+		...(secrets.refreshTokens ?? []).map((value) => ({ kind: 'refresh_token' as const, value, hint: tokenHint(value) }))
+	];
+	// Longest first, so a value that contains another is hidden whole.
+	return needles.filter((n) => n.value !== '').sort((a, b) => b.value.length - a.value.length);
+}
+
+/** How a text is structured, to say where in it a value was found. */
+type Shape = 'query' | 'form' | 'json' | 'plain';
+
+/** Where in a text a value sits, for the "what was masked" note. */
+function whereIn(text: string, value: string, shape: Shape, place: string): string {
+	if (shape === 'query' || shape === 'form') {
+		const params = splitRawQuery(shape === 'query' ? uriParts(text).query : text);
+		const param = params.find((p) => containsForm(p.rawValue, value) || p.value.includes(value));
+		if (param) return `${shape === 'query' ? 'query' : 'form'} parameter ${param.name}`;
+	}
+	if (shape === 'json') {
+		const key = jsonKeyHolding(text, value);
+		if (key) return `${place} field ${key}`;
+	}
+	return place;
+}
+
+function jsonKeyHolding(text: string, value: string): string | undefined {
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (parsed === null || typeof parsed !== 'object') return undefined;
+		return Object.entries(parsed).find(([, v]) => typeof v === 'string' && v.includes(value))?.[0];
+	} catch {
+		return undefined;
+	}
+}
+
+function bodyShape(headers: HttpHeader[], body: string): Shape {
+	const type = headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
+	if (type.includes('json') || /^\s*[{[]/.test(body)) return 'json';
+	if (type.includes('x-www-form-urlencoded')) return 'form';
+	return 'plain';
+}
+
+const CREDENTIALS_HEADER = /^(Basic|Bearer)(\s+)(\S+)$/i;
+
+class Masker {
+	readonly masked: MaskedValue[] = [];
+	constructor(private readonly needles: Needle[]) {}
+
+	/** `text` with every needle hidden, noting where each was found. */
+	text(text: string, shape: Shape, place: string): string {
+		let result = text;
+		for (const needle of this.needles) {
+			if (!containsForm(result, needle.value)) continue;
+			this.note(needle, whereIn(result, needle.value, shape, place));
+			result = replaceForms(result, needle.value, MASK + needle.hint);
+		}
+		return result;
+	}
+
+	/** A header value; a `Basic`/`Bearer` payload is also searched after base64 decoding. */
+	header(header: HttpHeader, place: string): HttpHeader {
+		const value = this.text(header.value, 'plain', `${place} ${header.name}`);
+		const match = CREDENTIALS_HEADER.exec(value);
+		const decoded = match?.[3] ? base64DecodeUtf8(match[3]) : null;
+		if (!match || decoded === null) return { ...header, value };
+		const payload = this.text(decoded, 'plain', `${place} ${header.name} (inside its base64 payload)`);
+		return payload === decoded ? { ...header, value } : { ...header, value: `${match[1]}${match[2]}${base64EncodeUtf8(payload)}` };
+	}
+
+	private note(needle: Needle, where: string): void {
+		const seen = this.masked.some((m) => m.kind === needle.kind && m.where === where && m.hint === needle.hint);
+		if (!seen) this.masked.push({ kind: needle.kind, where, hint: needle.hint });
+	}
+}
+
+export function maskExchange(exchange: RecordedExchange, secrets: SecretsToMask): RecordedExchange {
+	const masker = new Masker(needlesOf(secrets));
+	const { request, response, failure } = exchange;
+	const maskedRequest = {
+		...request,
+		url: masker.text(request.url, 'query', 'URL'),
+		headers: request.headers.map((h) => masker.header(h, 'request header')),
+		body: request.body === null ? null : masker.text(request.body, bodyShape(request.headers, request.body), 'request body')
+	};
+	const maskedResponse = response && {
+		...response,
+		headers: response.headers.map((h) => masker.header(h, 'response header')),
+		body: masker.text(response.body, bodyShape(response.headers, response.body), 'response')
+	};
+	const maskedFailure = failure && { ...failure, message: masker.text(failure.message, 'plain', 'error message') };
+	return {
+		...exchange,
+		request: maskedRequest,
+		response: maskedResponse,
+		failure: maskedFailure,
+		masked: [...exchange.masked, ...masker.masked]
+	};
+}
