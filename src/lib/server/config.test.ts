@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseHostRule, type ExplorerConfig } from './config';
+
+function ok(env: Record<string, string>): ExplorerConfig {
+	const result = loadConfig(env);
+	if (!result.ok) throw new Error(result.message);
+	return result.config;
+}
+
+function problem(env: Record<string, string>): string {
+	const result = loadConfig(env);
+	if (result.ok) throw new Error('expected an invalid configuration');
+	return result.message;
+}
+
+describe('loadConfig', () => {
+	it('needs no variables: ports 3000-3002, the sandbox as its own origins, nothing else allowed, 10 s timeout', () => {
+		expect(ok({})).toEqual({
+			port: 3000,
+			authPort: 3001,
+			accountsPort: 3002,
+			publicOrigin: 'http://localhost:3000',
+			sandbox: { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
+			allowedHosts: [],
+			allowPrivateTargets: false,
+			outboundTimeoutMs: 10_000
+		});
+	});
+
+	it('derives the public origin and sandbox origins from the ports', () => {
+		const config = ok({ PORT: '8080', AUTH_PORT: '8081', ACCOUNTS_PORT: '8082' });
+		expect(config.publicOrigin).toBe('http://localhost:8080');
+		expect(config.sandbox).toEqual({ authUrl: 'http://localhost:8081', accountsUrl: 'http://localhost:8082' });
+	});
+
+	it('takes PUBLIC_ORIGIN as an origin, without a trailing slash', () => {
+		expect(ok({ PUBLIC_ORIGIN: 'https://Explorer.example.com/' }).publicOrigin).toBe('https://explorer.example.com');
+	});
+
+	it('refuses a PUBLIC_ORIGIN with a path or another scheme, naming the variable', () => {
+		expect(problem({ PUBLIC_ORIGIN: 'https://example.com/app' })).toContain('PUBLIC_ORIGIN');
+		expect(problem({ PUBLIC_ORIGIN: 'ftp://example.com' })).toContain('http(s) origin');
+	});
+
+	it('refuses a port that is not a number from 1 to 65535', () => {
+		expect(problem({ PORT: 'abc' })).toMatch(/PORT: must be a port number .* got "abc"/);
+		expect(problem({ AUTH_PORT: '70000' })).toContain('AUTH_PORT');
+		expect(problem({ ACCOUNTS_PORT: '0' })).toContain('ACCOUNTS_PORT');
+	});
+
+	it('parses EXPLORER_ALLOWED_HOSTS: hosts, host:port and *.domain, comma-separated, blanks ignored', () => {
+		expect(ok({ EXPLORER_ALLOWED_HOSTS: ' API.example.com, accounts.test:8443 ,, *.corp.example ' }).allowedHosts).toEqual([
+			{ host: 'api.example.com', port: null, subdomains: false },
+			{ host: 'accounts.test', port: 8443, subdomains: false },
+			{ host: 'corp.example', port: null, subdomains: true }
+		]);
+	});
+
+	it('refuses every wrong EXPLORER_ALLOWED_HOSTS entry, each named', () => {
+		const message = problem({ EXPLORER_ALLOWED_HOSTS: 'https://a.example, b.example/path, ok.example, user@c.example' });
+		expect(message).toContain('"https://a.example"');
+		expect(message).toContain('"b.example/path"');
+		expect(message).toContain('"user@c.example"');
+		expect(message).not.toContain('"ok.example"');
+	});
+
+	it('EXPLORER_ALLOW_PRIVATE_TARGETS is off unless "on"; other words are refused', () => {
+		expect(ok({ EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' }).allowPrivateTargets).toBe(true);
+		expect(ok({ EXPLORER_ALLOW_PRIVATE_TARGETS: 'off' }).allowPrivateTargets).toBe(false);
+		expect(problem({ EXPLORER_ALLOW_PRIVATE_TARGETS: 'yes' })).toContain('must be "on" or "off"');
+	});
+
+	it('OUTBOUND_TIMEOUT_MS is a whole number of milliseconds within bounds', () => {
+		expect(ok({ OUTBOUND_TIMEOUT_MS: '2500' }).outboundTimeoutMs).toBe(2500);
+		expect(problem({ OUTBOUND_TIMEOUT_MS: '10s' })).toContain('OUTBOUND_TIMEOUT_MS');
+		expect(problem({ OUTBOUND_TIMEOUT_MS: '0' })).toContain('OUTBOUND_TIMEOUT_MS');
+	});
+});
+
+describe('parseHostRule', () => {
+	it('normalises hosts the way target URLs are parsed (IPv4 spellings, IPv6 brackets, case)', () => {
+		expect(parseHostRule('2130706433')).toEqual({ host: '127.0.0.1', port: null, subdomains: false });
+		expect(parseHostRule('[0:0::1]:8080')).toEqual({ host: '[::1]', port: 8080, subdomains: false });
+		expect(parseHostRule('Example.COM:80')).toEqual({ host: 'example.com', port: 80, subdomains: false });
+	});
+
+	it('refuses a wildcard on an IP address and a bare wildcard', () => {
+		expect(parseHostRule('*.10.0.0.1')).toBeTypeOf('string');
+		expect(parseHostRule('*')).toBeTypeOf('string');
+		expect(parseHostRule('*.')).toBeTypeOf('string');
+	});
+});

@@ -1,0 +1,151 @@
+/**
+ * The explorer's configuration, read from the environment once. Every value has a default, so `npm start` needs
+ * none; a wrong value stops the start with a message naming the variable, what was wrong and what to write.
+ */
+import { z } from 'zod';
+
+/** One entry of EXPLORER_ALLOWED_HOSTS: a host (WHATWG-normalised), an optional port, and whether it is `*.host`. */
+export interface HostRule {
+	host: string;
+	/** null: any port. */
+	port: number | null;
+	/** `*.example.com`: any subdomain of `example.com`, not `example.com` itself. */
+	subdomains: boolean;
+}
+
+export interface ExplorerConfig {
+	port: number;
+	authPort: number;
+	accountsPort: number;
+	/** Origin the explorer is reached at, e.g. `http://localhost:3000`. */
+	publicOrigin: string;
+	/** The sandbox's own hosts: the default target, always allowed (by exact origin). */
+	sandbox: { authUrl: string; accountsUrl: string };
+	allowedHosts: HostRule[];
+	/** Whether allowed hosts may resolve to private, loopback and other internal addresses. */
+	allowPrivateTargets: boolean;
+	outboundTimeoutMs: number;
+}
+
+export type ConfigResult = { ok: true; config: ExplorerConfig } | { ok: false; message: string };
+
+const port = (fallback: number) =>
+	z
+		.string()
+		.default(String(fallback))
+		.transform((raw, ctx) => {
+			const value = Number(raw);
+			if (!/^\d+$/.test(raw.trim()) || value < 1 || value > 65535) {
+				ctx.addIssue({ code: 'custom', message: `must be a port number from 1 to 65535, got "${raw}"` });
+				return z.NEVER;
+			}
+			return value;
+		});
+
+const origin = z
+	.string()
+	.optional()
+	.transform((raw, ctx) => {
+		if (raw === undefined || raw.trim() === '') return undefined;
+		const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
+		if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+			ctx.addIssue({ code: 'custom', message: `must be an http(s) origin such as https://explorer.example.com, got "${raw}"` });
+			return z.NEVER;
+		}
+		return url.origin;
+	});
+
+const allowedHosts = z
+	.string()
+	.default('')
+	.transform((raw, ctx) => {
+		const rules: HostRule[] = [];
+		for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+			const rule = parseHostRule(entry);
+			if (typeof rule === 'string') ctx.addIssue({ code: 'custom', message: rule });
+			else rules.push(rule);
+		}
+		return rules;
+	});
+
+const onOff = z
+	.string()
+	.default('off')
+	.transform((raw, ctx) => {
+		const value = raw.trim().toLowerCase();
+		if (value === 'on') return true;
+		if (value === 'off' || value === '') return false;
+		ctx.addIssue({ code: 'custom', message: `must be "on" or "off", got "${raw}"` });
+		return z.NEVER;
+	});
+
+const timeoutMs = z
+	.string()
+	.default('10000')
+	.transform((raw, ctx) => {
+		const value = Number(raw);
+		if (!/^\d+$/.test(raw.trim()) || value < 100 || value > 120_000) {
+			ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds from 100 to 120000, got "${raw}"` });
+			return z.NEVER;
+		}
+		return value;
+	});
+
+const EnvSchema = z.object({
+	PORT: port(3000),
+	AUTH_PORT: port(3001),
+	ACCOUNTS_PORT: port(3002),
+	PUBLIC_ORIGIN: origin,
+	EXPLORER_ALLOWED_HOSTS: allowedHosts,
+	EXPLORER_ALLOW_PRIVATE_TARGETS: onOff,
+	OUTBOUND_TIMEOUT_MS: timeoutMs
+});
+
+/**
+ * `host`, `host:port` or `*.domain[:port]`; anything else (a scheme, a path, credentials) is an error message.
+ * Hosts go through the WHATWG URL parser so they compare equal to the hostnames of parsed target URLs.
+ */
+export function parseHostRule(entry: string): HostRule | string {
+	const problem = `EXPLORER_ALLOWED_HOSTS entry "${entry}" is not a host or host:port; write e.g. api.example.com, api.example.com:8443 or *.example.com`;
+	const subdomains = entry.startsWith('*.');
+	const rest = subdomains ? entry.slice(2) : entry;
+	if (rest === '' || /[/?#@\\*\s]/.test(rest) || !URL.canParse(`http://${rest}`)) return problem;
+	const url = new URL(`http://${rest}`);
+	// Without an explicit port the URL parser drops `:80`; keep what was written.
+	const writtenPort = /:(\d+)$/.exec(rest)?.[1];
+	if (subdomains && (url.hostname.startsWith('[') || /^[\d.]+$/.test(url.hostname))) return problem;
+	return { host: url.hostname, port: writtenPort === undefined ? null : Number(writtenPort), subdomains };
+}
+
+export function loadConfig(env: Record<string, string | undefined>): ConfigResult {
+	const parsed = EnvSchema.safeParse(env);
+	if (!parsed.success) {
+		const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+		return { ok: false, message: `The explorer's configuration is not valid:\n${lines.join('\n')}` };
+	}
+	const e = parsed.data;
+	return {
+		ok: true,
+		config: {
+			port: e.PORT,
+			authPort: e.AUTH_PORT,
+			accountsPort: e.ACCOUNTS_PORT,
+			publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
+			sandbox: { authUrl: `http://localhost:${e.AUTH_PORT}`, accountsUrl: `http://localhost:${e.ACCOUNTS_PORT}` },
+			allowedHosts: e.EXPLORER_ALLOWED_HOSTS,
+			allowPrivateTargets: e.EXPLORER_ALLOW_PRIVATE_TARGETS,
+			outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS
+		}
+	};
+}
+
+let cached: ExplorerConfig | undefined;
+
+/** The process's configuration, read from `process.env` on first use. Throws (once, at start) when it is invalid. */
+export function config(): ExplorerConfig {
+	if (cached) return cached;
+	const result = loadConfig(process.env);
+	if (!result.ok) throw new Error(result.message);
+	cached = result.config;
+	return cached;
+}

@@ -1,0 +1,171 @@
+/**
+ * The glue between the explorer's routes and its server-side state: each person's session (the walk, where the
+ * callback returns to, the lesson), the sandbox, and the configuration. Routes call these and stay thin.
+ */
+import { error, json } from '@sveltejs/kit';
+import { z } from 'zod';
+import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/fixtures';
+import { buildAuthorisationLink } from '$lib/flow/link';
+import type { CallbackView } from '$lib/flow/view';
+import { config } from './config';
+import { services } from './services';
+import {
+	ClientSettings,
+	ExchangeOptions,
+	MeOptions,
+	applySettings,
+	exchangeCode,
+	newWalk,
+	readMe,
+	recordCallback,
+	revealToken,
+	startAuthorisation,
+	walkView,
+	type Walk,
+	type WalkResult
+} from './walk';
+
+export interface ExplorerSession {
+	walk: Walk;
+	/** Where `/callback` sends the browser once it has recorded the redirect. */
+	returnTo: '/' | '/learn/cancel';
+	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
+}
+
+const DEMO = FIXTURE_CLIENTS[0]!;
+
+function sandboxTarget() {
+	const { sandbox } = config();
+	return { kind: 'sandbox' as const, ...sandbox };
+}
+
+/** The demo client's settings, with its secret as the sandbox holds it now (the control API may change it). */
+async function demoWalk(): Promise<Walk> {
+	const { sandbox } = await services();
+	const registered = sandbox?.store.getClient(DEMO.client_id);
+	return newWalk(sandboxTarget(), {
+		clientId: DEMO.client_id,
+		clientSecret: registered?.client_secret ?? DEMO.client_secret,
+		redirectUri: `${config().publicOrigin}${DEMO.redirect_path}`,
+		supergroup: 'student',
+		country: 'uk',
+		responseType: 'code',
+		extraLinkParams: []
+	});
+}
+
+async function session(sessionId: string): Promise<ExplorerSession> {
+	const { sessions } = await services();
+	return sessions.data(sessionId, async () => ({
+		walk: await demoWalk(),
+		returnTo: '/',
+		lesson: { cancel: null, authorise: null }
+	}));
+}
+
+/** The sandbox's clock when the walk targets the sandbox (codes expire on it), real time otherwise. */
+async function clockFor(walk: Walk): Promise<() => Date> {
+	const { sandbox } = await services();
+	return walk.target.kind === 'sandbox' && sandbox ? () => sandbox.store.now() : () => new Date();
+}
+
+async function view(s: ExplorerSession) {
+	const { sandbox } = await services();
+	return walkView(s.walk, s.walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null);
+}
+
+export async function loadWalkPage(sessionId: string) {
+	const s = await session(sessionId);
+	const { sandbox, allowedHosts } = config();
+	return {
+		view: await view(s),
+		sandbox,
+		allowedHosts: allowedHosts.map((rule) => `${rule.subdomains ? '*.' : ''}${rule.host}${rule.port ? `:${rule.port}` : ''}`),
+		demoUsers: FIXTURE_USERS.map(({ login, description }) => ({ login, description })),
+		demoPassword: FIXTURE_PASSWORD
+	};
+}
+
+export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {
+	const s = await session(sessionId);
+	recordCallback(s.walk, url, (await clockFor(s.walk))());
+	if (s.returnTo === '/learn/cancel' && s.walk.callback) {
+		const { callback } = (await view(s));
+		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
+		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
+	}
+	const returnTo = s.returnTo;
+	s.returnTo = '/';
+	return returnTo === '/' ? '/#step-authorise' : returnTo;
+}
+
+async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+	const body: unknown = await request.json().catch(() => undefined);
+	if (body === undefined) error(400, 'The request body must be JSON.');
+	const parsed = schema.safeParse(body);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0]!;
+		error(400, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+	}
+	return parsed.data;
+}
+
+const answer = async (s: ExplorerSession, result: WalkResult = { ok: true }) =>
+	result.ok ? json({ view: await view(s) }) : json({ message: result.message }, { status: 400 });
+
+const RevealRequest = z.object({ exchangeId: z.string().max(64), kind: z.enum(['access_token', 'refresh_token']) });
+
+/** POST /api/walk/{action}. Unknown actions are a 404; invalid bodies a 400 naming the field. */
+export async function walkAction(sessionId: string, action: string, request: Request): Promise<Response> {
+	const s = await session(sessionId);
+	const cfg = config();
+	switch (action) {
+		case 'client':
+			return answer(s, applySettings(s.walk, await readBody(request, ClientSettings), cfg));
+		case 'start': {
+			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
+			s.returnTo = '/';
+			return answer(s, startAuthorisation(s.walk, link));
+		}
+		case 'exchange':
+			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s.walk));
+			return answer(s);
+		case 'me':
+			return answer(s, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s.walk)));
+		case 'reveal': {
+			const { exchangeId, kind } = await readBody(request, RevealRequest);
+			const value = revealToken(s.walk, exchangeId, kind);
+			return value ? json({ value }) : json({ message: `No ${kind} in that exchange.` }, { status: 404 });
+		}
+		case 'reset':
+			s.walk = await demoWalk();
+			return answer(s);
+		default:
+			error(404, `Unknown walk action "${action}": use client, start, exchange, me, reveal or reset.`);
+	}
+}
+
+export async function loadLessonPage(sessionId: string) {
+	const s = await session(sessionId);
+	return { lesson: s.lesson, demoLogin: FIXTURE_USERS[0]!.login, demoPassword: FIXTURE_PASSWORD };
+}
+
+const LessonRequest = z.object({ outcome: z.enum(['cancel', 'authorise', 'restart']) });
+
+/** The lesson always walks the sandbox with the demo client, whatever the main walk targets. */
+export async function lessonAction(sessionId: string, request: Request): Promise<Response> {
+	const s = await session(sessionId);
+	const { outcome } = await readBody(request, LessonRequest);
+	if (outcome === 'restart') {
+		s.lesson = { cancel: null, authorise: null };
+		return json({ ok: true });
+	}
+	if (!(await services()).sandbox) return json({ message: 'The lesson needs the built-in sandbox, which is turned off on this server.' }, { status: 409 });
+	s.walk = await demoWalk();
+	const c = s.walk.client;
+	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
+	const started = startAuthorisation(s.walk, link);
+	if (!started.ok) return json({ message: started.message }, { status: 400 });
+	s.returnTo = '/learn/cancel';
+	return json({ link });
+}

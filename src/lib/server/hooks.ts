@@ -1,0 +1,30 @@
+/** Request hooks of the explorer: CSRF protection for state-changing requests, and the server-side session. */
+import { json, type Handle } from '@sveltejs/kit';
+import { services } from './services';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses a state-changing request that a browser sent from another site. SvelteKit's own check covers form
+ * posts only; the explorer's JSON API needs the same protection. Requests without Origin and Sec-Fetch-Site do
+ * not come from a browser page and carry no ambient authority worth forging.
+ */
+export const refuseCrossSiteWrites: Handle = async ({ event, resolve }) => {
+	if (SAFE_METHODS.has(event.request.method)) return resolve(event);
+	const origin = event.request.headers.get('origin');
+	const fetchSite = event.request.headers.get('sec-fetch-site');
+	const crossSite = origin !== null ? origin !== event.url.origin : fetchSite === 'cross-site' || fetchSite === 'same-site';
+	if (crossSite) {
+		return json(
+			{ message: `Cross-site request refused: ${event.request.method} ${event.url.pathname} only accepts requests from the explorer's own pages.` },
+			{ status: 403 }
+		);
+	}
+	return resolve(event);
+};
+
+export const handleSession: Handle = async ({ event, resolve }) => {
+	const { sessions } = await services();
+	event.locals.sessionId = sessions.ensure(event.cookies);
+	return resolve(event);
+};

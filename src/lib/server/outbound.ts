@@ -1,0 +1,213 @@
+/**
+ * Sends one request to the target and records it exactly. node:http(s) rather than fetch, because the explorer must
+ * control every header: a request without `User-Agent` (or without `Host`) must really go without it. Redirects are
+ * never followed (a 3xx is recorded as it came), the whole exchange has one deadline, the body is capped, and every
+ * failure is returned as data in the exchange: `send` never throws.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { randomUUID } from 'node:crypto';
+import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
+import type { ExplorerConfig } from './config';
+import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
+
+export interface OutboundRequest {
+	method: 'GET' | 'POST';
+	url: string;
+	/** Sent as given, in this order; `send` adds only Host, Content-Length and Connection. */
+	headers: HttpHeader[];
+	body: string | null;
+	/** Send no Host header (to show the 7.3 400 row); HTTP/1.1 requires one. */
+	omitHost?: boolean;
+}
+
+export interface SendOptions {
+	config: ExplorerConfig;
+	step: StepId;
+	label: string;
+	/** Total time for DNS, connect, headers and body; defaults to the config's OUTBOUND_TIMEOUT_MS. */
+	timeoutMs?: number;
+	/** Response bodies past this many bytes are cut (truncated: true). */
+	maxBodyBytes?: number;
+	/** For tests: answer DNS questions without the system resolver. */
+	resolve?: Resolver;
+}
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+const hasHeader = (headers: HttpHeader[], name: string) => headers.some((h) => h.name.toLowerCase() === name.toLowerCase());
+
+/** The headers as they go on the wire: Host first, the caller's, then the body's length and `Connection: close`. */
+export function wireHeaders(request: OutboundRequest, url: URL): HttpHeader[] {
+	const headers: HttpHeader[] = [];
+	if (!request.omitHost && !hasHeader(request.headers, 'host')) headers.push({ name: 'Host', value: url.host });
+	headers.push(...request.headers);
+	const bodyBytes = request.body === null ? 0 : Buffer.byteLength(request.body);
+	if ((request.body !== null || request.method === 'POST') && !hasHeader(request.headers, 'content-length')) {
+		headers.push({ name: 'Content-Length', value: String(bodyBytes) });
+	}
+	// Stated explicitly so Node adds nothing of its own; every exchange uses a fresh, pinned connection.
+	if (!hasHeader(request.headers, 'connection')) headers.push({ name: 'Connection', value: 'close' });
+	return headers;
+}
+
+function formatBytes(bytes: number): string {
+	return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
+export async function send(request: OutboundRequest, options: SendOptions): Promise<RecordedExchange> {
+	const started = Date.now();
+	const timeoutMs = options.timeoutMs ?? options.config.outboundTimeoutMs;
+	const parsed = URL.canParse(request.url) ? new URL(request.url) : null;
+	const headers = parsed ? wireHeaders(request, parsed) : request.headers;
+	const record = (response: RecordedResponse | null, failure: TransportFailure | null): RecordedExchange => ({
+		id: randomUUID(),
+		step: options.step,
+		label: options.label,
+		startedAt: new Date(started).toISOString(),
+		durationMs: Date.now() - started,
+		request: { method: request.method, url: parsed?.href ?? request.url, headers, body: request.body },
+		response,
+		failure,
+		masked: []
+	});
+
+	const timeout: TransportFailure = {
+		kind: 'timeout',
+		timeoutMs,
+		message: `No complete answer within ${timeoutMs / 1000} s (DNS, connection, headers and body together); the request was abandoned.`
+	};
+	const check = await withDeadline(checkOutboundUrl(request.url, options.config, options.resolve), timeoutMs);
+	if (check === 'timeout') return record(null, timeout);
+	if (!check.ok) return record(null, { kind: check.kind, message: check.message });
+
+	const remainingMs = Math.max(1, timeoutMs - (Date.now() - started));
+	const outcome = await transmit(parsed!, request, headers, {
+		lookup: pinnedLookup(check.addresses),
+		timeoutMs: remainingMs,
+		maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES
+	});
+	return record(outcome.response, outcome.failure === 'timeout' ? timeout : outcome.failure);
+}
+
+async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+	let timer: NodeJS.Timeout | undefined;
+	const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+	try {
+		return await Promise.race([promise, deadline]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+interface Outcome {
+	response: RecordedResponse | null;
+	failure: TransportFailure | 'timeout' | null;
+}
+
+/** One request on one connection; resolves once with what came back, however it ended. */
+function transmit(
+	url: URL,
+	request: OutboundRequest,
+	headers: HttpHeader[],
+	limits: { lookup: ReturnType<typeof pinnedLookup>; timeoutMs: number; maxBodyBytes: number }
+): Promise<Outcome> {
+	return new Promise((resolve) => {
+		let settled = false;
+		const chunks: Buffer[] = [];
+		let received = 0;
+		let head: { status: number; statusText: string; headers: HttpHeader[]; declaredLength: number | null } | null = null;
+
+		const response = (truncated: boolean): RecordedResponse | null =>
+			head && {
+				status: head.status,
+				statusText: head.statusText,
+				headers: head.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+				truncated
+			};
+		const finish = (truncated: boolean, failure: Outcome['failure']) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			req.destroy();
+			resolve({ response: response(truncated), failure });
+		};
+
+		const transport = url.protocol === 'https:' ? https : http;
+		let req: http.ClientRequest;
+		try {
+			req = transport.request({
+				method: request.method,
+				host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+				port: url.port || undefined,
+				path: `${url.pathname}${url.search}`,
+				headers: headers.map((h) => [h.name, h.value]).flat(),
+				setHost: false,
+				agent: false,
+				// Node 20 tries every address this returns (autoSelectFamily is on by default).
+				lookup: limits.lookup
+			});
+		} catch (error) {
+			// Node refuses invalid header names or values before anything is sent.
+			resolve({ response: null, failure: { kind: 'refused', message: `Not sent: ${(error as Error).message}` } });
+			return;
+		}
+		const timer = setTimeout(() => finish(false, 'timeout'), limits.timeoutMs);
+
+		req.on('response', (res) => {
+			const rawLength = res.headers['content-length'];
+			head = {
+				status: res.statusCode ?? 0,
+				statusText: res.statusMessage ?? '',
+				headers: pairs(res.rawHeaders),
+				declaredLength: rawLength === undefined ? null : Number(rawLength)
+			};
+			res.on('data', (chunk: Buffer) => {
+				const room = limits.maxBodyBytes - received;
+				chunks.push(chunk.subarray(0, Math.max(0, room)));
+				received += chunk.length;
+				if (received > limits.maxBodyBytes) {
+					finish(true, {
+						kind: 'too-large',
+						message: `The response body passed ${formatBytes(limits.maxBodyBytes)}; the first ${formatBytes(limits.maxBodyBytes)} are shown and the connection was closed.`
+					});
+				}
+			});
+			res.on('end', () => finish(false, null));
+			// 'close' (or 'error') without 'end': the peer closed before the body was complete.
+			const cut = () => {
+				const expected = head?.declaredLength ?? null;
+				finish(false, {
+					kind: 'unreachable',
+					message: `The connection closed after ${formatBytes(received)} of the body${expected === null ? '' : ` (Content-Length said ${formatBytes(expected)})`}, before it was complete.`
+				});
+			};
+			res.on('error', cut);
+			res.on('close', cut);
+		});
+		req.on('error', (error: NodeJS.ErrnoException) => finish(false, { kind: 'unreachable', message: describeError(error, url) }));
+		req.end(request.body ?? undefined);
+	});
+}
+
+function pairs(raw: string[]): HttpHeader[] {
+	const headers: HttpHeader[] = [];
+	for (let i = 0; i + 1 < raw.length; i += 2) headers.push({ name: raw[i]!, value: raw[i + 1]! });
+	return headers;
+}
+
+function describeError(error: NodeJS.ErrnoException, url: URL): string {
+	switch (error.code) {
+		case 'ECONNREFUSED':
+			return `${url.host} refused the connection: nothing is listening there. Is the target running, and is the port right?`;
+		case 'ECONNRESET':
+		case 'EPIPE':
+			return `${url.host} closed the connection without a complete answer.`;
+		case 'EHOSTUNREACH':
+		case 'ENETUNREACH':
+			return `${url.host} cannot be reached from the explorer's server (${error.code}).`;
+		default:
+			return `The request to ${url.host} failed: ${error.message}${error.code ? ` (${error.code})` : ''}.`;
+	}
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { createSessionStore, newSessionId } from './session';
+import { SESSION_COOKIE, sessionCookieOptions, type CookieJar, type SessionCookieOptions } from './cookie';
+
+function clock(start = 1_000_000) {
+	let t = start;
+	return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+function jar(initial: Record<string, string> = {}) {
+	const values = new Map(Object.entries(initial));
+	const set: [string, string, SessionCookieOptions][] = [];
+	const cookies: CookieJar = {
+		get: (name) => values.get(name),
+		set: (name, value, options) => {
+			values.set(name, value);
+			set.push([name, value, options]);
+		}
+	};
+	return { cookies, set };
+}
+
+describe('session ids', () => {
+	it('are 32 random bytes in base64url, never repeated', () => {
+		const ids = new Set(Array.from({ length: 1000 }, newSessionId));
+		expect(ids.size).toBe(1000);
+		for (const id of ids) {
+			expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+			expect(Buffer.from(id, 'base64url')).toHaveLength(32);
+		}
+	});
+});
+
+describe('createSessionStore', () => {
+	it('creates a session’s data once, on first use, even for concurrent callers', async () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		const id = store.create();
+		let made = 0;
+		const init = async () => ({ n: ++made });
+		const [a, b] = await Promise.all([store.data(id, init), store.data(id, init)]);
+		expect(a).toBe(b);
+		expect(made).toBe(1);
+		expect(store.get(id)).toBe(a);
+	});
+
+	it('a failed init is retried by the next call', async () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		const id = store.create();
+		await expect(store.data(id, () => Promise.reject(new Error('no')))).rejects.toThrow('no');
+		expect(await store.data(id, () => 'ok')).toBe('ok');
+	});
+
+	it('forgets a session unused for the TTL; each use extends it', async () => {
+		const time = clock();
+		const store = createSessionStore({ ttlMs: 1000, now: time.now });
+		const kept = store.create();
+		await store.data(kept, () => 'kept');
+		const dropped = store.create();
+		await store.data(dropped, () => 'dropped');
+		time.advance(800);
+		expect(store.get(kept)).toBe('kept');
+		time.advance(800);
+		expect(store.get(dropped)).toBeUndefined();
+		expect(store.get(kept)).toBe('kept');
+		expect(store.size).toBe(1);
+	});
+
+	it('keeps at most maxSessions, dropping the least recently used', async () => {
+		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 2 });
+		const first = store.create();
+		const second = store.create();
+		await store.data(first, () => 'first'); // first is now the most recently used
+		store.create();
+		expect(store.size).toBe(2);
+		expect(store.get(first)).toBe('first');
+		expect(await store.data(second, () => 'fresh')).toBe('fresh');
+	});
+
+	it('destroy forgets the session and its data', async () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		const id = store.create();
+		await store.data(id, () => ({ clientSecret: 'x' }));
+		store.destroy(id);
+		expect(store.get(id)).toBeUndefined();
+	});
+});
+
+describe('ensure', () => {
+	it('without a cookie: creates a session and sets the cookie HttpOnly, SameSite=Lax, Path=/', () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		const { cookies, set } = jar();
+		const id = store.ensure(cookies, 'http://localhost:3000');
+		expect(set).toEqual([[SESSION_COOKIE, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: false }]]);
+		expect(store.size).toBe(1);
+	});
+
+	it('with a live session’s cookie: returns it and sets nothing', () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		const id = store.create();
+		const { cookies, set } = jar({ [SESSION_COOKIE]: id });
+		expect(store.ensure(cookies, 'http://localhost:3000')).toBe(id);
+		expect(set).toEqual([]);
+	});
+
+	it('never adopts an id it did not issue (or that expired): a new one replaces it', () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		const { cookies, set } = jar({ [SESSION_COOKIE]: 'attacker-chosen' });
+		const id = store.ensure(cookies, 'http://localhost:3000');
+		expect(id).not.toBe('attacker-chosen');
+		expect(set[0]![1]).toBe(id);
+	});
+});
+
+describe('sessionCookieOptions', () => {
+	it('is Secure exactly when the explorer is served over https', () => {
+		expect(sessionCookieOptions('https://explorer.example.com').secure).toBe(true);
+		expect(sessionCookieOptions('http://localhost:3000').secure).toBe(false);
+	});
+});

@@ -1,0 +1,121 @@
+/**
+ * The explorer's server-side sessions: what each person's walk holds, including the client secret, kept in this
+ * process and found by an opaque random id in an HttpOnly cookie (cookie.ts). In memory, with a sliding
+ * time-to-live and a size cap; the least recently used session goes first.
+ */
+import { randomBytes } from 'node:crypto';
+import { config } from './config';
+import { SESSION_COOKIE, sessionCookieOptions, type CookieJar } from './cookie';
+
+export interface SessionStoreOptions {
+	/** A session not used for this long is forgotten. */
+	ttlMs: number;
+	/** At most this many sessions are kept. */
+	maxSessions?: number;
+	now?: () => number;
+}
+
+interface Entry {
+	lastUsedAt: number;
+	value?: unknown;
+	/** The data being created by the first `data()` call, shared by any call made meanwhile. */
+	pending?: Promise<unknown>;
+}
+
+const DEFAULT_MAX_SESSIONS = 10_000;
+
+/** 32 random bytes, base64url: 256 bits, not guessable, safe in a cookie. */
+export function newSessionId(): string {
+	return randomBytes(32).toString('base64url');
+}
+
+export function createSessionStore(options: SessionStoreOptions) {
+	const { ttlMs, maxSessions = DEFAULT_MAX_SESSIONS, now = Date.now } = options;
+	// Map order is least recently used first: `touch` moves an entry to the end.
+	const entries = new Map<string, Entry>();
+
+	function evictExpired() {
+		const cutoff = now() - ttlMs;
+		for (const [id, entry] of entries) {
+			if (entry.lastUsedAt > cutoff) break;
+			entries.delete(id);
+		}
+	}
+
+	function touch(id: string): Entry | undefined {
+		evictExpired();
+		const entry = entries.get(id);
+		if (!entry) return undefined;
+		entries.delete(id);
+		entry.lastUsedAt = now();
+		entries.set(id, entry);
+		return entry;
+	}
+
+	function create(): string {
+		evictExpired();
+		while (entries.size >= maxSessions) entries.delete(entries.keys().next().value!);
+		const id = newSessionId();
+		entries.set(id, { lastUsedAt: now() });
+		return id;
+	}
+
+	return {
+		create,
+
+		/** The session's data, if it has any yet. */
+		get<T>(id: string): T | undefined {
+			return touch(id)?.value as T | undefined;
+		},
+
+		/**
+		 * The session's data, created by `init` on first use. An id that expired since `ensure` gave it out gets a
+		 * fresh session under the same id.
+		 */
+		async data<T>(id: string, init: () => T | Promise<T>): Promise<T> {
+			let entry = touch(id);
+			if (!entry) {
+				entry = { lastUsedAt: now() };
+				entries.set(id, entry);
+			}
+			if ('value' in entry) return entry.value as T;
+			const current = entry;
+			current.pending ??= Promise.resolve()
+				.then(init)
+				.then(
+					(value) => {
+						current.value = value;
+						return value;
+					},
+					(error: unknown) => {
+						current.pending = undefined;
+						throw error;
+					}
+				);
+			return current.pending as Promise<T>;
+		},
+
+		destroy(id: string): void {
+			entries.delete(id);
+		},
+
+		/**
+		 * The id of the request's session: the cookie's, when it names a live session; otherwise a new session,
+		 * and the cookie set to it. An unknown id from a cookie is never adopted.
+		 */
+		ensure(cookies: CookieJar, publicOrigin: string = config().publicOrigin): string {
+			const fromCookie = cookies.get(SESSION_COOKIE);
+			if (fromCookie !== undefined && touch(fromCookie)) return fromCookie;
+			const id = create();
+			cookies.set(SESSION_COOKIE, id, sessionCookieOptions(publicOrigin));
+			return id;
+		},
+
+		get size(): number {
+			evictExpired();
+			return entries.size;
+		}
+	};
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,117 @@
+/**
+ * The guard in front of every outbound request. A URL passes only when its host may be called (allowlist.ts) and
+ * every address its host resolves to is public, unless it is the sandbox or the operator turned on
+ * EXPLORER_ALLOW_PRIVATE_TARGETS. The request must then connect to the addresses checked here (see `pinnedLookup`),
+ * so a second DNS answer cannot swap in another address.
+ *
+ * Hostnames come from `new URL()`, which already turns every IPv4 spelling (decimal, hex, octal, short) into
+ * dotted decimal and compresses IPv6, so one range check covers them all.
+ */
+import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import type { ExplorerConfig } from './config';
+import { notAllowedMessage, permissionFor } from './allowlist';
+
+/** Ranges no outbound request may reach by default, each with the name a refusal uses. */
+const BLOCKED_RANGES: [network: string, prefix: number, family: 'ipv4' | 'ipv6', name: string][] = [
+	['0.0.0.0', 8, 'ipv4', 'an unspecified ("this network") address'],
+	['10.0.0.0', 8, 'ipv4', 'a private address'],
+	['100.64.0.0', 10, 'ipv4', 'a carrier-grade NAT address'],
+	['127.0.0.0', 8, 'ipv4', 'a loopback address'],
+	['169.254.0.0', 16, 'ipv4', 'a link-local address (cloud metadata lives here)'],
+	['172.16.0.0', 12, 'ipv4', 'a private address'],
+	['192.168.0.0', 16, 'ipv4', 'a private address'],
+	['224.0.0.0', 4, 'ipv4', 'a multicast address'],
+	['240.0.0.0', 4, 'ipv4', 'a reserved or broadcast address'],
+	['::', 128, 'ipv6', 'the unspecified address'],
+	['::1', 128, 'ipv6', 'a loopback address'],
+	['::ffff:0:0', 96, 'ipv6', 'an IPv4-mapped IPv6 address'],
+	['64:ff9b::', 96, 'ipv6', 'a NAT64 address (it reaches an IPv4 address)'],
+	['fc00::', 7, 'ipv6', 'a unique-local (private) address'],
+	['fe80::', 10, 'ipv6', 'a link-local address'],
+	['ff00::', 8, 'ipv6', 'a multicast address']
+];
+
+const blockLists = BLOCKED_RANGES.map(([network, prefix, family, name]) => {
+	const list = new BlockList();
+	list.addSubnet(network, prefix, family);
+	return { list, family, name, range: `${network}/${prefix}` };
+});
+
+/** Why `address` must not be called by default, or null when it is a public address. */
+export function blockedReason(address: string): string | null {
+	const family = isIP(address) === 6 ? 'ipv6' : isIP(address) === 4 ? 'ipv4' : null;
+	if (family === null) return 'not an IP address';
+	// A BlockList also matches an IPv4 rule against its IPv4-mapped IPv6 form, so check the family's own rules.
+	const hit = blockLists.find((b) => b.family === family && b.list.check(address, family));
+	return hit ? `${hit.name} (${hit.range})` : null;
+}
+
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export type OutboundCheck =
+	| { ok: true; address: string; addresses: LookupAddress[] }
+	| { ok: false; kind: 'refused' | 'unreachable'; message: string };
+
+/** Decides whether `url` may be called, and at which addresses. Never throws. */
+export async function checkOutboundUrl(url: string, config: ExplorerConfig, resolve: Resolver = systemResolver): Promise<OutboundCheck> {
+	if (!URL.canParse(url)) return { ok: false, kind: 'refused', message: `"${url}" is not a URL.` };
+	const parsed = new URL(url);
+	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+		return { ok: false, kind: 'refused', message: `Only http and https URLs are called, not ${parsed.protocol.slice(0, -1)}.` };
+	}
+	if (parsed.username || parsed.password) {
+		return { ok: false, kind: 'refused', message: 'A URL with a user name or password in it is not called.' };
+	}
+	const permission = permissionFor(parsed, config);
+	if (!permission) return { ok: false, kind: 'refused', message: notAllowedMessage(parsed, config) };
+
+	const hostname = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+	let addresses: LookupAddress[];
+	if (isIP(hostname)) {
+		addresses = [{ address: hostname, family: isIP(hostname) }];
+	} else {
+		try {
+			addresses = await resolve(hostname);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code ?? 'error';
+			return { ok: false, kind: 'unreachable', message: `The host name ${hostname} could not be resolved (DNS: ${code}).` };
+		}
+		if (addresses.length === 0) {
+			return { ok: false, kind: 'unreachable', message: `The host name ${hostname} resolved to no address.` };
+		}
+	}
+
+	if (permission === 'allowlist' && !config.allowPrivateTargets) {
+		for (const { address } of addresses) {
+			const reason = blockedReason(address);
+			if (reason) {
+				return {
+					ok: false,
+					kind: 'refused',
+					message:
+						`${parsed.host} resolves to ${address}, ${reason}. The explorer does not call internal addresses ` +
+						'unless the operator sets EXPLORER_ALLOW_PRIVATE_TARGETS=on.'
+				};
+			}
+		}
+	}
+	return { ok: true, address: addresses[0]!.address, addresses };
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http.request that answers only with the addresses already checked, so the connection goes where
+ * the guard looked, whatever DNS says a moment later.
+ */
+export function pinnedLookup(addresses: LookupAddress[]) {
+	return (_hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+		const first = addresses[0]!;
+		if (options.all) callback(null, addresses);
+		else callback(null, first.address, first.family);
+	};
+}

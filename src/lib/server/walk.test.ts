@@ -1,0 +1,76 @@
+/**
+ * The secret's promise, end to end on the server: a walk whose every exchange carried the client secret (in the
+ * query, a form body and an Authorization header) and brought back tokens gives the browser a view in which neither
+ * the secret nor a token appears in any form.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, walkView, type Walk } from './walk';
+import { resolveTarget } from './targets';
+import { testConfig } from './testConfig';
+import type { ExplorerConfig } from './config';
+
+const SECRET = 'super-secret value/+=42';
+const ACCESS = 'access-token-0123456789abcdef';
+const REFRESH = 'refresh-token-fedcba9876543210';
+
+let server: http.Server;
+let config: ExplorerConfig;
+
+beforeAll(async () => {
+	// A hostile accounts host: answers tokens, and echoes the whole request (secret included) on me.json.
+	server = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (c: Buffer) => (body += c.toString()));
+		req.on('end', () => {
+			res.setHeader('Content-Type', 'application/json');
+			if (req.url?.startsWith('/oauth/token')) {
+				res.end(JSON.stringify({ access_token: ACCESS, token_type: 'Bearer', expires_in: 2419199, refresh_token: REFRESH, created_at: 1 }));
+			} else {
+				res.writeHead(401).end(JSON.stringify({ message: `echo ${req.url} ${JSON.stringify(req.headers)} ${body}` }));
+			}
+		});
+	});
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	config = testConfig({ ACCOUNTS_PORT: String((server.address() as AddressInfo).port) });
+});
+
+afterAll(() => new Promise((r) => server.close(r)));
+
+function walk(): Walk {
+	const target = resolveTarget({ kind: 'sandbox' }, config);
+	if (!target.ok) throw new Error(target.message);
+	return newWalk(target.target, {
+		clientId: 'demo-client',
+		clientSecret: SECRET,
+		redirectUri: 'http://localhost:3000/callback',
+		supergroup: 'student',
+		country: 'uk',
+		responseType: 'code',
+		extraLinkParams: []
+	});
+}
+
+const forms = (value: string) => [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), Buffer.from(value).toString('base64')];
+
+describe('walkView', () => {
+	it('shows neither the client secret nor a token, in any encoding, after every kind of exchange', async () => {
+		const w = walk();
+		expect(startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`)).toEqual({ ok: true });
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) {
+			await exchangeCode(w, { transport }, config, () => new Date());
+		}
+		await readMe(w, { transport: 'query', userAgent: true, credential: 'token' }, config, () => new Date());
+		await readMe(w, { transport: 'header', userAgent: true, credential: 'token' }, config, () => new Date());
+
+		expect(w.exchanges).toHaveLength(6);
+		expect(w.exchanges.every((e) => e.exchange.failure === null)).toBe(true);
+		const seen = JSON.stringify(walkView(w, null));
+		for (const value of [SECRET, ACCESS, REFRESH]) {
+			for (const form of forms(value)) expect(seen).not.toContain(form);
+		}
+		expect(seen).toContain('"set":true');
+	});
+});

@@ -1,0 +1,304 @@
+/**
+ * The explorer's walk on the server: what one person's session has done so far, and the four steps as functions
+ * over it. Every outbound request is built here, with the client secret that only the server holds; what the
+ * browser gets is `walkView`, with the secret and tokens masked.
+ */
+import { z } from 'zod';
+import { SECRET_VALUE_FINDING, lintLink, type Finding } from '$lib/flow/lint';
+import { classifyCallback, codeExpiresAt, type CallbackResult } from '$lib/flow/callback';
+import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose';
+import { toCurl } from '$lib/flow/curl';
+import { maskExchange } from '$lib/flow/mask';
+import { TokenResponse } from '$lib/protocol';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import type { WalkView } from '$lib/flow/view';
+import type { ExplorerConfig } from './config';
+import { resolveTarget, type Target } from './targets';
+import { buildMeRequest, buildTokenRequest } from './requests';
+import { send } from './outbound';
+
+export interface WalkClient {
+	clientId: string;
+	clientSecret?: string;
+	redirectUri: string;
+	supergroup: string;
+	country: string;
+	responseType: string;
+	extraLinkParams: [string, string][];
+}
+
+interface WalkEntry {
+	/** Unmasked, as sent and received; never leaves the server. */
+	exchange: RecordedExchange;
+	annotation: Annotation;
+}
+
+export interface Walk {
+	target: Target;
+	client: WalkClient;
+	link: string | null;
+	/** The redirect URI and client ID of the link the browser was sent to; the exchange must repeat them. */
+	linkRedirectUri: string | null;
+	linkClientId: string | null;
+	callback: { url: string; receivedAt: string; result: CallbackResult } | null;
+	exchanges: WalkEntry[];
+	accessToken: string | null;
+	refreshToken: string | null;
+	codeExchanged: boolean;
+}
+
+export type WalkResult = { ok: true } | { ok: false; message: string };
+
+/** A fresh walk against the sandbox with its demo client, so the explorer works with zero configuration. */
+export function newWalk(target: Target, demo: WalkClient): Walk {
+	return {
+		target,
+		client: { ...demo, extraLinkParams: [...demo.extraLinkParams] },
+		link: null,
+		linkRedirectUri: null,
+		linkClientId: null,
+		callback: null,
+		exchanges: [],
+		accessToken: null,
+		refreshToken: null,
+		codeExchanged: false
+	};
+}
+
+const text = (max: number) => z.string().max(max, `at most ${max} characters`);
+
+export const ClientSettings = z.object({
+	target: z.discriminatedUnion('kind', [
+		z.object({ kind: z.literal('sandbox') }),
+		z.object({ kind: z.literal('custom'), authUrl: text(2048), accountsUrl: text(2048) })
+	]),
+	clientId: text(512),
+	/** Absent: keep the secret the server holds. */
+	clientSecret: text(1024).optional(),
+	redirectUri: text(4096),
+	supergroup: text(128),
+	country: text(16),
+	responseType: text(64),
+	extraLinkParams: z.array(z.tuple([text(256), text(2048)])).max(20, 'at most 20 extra parameters')
+});
+export type ClientSettings = z.infer<typeof ClientSettings>;
+
+export function applySettings(walk: Walk, settings: ClientSettings, config: ExplorerConfig): WalkResult {
+	const target = resolveTarget(settings.target, config);
+	if (!target.ok) return { ok: false, message: target.message };
+	const targetChanged = target.target.authUrl !== walk.target.authUrl || target.target.accountsUrl !== walk.target.accountsUrl;
+	walk.target = target.target;
+	const { clientSecret, target: _, ...client } = settings;
+	walk.client = { ...walk.client, ...client, ...(clientSecret !== undefined ? { clientSecret } : {}) };
+	if (targetChanged) resetSteps(walk);
+	return { ok: true };
+}
+
+/** Findings only the server can make: the secret's value in the link. */
+export function serverFindings(walk: Walk, link: string): Finding[] {
+	if (!walk.client.clientSecret) return [];
+	return lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id === SECRET_VALUE_FINDING);
+}
+
+/** Step 2 begins: remember the link the browser is sent to. A link that carries the secret is refused. */
+export function startAuthorisation(walk: Walk, link: string): WalkResult {
+	const leaks = serverFindings(walk, link);
+	if (leaks.length > 0) return { ok: false, message: `Not opened: ${leaks[0]!.message}` };
+	const redirectUri = safeParam(link, 'redirect_uri');
+	resetSteps(walk);
+	walk.link = link;
+	walk.linkRedirectUri = redirectUri;
+	walk.linkClientId = safeParam(link, 'client_id');
+	return { ok: true };
+}
+
+function safeParam(url: string, name: string): string | null {
+	try {
+		return new URL(url).searchParams.get(name);
+	} catch {
+		return null;
+	}
+}
+
+function resetSteps(walk: Walk) {
+	walk.link = null;
+	walk.linkRedirectUri = null;
+	walk.linkClientId = null;
+	walk.callback = null;
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+	walk.codeExchanged = false;
+}
+
+export function recordCallback(walk: Walk, url: string, now: Date) {
+	const expected = walk.linkRedirectUri ?? walk.client.redirectUri;
+	walk.callback = { url, receivedAt: now.toISOString(), result: classifyCallback(url, { redirectUri: expected }) };
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+	walk.codeExchanged = false;
+}
+
+function issuedCode(walk: Walk): string | undefined {
+	return walk.callback?.result.kind === 'code' ? walk.callback.result.code : undefined;
+}
+
+export const ExchangeOptions = z.object({
+	transport: z.enum(['query', 'form', 'basic', 'bearer']).default('query'),
+	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop']).optional(),
+	drop: z.enum(['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret']).optional()
+});
+export type ExchangeOptions = z.infer<typeof ExchangeOptions>;
+
+const TAMPER_LABELS: Record<NonNullable<ExchangeOptions['tamper']>, string> = {
+	again: 'tamper: send the same exchange again',
+	redirect_uri: 'tamper: redirect_uri with an extra parameter',
+	grant_type: 'tamper: grant_type=password',
+	secret: 'tamper: wrong client secret',
+	drop: 'tamper: drop a parameter'
+};
+
+/**
+ * Step 3: `POST /oauth/token`, exactly as the interface describes unless the user asked to tamper.
+ * Annotations are made from the masked exchange: they quote bodies, and they go to the browser.
+ */
+export async function exchangeCode(walk: Walk, options: ExchangeOptions, config: ExplorerConfig, now: () => Date) {
+	const redirectUri = walk.linkRedirectUri ?? walk.client.redirectUri;
+	const code = issuedCode(walk);
+	const sent = {
+		code,
+		redirectUri: options.tamper === 'redirect_uri' ? tamperedRedirectUri(redirectUri) : redirectUri,
+		clientId: walk.linkClientId ?? walk.client.clientId,
+		clientSecret: options.tamper === 'secret' ? `${walk.client.clientSecret ?? ''}-wrong` : walk.client.clientSecret,
+		grantType: options.tamper === 'grant_type' ? 'password' : 'authorization_code'
+	};
+	const omit = options.tamper === 'drop' && options.drop ? [options.drop] : [];
+	const request = buildTokenRequest({ accountsUrl: walk.target.accountsUrl, ...sent, transport: options.transport, omit });
+	const label = `${options.tamper ? TAMPER_LABELS[options.tamper] : 'exchange the code'} (${options.transport})`;
+	const exchange = await send(request, { config, step: 'token', label });
+	const exchangedBefore = walk.codeExchanged;
+	const tokens = successfulTokens(exchange);
+	if (tokens) {
+		walk.accessToken = tokens.access_token;
+		walk.refreshToken = tokens.refresh_token;
+		walk.codeExchanged = true;
+	}
+	const annotation = annotateTokenExchange(maskExchange(exchange, secretsOf(walk, exchange)), {
+		target: walk.target.kind,
+		linkRedirectUri: walk.linkRedirectUri ?? undefined,
+		linkClientId: walk.linkClientId ?? undefined,
+		codeReceivedAt: walk.callback?.receivedAt,
+		codeExchangedBefore: exchangedBefore,
+		codeClientId: walk.linkClientId ?? undefined,
+		now: now().toISOString(),
+		sentRedirectUri: omit.includes('redirect_uri') ? undefined : sent.redirectUri,
+		sentClientId: omit.includes('client_id') ? undefined : sent.clientId,
+		sentGrantType: omit.includes('grant_type') ? undefined : sent.grantType,
+		sentCode: omit.includes('code') ? undefined : code,
+		issuedCode: code
+	});
+	walk.exchanges.push({ exchange, annotation });
+}
+
+function tamperedRedirectUri(uri: string): string {
+	return `${uri}${uri.includes('?') ? '&' : '?'}tampered=1`;
+}
+
+function successfulTokens(exchange: RecordedExchange) {
+	if (exchange.response?.status !== 200) return null;
+	try {
+		const parsed = TokenResponse.safeParse(JSON.parse(exchange.response.body));
+		return parsed.success ? parsed.data : null;
+	} catch {
+		return null;
+	}
+}
+
+export const MeOptions = z.object({
+	transport: z.enum(['header', 'query']).default('header'),
+	userAgent: z.boolean().default(true),
+	credential: z.enum(['token', 'code', 'none']).default('token')
+});
+export type MeOptions = z.infer<typeof MeOptions>;
+
+/** Step 4: `GET /api/v3/me.json`, with the toggles that produce each 7.3 row. */
+export async function readMe(walk: Walk, options: MeOptions, config: ExplorerConfig, now: () => Date): Promise<WalkResult> {
+	const credential =
+		options.credential === 'token' ? walk.accessToken : options.credential === 'code' ? (issuedCode(walk) ?? null) : null;
+	if (options.credential === 'token' && !credential) return { ok: false, message: 'No access token yet: exchange the code first (step 3).' };
+	if (options.credential === 'code' && !credential) return { ok: false, message: 'No grant code in this walk: authorise first (step 2).' };
+	const request = buildMeRequest({
+		accountsUrl: walk.target.accountsUrl,
+		token: credential ?? undefined,
+		transport: options.transport,
+		userAgent: options.userAgent
+	});
+	const what = options.credential === 'token' ? 'access token' : options.credential === 'code' ? 'grant code instead of a token' : 'no token';
+	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'})`;
+	const exchange = await send(request, { config, step: 'me', label });
+	const annotation = annotateMeExchange(maskExchange(exchange, secretsOf(walk, exchange)), {
+		target: walk.target.kind,
+		today: now().toISOString().slice(0, 10),
+		sentGrantCode: options.credential === 'code',
+		sentUserAgent: options.userAgent,
+		sentToken: options.credential !== 'none'
+	});
+	walk.exchanges.push({ exchange, annotation });
+	return { ok: true };
+}
+
+/** The raw token of an exchange, for an explicit "reveal" by the user. Never the client secret. */
+export function revealToken(walk: Walk, exchangeId: string, kind: 'access_token' | 'refresh_token'): string | null {
+	const entry = walk.exchanges.find((e) => e.exchange.id === exchangeId);
+	if (!entry) return null;
+	const tokens = successfulTokens(entry.exchange);
+	if (tokens) return tokens[kind];
+	return kind === 'access_token' && entry.exchange.step === 'me' ? walk.accessToken : null;
+}
+
+/** Everything to mask: the secret and every token this walk has obtained, `pending` included. */
+function secretsOf(walk: Walk, pending?: RecordedExchange) {
+	const exchanges = [...walk.exchanges.map((e) => e.exchange), ...(pending ? [pending] : [])];
+	const tokens = exchanges.flatMap((exchange) => {
+		const t = successfulTokens(exchange);
+		return t ? [t] : [];
+	});
+	return {
+		clientSecret: walk.client.clientSecret,
+		accessTokens: [...tokens.map((t) => t.access_token), ...(walk.accessToken ? [walk.accessToken] : [])],
+		refreshTokens: tokens.map((t) => t.refresh_token)
+	};
+}
+
+/** What the browser may see of the walk. */
+export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
+	const secrets = secretsOf(walk);
+	const secret = walk.client.clientSecret;
+	return {
+		target: { kind: walk.target.kind, authUrl: walk.target.authUrl, accountsUrl: walk.target.accountsUrl },
+		client: {
+			clientId: walk.client.clientId,
+			secret: { set: Boolean(secret), ...(secret && secret.length >= 12 ? { last: secret.slice(-2) } : {}) },
+			redirectUri: walk.client.redirectUri,
+			supergroup: walk.client.supergroup,
+			country: walk.client.country,
+			responseType: walk.client.responseType,
+			extraLinkParams: walk.client.extraLinkParams
+		},
+		link: walk.link,
+		serverFindings: walk.link ? serverFindings(walk, walk.link) : [],
+		callback: walk.callback && {
+			...walk.callback,
+			...(walk.callback.result.kind === 'code'
+				? { codeExpiresAt: codeExpiresAt(new Date(walk.callback.receivedAt)).toISOString() }
+				: {})
+		},
+		exchanges: walk.exchanges.map(({ exchange, annotation }) => {
+			const masked = maskExchange(exchange, secrets);
+			return { exchange: masked, annotation, curl: toCurl(masked.request, { value: secret }) };
+		}),
+		hasAccessToken: walk.accessToken !== null,
+		sandboxNow: sandboxNow?.toISOString() ?? null
+	};
+}
