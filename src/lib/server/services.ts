@@ -19,7 +19,8 @@ const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export function startExplorerServices(): Promise<Services> {
 	holder[KEY] ??= (async () => {
 		const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-		const sandbox = env.SANDBOX === 'off' ? null : await startSandbox(sandboxConfigFromEnv(env));
+		const sandbox =
+			env.SANDBOX === 'off' ? null : await startSandbox({ ...sandboxConfigFromEnv(env), explorerOrigin: config().publicOrigin });
 		const explorer = config().publicOrigin;
 		console.log(
 			[

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// `npm start`: build the explorer if the build is missing or older than the sources, then run it.
+// The built server starts the sandbox's two hosts itself (src/hooks.server.ts), so one process serves all three.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const builtEntry = join(root, 'build', 'index.js');
+const inputs = ['src', 'static', 'package.json', 'svelte.config.js', 'vite.config.ts'];
+
+function newestModification(path) {
+	if (!existsSync(path)) return 0;
+	const stat = statSync(path);
+	if (!stat.isDirectory()) return stat.mtimeMs;
+	return readdirSync(path).reduce((newest, name) => Math.max(newest, newestModification(join(path, name))), stat.mtimeMs);
+}
+
+const builtAt = existsSync(builtEntry) ? statSync(builtEntry).mtimeMs : 0;
+const sourcesAt = Math.max(...inputs.map((p) => newestModification(join(root, p))));
+if (builtAt < sourcesAt) {
+	console.log(builtAt ? 'Sources changed since the last build; rebuilding…' : 'No build yet; building the explorer…');
+	const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+	if (result.status !== 0) {
+		console.error('The build failed (see above). Fix the error, or run `npm run build` to see it again.');
+		process.exit(result.status ?? 1);
+	}
+}
+
+await import(builtEntry);

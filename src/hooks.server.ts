@@ -1,0 +1,10 @@
+import type { Handle, ServerInit } from '@sveltejs/kit';
+import { startExplorerServices } from '$lib/server/services';
+import { handleSession, refuseCrossSiteWrites } from '$lib/server/hooks';
+import { sequence } from '@sveltejs/kit/hooks';
+
+export const init: ServerInit = async () => {
+	await startExplorerServices();
+};
+
+export const handle: Handle = sequence(refuseCrossSiteWrites, handleSession);

@@ -1,0 +1,32 @@
+/**
+ * Syntax highlighting for exchanges, with shiki's fine-grained core: three languages, two themes, the JavaScript
+ * regex engine (no WebAssembly). Components import this module dynamically so it never weighs on the first page.
+ *
+ * Dual themes with `defaultColor: false`: every token carries `--shiki-light` and `--shiki-dark` variables and the
+ * stylesheet picks one, so switching the theme never re-highlights.
+ */
+import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
+import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+
+export type HighlightLanguage = 'http' | 'json' | 'shellscript';
+
+let highlighter: Promise<HighlighterCore> | null = null;
+
+function getHighlighter(): Promise<HighlighterCore> {
+	highlighter ??= createHighlighterCore({
+		themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
+		langs: [import('shiki/langs/http.mjs'), import('shiki/langs/json.mjs'), import('shiki/langs/shellscript.mjs')],
+		engine: createJavaScriptRegexEngine()
+	});
+	return highlighter;
+}
+
+/** HTML of a highlighted <pre>; the code's text is escaped by shiki. */
+export async function highlight(code: string, lang: HighlightLanguage): Promise<string> {
+	const shiki = await getHighlighter();
+	return shiki.codeToHtml(code, {
+		lang,
+		themes: { light: 'github-light', dark: 'github-dark' },
+		defaultColor: false
+	});
+}

@@ -1,0 +1,36 @@
+/** Browser-side calls to the explorer's walk API. Every failure comes back as a message a person can act on. */
+import type { WalkView } from '$lib/flow/view';
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export async function postJson<T>(path: string, body: unknown): Promise<ApiResult<T>> {
+	let response: Response;
+	try {
+		response = await fetch(path, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json' },
+			body: JSON.stringify(body ?? {})
+		});
+	} catch {
+		return { ok: false, message: 'The explorer server did not answer. Is `npm start` still running?' };
+	}
+	const payload: unknown = await response.json().catch(() => null);
+	if (!response.ok) {
+		const message =
+			payload && typeof payload === 'object' && 'message' in payload && typeof payload.message === 'string'
+				? payload.message
+				: `The explorer answered ${response.status}.`;
+		return { ok: false, message };
+	}
+	return { ok: true, value: payload as T };
+}
+
+export const walkApi = {
+	saveClient: (settings: unknown) => postJson<{ view: WalkView }>('/api/walk/client', settings),
+	start: (link: string) => postJson<{ view: WalkView }>('/api/walk/start', { link }),
+	exchange: (options: unknown) => postJson<{ view: WalkView }>('/api/walk/exchange', options),
+	readMe: (options: unknown) => postJson<{ view: WalkView }>('/api/walk/me', options),
+	reveal: (exchangeId: string, kind: 'access_token' | 'refresh_token') =>
+		postJson<{ value: string }>('/api/walk/reveal', { exchangeId, kind }),
+	reset: () => postJson<{ view: WalkView }>('/api/walk/reset', {})
+};

@@ -1,0 +1,46 @@
+/**
+ * The accounts host: a plain `node:http` handler with an exact-path route table, so the hot path (token and
+ * me.json) has no framework layer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SandboxStore } from '../store';
+import { createControlApi } from './control';
+import { sendJson, splitTarget } from './http';
+import { handleMe } from './me';
+import { handleToken } from './token';
+
+export interface AccountsHostOptions {
+	/** The control API under /sandbox/; off for a public deployment. */
+	controlApi: boolean;
+	/** Origin of the explorer: the fixtures' redirect URI (`/callback`) follows it on reset. */
+	explorerOrigin: string;
+}
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createAccountsHost(store: SandboxStore, options: AccountsHostOptions): RequestHandler {
+	const control = options.controlApi ? createControlApi(store, options.explorerOrigin) : null;
+
+	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const { path, query } = splitTarget(req.url);
+		if (path === '/oauth/token') return handleToken(store, req, res, query);
+		if (path === '/api/v3/me.json') return handleMe(store, req, res, query);
+		if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+			return sendJson(res, 200, { status: 'ok', host: 'sandbox accounts', now: store.now().toISOString() });
+		}
+		if (control && (path === '/sandbox' || path.startsWith('/sandbox/'))) return control(req, res, path, query);
+		req.resume();
+		sendJson(res, 404, {
+			message: `Nothing at ${path} on the accounts host. It serves POST /oauth/token, GET /api/v3/me.json and GET /health${control ? ', and the control API under /sandbox/' : ''}.`
+		});
+	}
+
+	return (req, res) => {
+		route(req, res).catch((error: unknown) => {
+			// A bug, not a client error: say so without details, and keep the process serving.
+			console.error('sandbox accounts host:', error);
+			if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'The sandbox failed unexpectedly; see its console.' });
+			else res.destroy();
+		});
+	};
+}

@@ -1,0 +1,104 @@
+/**
+ * `GET {accounts_url}/api/v3/me.json` (4.3, 7.3). Checked in the order of sandbox choice 'me-check-order';
+ * error bodies per 'me-error-bodies' (400 and 403 empty, 401 and 404 `{message}`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MeResponse } from '../../protocol';
+import type { SandboxStore, SandboxUser, VerificationKey } from '../store';
+import { activeVerifications } from '../verifications';
+import { parseParams, sendEmpty, sendJson, type Params } from './http';
+
+export type MeOutcome =
+	| { status: 200; body: MeResponse }
+	| { status: 400 | 403; body: null }
+	| { status: 401 | 404 | 405; body: { message: string } };
+
+export interface MeInput {
+	method: string;
+	host: string | undefined;
+	userAgent: string | undefined;
+	authorization: string | undefined;
+	query: string;
+}
+
+/** Codes and tokens are 32 random bytes, base64url. */
+const CREDENTIAL_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+const unauthorized = (message: string): MeOutcome => ({ status: 401, body: { message } });
+
+type TokenFound = { ok: true; token: string } | { ok: false; outcome: MeOutcome };
+
+/** Sandbox choice 'me-token-transport': the Authorization header if present, else the `access_token` parameter. */
+function findToken(input: MeInput, params: Params): TokenFound {
+	if (input.authorization !== undefined) {
+		const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(input.authorization);
+		if (!match) return { ok: false, outcome: unauthorized('The Authorization header must be `Bearer <access_token>`.') };
+		return { ok: true, token: match[1]! };
+	}
+	const token = params.get('access_token');
+	if (token === undefined) {
+		return {
+			ok: false,
+			outcome: unauthorized('No access token: send `Authorization: Bearer <access_token>` or the `access_token` query parameter.')
+		};
+	}
+	return { ok: true, token };
+}
+
+export function userInformation(user: SandboxUser, key: VerificationKey, today: string): MeResponse {
+	return {
+		sbid_number: user.sbid_number,
+		verifications: activeVerifications(user.verifications, today).map((v) =>
+			key === 'group' ? { group: v.supergroup, expires_on: v.expires_on } : { supergroup: v.supergroup, expires_on: v.expires_on }
+		)
+	};
+}
+
+export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
+	if (!input.host) return { status: 400, body: null };
+	if (!input.userAgent) return { status: 403, body: null };
+	// Sandbox choice 'wrong-method'.
+	if (input.method !== 'GET' && input.method !== 'HEAD') {
+		return { status: 405, body: { message: `me.json only answers GET, not ${input.method}.` } };
+	}
+	// A malformed query string (bad percent-encoding, repeated parameters) is a malformed request.
+	const params = parseParams(input.query, 'query string');
+	if (!params.ok) return { status: 400, body: null };
+	const found = findToken(input, params.params);
+	if (!found.ok) return found.outcome;
+	if (!CREDENTIAL_FORMAT.test(found.token)) {
+		return unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.');
+	}
+	const lookup = store.lookupAccessToken(found.token);
+	switch (lookup.kind) {
+		case 'grant-code':
+			return unauthorized('This is an authorisation grant code, not an access token: exchange it at /oauth/token first.');
+		case 'refresh-token':
+			return unauthorized('This is a refresh token, not an access token: send the `access_token` from the token response.');
+		case 'expired':
+			return unauthorized(`The access token expired at ${lookup.expiredAt.toISOString()}; send the user through the flow again.`);
+		case 'unknown':
+			return unauthorized('The access token is not valid: unknown or revoked.');
+		case 'valid':
+			if (lookup.user.deletion_requested) {
+				return { status: 404, body: { message: 'The user of this token has asked for their account to be deleted.' } };
+			}
+			return { status: 200, body: userInformation(lookup.user, lookup.client.verification_key, store.today()) };
+	}
+}
+
+export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): void {
+	const outcome = meOutcome(store, {
+		method: req.method ?? 'GET',
+		host: req.headers.host,
+		userAgent: req.headers['user-agent'],
+		authorization: req.headers.authorization,
+		query
+	});
+	// Personal data and credential errors: never cached.
+	const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+	if (outcome.status === 405) headers.Allow = 'GET, HEAD';
+	if (outcome.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="SSO sandbox accounts"';
+	if (outcome.body === null) sendEmpty(res, outcome.status, headers);
+	else sendJson(res, outcome.status, outcome.body, headers);
+}

@@ -1,0 +1,234 @@
+/**
+ * `POST {accounts_url}/oauth/token` (4.2, 7.2). The checks run in the order of sandbox choice
+ * 'token-check-order'; each is a small named function, and the first failure answers. Parameters the interface
+ * does not use (`state`, `scope`) are never looked at (sandbox choice 'unused-parameters').
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TOKEN_ERRORS, type TokenErrorId, type TokenResponse } from '../../protocol';
+import type { CodeExchange, IssuedTokens, RefreshResult, SandboxClient, SandboxStore } from '../store';
+import { MAX_BODY_BYTES, mediaType, parseParams, readBody, sendJson, type Params } from './http';
+
+export interface TokenInput {
+	params: Params;
+	/** The raw Authorization header, if any. */
+	authorization: string | undefined;
+}
+
+export type TokenOutcome =
+	| { status: 200; body: TokenResponse; headers: Record<string, string> }
+	| { status: number; body: { error: string; error_description: string }; headers: Record<string, string> };
+
+type Failure = Extract<TokenOutcome, { body: { error: string } }>;
+type Step<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+/** The token endpoint's answers must not be cached, errors included (RFC 6749 5.1). */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+const REALM = 'realm="SSO sandbox token endpoint"';
+
+function failure(rowId: TokenErrorId, description: string, headers: Record<string, string> = {}): Failure {
+	const row = TOKEN_ERRORS.find((r) => r.id === rowId)!;
+	return { status: row.status, body: { error: row.error, error_description: description }, headers: { ...NO_STORE, ...headers } };
+}
+
+/** invalid_request outside the four rows' status: wrong method (405) and oversized body (413). */
+function invalidRequest(status: number, description: string, headers: Record<string, string> = {}): Failure {
+	return { status, body: { error: 'invalid_request', error_description: description }, headers: { ...NO_STORE, ...headers } };
+}
+
+type GrantType = 'authorization_code' | 'refresh_token';
+
+/** 1. `grant_type`: authorization_code, or refresh_token (sandbox choice 'refresh-grant'). */
+function checkGrantType(params: Params): Step<GrantType> {
+	const value = params.get('grant_type');
+	if (value === 'authorization_code' || value === 'refresh_token') return { ok: true, value };
+	return {
+		ok: false,
+		failure: failure(
+			'token-unsupported-grant-type',
+			value === undefined
+				? '`grant_type` is missing; send grant_type=authorization_code.'
+				: `grant_type \`${value}\` is not supported; send grant_type=authorization_code (or refresh_token to refresh).`
+		)
+	};
+}
+
+type Credentials = { clientId: string | undefined; clientSecret: string | undefined; viaHeader: 'basic' | 'bearer' | null };
+
+function decodeCredentialPart(raw: string): string {
+	try {
+		return decodeURIComponent(raw.replaceAll('+', ' '));
+	} catch {
+		return raw; // Many clients do not form-encode before base64 (RFC 6749 2.3.1 asks them to); take it as sent.
+	}
+}
+
+/** Client credentials from the Authorization header (sandbox choice 'authorization-header-formats'). */
+function headerCredentials(header: string): Step<{ clientId: string; clientSecret: string; scheme: 'basic' | 'bearer' }> {
+	const invalid = (description: string, scheme: string) =>
+		({ ok: false, failure: failure('token-invalid-client', description, { 'WWW-Authenticate': `${scheme} ${REALM}` }) }) as const;
+	const match = /^(\S+)[ \t]+(\S+)[ \t]*$/.exec(header);
+	const scheme = match?.[1]!.toLowerCase();
+	if (!match || (scheme !== 'basic' && scheme !== 'bearer')) {
+		return invalid('The Authorization header must be `Basic base64(client_id:client_secret)` (or the same payload after `Bearer`).', 'Basic');
+	}
+	const challenge = scheme === 'basic' ? 'Basic' : 'Bearer';
+	const payload = match[2]!;
+	const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(payload) ? Buffer.from(payload, 'base64').toString('utf8') : '';
+	const colon = decoded.indexOf(':');
+	if (colon < 1) {
+		return invalid(`The Authorization header's ${challenge} credentials must be base64(client_id:client_secret).`, challenge);
+	}
+	return {
+		ok: true,
+		value: { clientId: decodeCredentialPart(decoded.slice(0, colon)), clientSecret: decodeCredentialPart(decoded.slice(colon + 1)), scheme }
+	};
+}
+
+/** 2. Client authentication, before anything about the code, so a wrong secret never burns a code. */
+function authenticateClient(store: SandboxStore, input: TokenInput): Step<SandboxClient> {
+	let credentials: Credentials = {
+		clientId: input.params.get('client_id'),
+		clientSecret: input.params.get('client_secret'),
+		viaHeader: null
+	};
+	if (input.authorization !== undefined) {
+		const fromHeader = headerCredentials(input.authorization);
+		if (!fromHeader.ok) return fromHeader;
+		const { clientId, clientSecret, scheme } = fromHeader.value;
+		if (credentials.clientId !== undefined && credentials.clientId !== clientId) {
+			return {
+				ok: false,
+				failure: failure(
+					'token-invalid-client',
+					`The client_id parameter (\`${credentials.clientId}\`) differs from the Authorization header's (\`${clientId}\`).`,
+					{ 'WWW-Authenticate': `${scheme === 'basic' ? 'Basic' : 'Bearer'} ${REALM}` }
+				)
+			};
+		}
+		credentials = { clientId, clientSecret, viaHeader: scheme };
+	}
+	const challenge: Record<string, string> =
+		credentials.viaHeader === null ? {} : { 'WWW-Authenticate': `${credentials.viaHeader === 'basic' ? 'Basic' : 'Bearer'} ${REALM}` };
+	const invalid = (description: string) => ({ ok: false, failure: failure('token-invalid-client', description, challenge) }) as const;
+
+	if (credentials.clientId === undefined) {
+		return invalid('`client_id` is missing; send client_id and client_secret (parameters or an Authorization: Basic header).');
+	}
+	if (credentials.clientSecret === undefined) return invalid('`client_secret` is missing; send the secret issued with the client ID.');
+	const result = store.authenticateClient(credentials.clientId, credentials.clientSecret);
+	if (result.ok) return { ok: true, value: result.client };
+	return invalid(
+		result.cause === 'unknown-client'
+			? `No client has the id \`${credentials.clientId}\`.`
+			: `The client_secret is not the secret of client \`${credentials.clientId}\`.`
+	);
+}
+
+const REQUIRED: Record<GrantType, readonly string[]> = {
+	authorization_code: ['code', 'redirect_uri'],
+	refresh_token: ['refresh_token']
+};
+
+/** 3. The grant's own parameters are present; the description names each missing one. */
+function checkRequiredParameters(grantType: GrantType, params: Params): Failure | null {
+	const missing = REQUIRED[grantType].filter((name) => !params.has(name));
+	if (missing.length === 0) return null;
+	const names = missing.map((n) => `\`${n}\``).join(' and ');
+	const cancelled = missing.includes('code')
+		? ' A redirect without `code` means the user cancelled: there is nothing to exchange.'
+		: '';
+	return failure('token-invalid-request', `${names} ${missing.length === 1 ? 'is' : 'are'} missing.${cancelled}`);
+}
+
+const CODE_FAILURES: Record<Extract<CodeExchange, { ok: false }>['cause'], string> = {
+	'unknown-code': 'The code is not one this service issued: pass the `code` from the redirect unchanged (decoded once).',
+	used: 'The code was already exchanged; a code is single use.',
+	expired: 'The code has expired; codes are valid for 2 hours. Send the user through the authorisation link again.',
+	'other-client': 'The code was issued to a different client ID.',
+	'redirect-mismatch':
+		'`redirect_uri` does not match the one in the authorisation link exactly (extra query parameters included).'
+};
+
+const REFRESH_FAILURES: Record<Extract<RefreshResult, { ok: false }>['cause'], string> = {
+	'unknown-token': 'The refresh token is not one this service issued.',
+	used: 'The refresh token was already used; use the refresh token from the latest token response.',
+	'other-client': 'The refresh token was issued to a different client ID.'
+};
+
+function tokenResponse(tokens: IssuedTokens): TokenOutcome {
+	return {
+		status: 200,
+		body: {
+			access_token: tokens.access_token,
+			token_type: 'Bearer',
+			expires_in: tokens.expires_in,
+			refresh_token: tokens.refresh_token,
+			created_at: tokens.created_at
+		},
+		headers: NO_STORE
+	};
+}
+
+/** 4. The grant itself: the code (atomically consumed) or the refresh token. */
+function grant(store: SandboxStore, grantType: GrantType, client: SandboxClient, params: Params): TokenOutcome {
+	if (grantType === 'refresh_token') {
+		const result = store.refresh(params.get('refresh_token')!, client.client_id);
+		return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', REFRESH_FAILURES[result.cause]);
+	}
+	const result = store.exchangeCode(params.get('code')!, client.client_id, params.get('redirect_uri')!);
+	return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', CODE_FAILURES[result.cause]);
+}
+
+/** The token endpoint's decision for parsed parameters, in the order of sandbox choice 'token-check-order'. */
+export function tokenOutcome(store: SandboxStore, input: TokenInput): TokenOutcome {
+	const grantType = checkGrantType(input.params);
+	if (!grantType.ok) return grantType.failure;
+	const client = authenticateClient(store, input);
+	if (!client.ok) return client.failure;
+	const missing = checkRequiredParameters(grantType.value, input.params);
+	if (missing) return missing;
+	return grant(store, grantType.value, client.value, input.params);
+}
+
+/**
+ * Parameters from the query string and a form body (sandbox choice 'token-parameter-transport'): the query
+ * string's value wins when a parameter is in both.
+ */
+async function readTokenParameters(req: IncomingMessage, query: string): Promise<Step<Params> | 'aborted'> {
+	const bad = (description: string) => ({ ok: false, failure: failure('token-invalid-request', description) }) as const;
+	const fromQuery = parseParams(query, 'query string');
+	if (!fromQuery.ok) return bad(fromQuery.problem);
+
+	const body = await readBody(req);
+	if (!body.ok && body.reason === 'aborted') return 'aborted';
+	if (!body.ok) {
+		return { ok: false, failure: invalidRequest(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { Connection: 'close' }) };
+	}
+	if (body.body.length === 0) return { ok: true, value: fromQuery.params };
+	const type = mediaType(req);
+	if (type === 'application/json') {
+		return bad('JSON bodies are not accepted; send the parameters in the query string or as application/x-www-form-urlencoded.');
+	}
+	if (type !== 'application/x-www-form-urlencoded') {
+		return bad(`A body of type \`${type || 'none'}\` is not accepted; send application/x-www-form-urlencoded or use the query string.`);
+	}
+	const fromBody = parseParams(body.body.toString('utf8'), 'form body');
+	if (!fromBody.ok) return bad(fromBody.problem);
+	return { ok: true, value: new Map([...fromBody.params, ...fromQuery.params]) };
+}
+
+function send(res: ServerResponse, outcome: TokenOutcome): void {
+	sendJson(res, outcome.status, outcome.body, outcome.headers);
+}
+
+/** Other methods than POST: 405 with an invalid_request body (sandbox choice 'wrong-method'). */
+export async function handleToken(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
+	if (req.method !== 'POST') {
+		req.resume();
+		return send(res, invalidRequest(405, `The token endpoint only accepts POST, not ${req.method}.`, { Allow: 'POST' }));
+	}
+	const params = await readTokenParameters(req, query);
+	if (params === 'aborted') return; // nobody left to answer
+	if (!params.ok) return send(res, params.failure);
+	send(res, tokenOutcome(store, { params: params.value, authorization: req.headers.authorization }));
+}

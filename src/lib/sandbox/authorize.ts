@@ -1,0 +1,158 @@
+/**
+ * The authorisation rules (4.1, 4.1.1, 7.1), once: the HTML page on the authorisation host and the control API's
+ * `POST /sandbox/authorize` both call these. Errors are data; neither caller ever redirects on an error.
+ */
+import {
+	AUTHORISATION_ERRORS,
+	SUPERGROUP_VALUES,
+	checkCountry,
+	isSupergroup,
+	type AuthorisationErrorId,
+	type Supergroup
+} from '../protocol';
+import type { SandboxClient, SandboxStore, SandboxUser } from './store';
+import { isActiveIn } from './verifications';
+
+export type AuthorizationRequest = { supergroup: Supergroup; client: SandboxClient; redirectUri: string; country: string };
+
+export type AuthorizationError =
+	/** A 7.1 row: `message` is the row's message, `detail` says exactly what was wrong in this request. */
+	| { kind: 'row'; rowId: AuthorisationErrorId; causeId: string; message: string; detail: string }
+	/** Behaviour the interface leaves open; see protocol/choices.ts. */
+	| { kind: 'choice'; choiceId: 'unknown-supergroup' | 'country-outside-plan'; message: string };
+
+export type AuthorizationCheck = { ok: true; request: AuthorizationRequest } | { ok: false; error: AuthorizationError };
+
+type Param = { kind: 'missing' } | { kind: 'repeated'; count: number } | { kind: 'value'; value: string };
+
+/** A parameter sent once. Empty counts as missing (RFC 6749 3.1); sent more than once is ambiguous. */
+function param(query: URLSearchParams, name: string): Param {
+	const values = query.getAll(name).filter((v) => v !== '');
+	if (values.length === 0) return { kind: 'missing' };
+	if (values.length > 1) return { kind: 'repeated', count: values.length };
+	return { kind: 'value', value: values[0]! };
+}
+
+function rowError(rowId: AuthorisationErrorId, causeId: string, detail: string): { ok: false; error: AuthorizationError } {
+	const row = AUTHORISATION_ERRORS.find((r) => r.id === rowId)!;
+	return { ok: false, error: { kind: 'row', rowId, causeId, message: row.message, detail } };
+}
+
+function repeatedDetail(name: string, count: number): string {
+	return `The link carries \`${name}\` ${count} times; send it once.`;
+}
+
+/** The registered part of a redirect URI: everything before `?` (4.1.1). */
+export function registeredPart(uri: string): string {
+	const q = uri.indexOf('?');
+	return q === -1 ? uri : uri.slice(0, q);
+}
+
+function checkRedirectUri(client: SandboxClient, p: Param): { ok: true; redirectUri: string } | { ok: false; error: AuthorizationError } {
+	if (p.kind === 'missing') return rowError('auth-invalid-redirect-uri', 'missing', 'The link has no `redirect_uri`.');
+	if (p.kind === 'repeated') return rowError('auth-invalid-redirect-uri', 'missing', repeatedDetail('redirect_uri', p.count));
+	if (!URL.canParse(p.value)) {
+		return rowError('auth-invalid-redirect-uri', 'missing', `\`${p.value}\` is not an absolute URI (it needs a scheme, such as https://).`);
+	}
+	const given = registeredPart(p.value);
+	if (!client.redirect_uris.some((r) => registeredPart(r) === given)) {
+		return rowError(
+			'auth-invalid-redirect-uri',
+			'not-registered',
+			`\`${given}\` is not registered for ${client.name}. Registered: ${client.redirect_uris.join(', ')}. Scheme, authority and path must match exactly.`
+		);
+	}
+	return { ok: true, redirectUri: p.value };
+}
+
+/** Sandbox choice 'country-outside-plan': compared case-insensitively against the client's plan. */
+function checkPlanCountry(client: SandboxClient, p: Param): { ok: true; country: string } | { ok: false; error: AuthorizationError } {
+	const plan = `${client.name}'s plan covers: ${client.countries.join(', ')}.`;
+	const outside = (message: string) => ({ ok: false as const, error: { kind: 'choice' as const, choiceId: 'country-outside-plan' as const, message } });
+	if (p.kind === 'missing') return outside(`The link has no \`country\`. ${plan}`);
+	if (p.kind === 'repeated') return outside(`${repeatedDetail('country', p.count)} ${plan}`);
+	const country = p.value.toLowerCase();
+	if (client.countries.some((c) => c.toLowerCase() === country)) return { ok: true, country };
+	const format = checkCountry(country);
+	const hint = !format.ok && format.reason === 'gb-not-uk' ? ' The United Kingdom is `uk`, not `gb`.' : '';
+	return outside(`Country \`${p.value}\` is not in the client's plan: ${plan}${hint}`);
+}
+
+/** Checks a request to `/sso/{supergroup}`, in the order of sandbox choice 'authorisation-check-order'. */
+export function checkAuthorizationRequest(store: SandboxStore, supergroup: string, query: URLSearchParams): AuthorizationCheck {
+	if (!isSupergroup(supergroup)) {
+		return {
+			ok: false,
+			error: {
+				kind: 'choice',
+				choiceId: 'unknown-supergroup',
+				message: `\`${supergroup}\` is not a supergroup. The link's path must be /sso/ followed by one of: ${SUPERGROUP_VALUES.join(', ')}.`
+			}
+		};
+	}
+
+	const clientId = param(query, 'client_id');
+	if (clientId.kind === 'missing') return rowError('auth-invalid-client', 'missing', 'The link has no `client_id`.');
+	if (clientId.kind === 'repeated') return rowError('auth-invalid-client', 'unknown-client', repeatedDetail('client_id', clientId.count));
+	const client = store.getClient(clientId.value);
+	if (!client) return rowError('auth-invalid-client', 'unknown-client', `No client has the id \`${clientId.value}\`.`);
+
+	const redirect = checkRedirectUri(client, param(query, 'redirect_uri'));
+	if (!redirect.ok) return redirect;
+
+	const responseType = param(query, 'response_type');
+	if (responseType.kind !== 'value' || responseType.value !== 'code') {
+		const detail =
+			responseType.kind === 'missing'
+				? 'The link has no `response_type`; send `response_type=code`.'
+				: responseType.kind === 'repeated'
+					? repeatedDetail('response_type', responseType.count)
+					: `\`response_type=${responseType.value}\` is not supported; send \`response_type=code\`.`;
+		return rowError('auth-unsupported-response-type', 'not-code', detail);
+	}
+
+	const country = checkPlanCountry(client, param(query, 'country'));
+	if (!country.ok) return country;
+
+	return { ok: true, request: { supergroup, client, redirectUri: redirect.redirectUri, country: country.country } };
+}
+
+export function hasActiveVerification(store: SandboxStore, user: SandboxUser, supergroup: Supergroup): boolean {
+	return isActiveIn(user.verifications, supergroup, store.today());
+}
+
+function parameterName(pair: string): string {
+	const raw = pair.split('=')[0]!.replaceAll('+', ' ');
+	try {
+		return decodeURIComponent(raw);
+	} catch {
+		return raw;
+	}
+}
+
+/**
+ * The redirect URI with its extra query parameters kept byte for byte, any `code` among them removed, and the new
+ * code (if any) added (4.1.1; sandbox choice 'cancel-redirect').
+ */
+export function redirectLocation(redirectUri: string, code: string | null): string {
+	const hashAt = redirectUri.indexOf('#');
+	const withoutFragment = hashAt === -1 ? redirectUri : redirectUri.slice(0, hashAt);
+	const fragment = hashAt === -1 ? '' : redirectUri.slice(hashAt);
+	const base = registeredPart(withoutFragment);
+	const query = withoutFragment.slice(base.length + 1);
+	const kept = query.split('&').filter((pair) => pair !== '' && parameterName(pair) !== 'code');
+	if (code !== null) kept.push(`code=${encodeURIComponent(code)}`);
+	return `${base}${kept.length ? `?${kept.join('&')}` : ''}${fragment}`;
+}
+
+/** The redirect after the user's decision. Authorise issues a code bound to the client, user and exact redirect URI. */
+export function decide(
+	store: SandboxStore,
+	request: AuthorizationRequest,
+	userId: number,
+	decision: 'authorize' | 'cancel'
+): { location: string } {
+	if (decision === 'cancel') return { location: redirectLocation(request.redirectUri, null) };
+	const code = store.issueCode({ clientId: request.client.client_id, userId, redirectUri: request.redirectUri });
+	return { location: redirectLocation(request.redirectUri, code) };
+}

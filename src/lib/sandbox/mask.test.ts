@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { MASK } from '../flow/exchange';
+import { maskBody, maskHeader, maskUrl } from './mask';
+
+const TOKEN = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
+
+describe('masking for the request log', () => {
+	it('hides secrets and passwords whole, codes and tokens but for a tail', () => {
+		const masked = maskUrl(`/oauth/token?client_secret=s3cr3t&code=${TOKEN}&redirect_uri=http%3A%2F%2Fx%2Fcb`);
+		expect(masked).not.toContain('s3cr3t');
+		expect(masked).not.toContain(TOKEN);
+		expect(masked).toContain(`code=${encodeURIComponent(MASK)}NOPQ&`);
+		expect(masked).toContain('redirect_uri=http%3A%2F%2Fx%2Fcb');
+	});
+	it('masks form bodies, JSON bodies, and truncated JSON', () => {
+		expect(maskBody('password=hunter2&login=a', 'application/x-www-form-urlencoded')).toBe(`password=${encodeURIComponent(MASK)}&login=a`);
+		const json = JSON.parse(maskBody(JSON.stringify({ access_token: TOKEN, refresh_token: TOKEN, token_type: 'Bearer' }), 'application/json'));
+		expect(json.access_token).not.toContain('abcdef');
+		expect(json.token_type).toBe('Bearer');
+		expect(maskBody('{"login":"a","password":"hunt', 'application/json')).not.toContain('hunt');
+	});
+	it('masks codes inside URLs in JSON (a /sandbox/authorize answer)', () => {
+		expect(maskBody(JSON.stringify({ location: `http://x/cb?a=1&code=${TOKEN}` }), 'application/json')).not.toContain(TOKEN);
+	});
+	it('keeps HTML as is', () => {
+		expect(maskBody('<p>code=visible</p>', 'text/html')).toBe('<p>code=visible</p>');
+	});
+	it('masks Authorization, cookies and codes in Location', () => {
+		expect(maskHeader({ name: 'Authorization', value: 'Basic ZGVtbzpzZWNyZXQ=' })).toEqual({ name: 'Authorization', value: `Basic ${MASK}` });
+		expect(maskHeader({ name: 'cookie', value: 'a=1; b=2' }).value).toBe(`a=${MASK}; b=${MASK}`);
+		expect(maskHeader({ name: 'set-cookie', value: 'sid=xyz; HttpOnly; SameSite=Lax' }).value).toBe(`sid=${MASK}; HttpOnly; SameSite=Lax`);
+		expect(maskHeader({ name: 'location', value: `http://x/cb?code=${TOKEN}` }).value).not.toContain(TOKEN);
+		expect(maskHeader({ name: 'content-type', value: 'text/html' }).value).toBe('text/html');
+	});
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../protocol';
+import { openStore, type SandboxStore } from './store';
+
+const client = {
+	client_id: 'c1',
+	client_secret: 's1',
+	name: 'One',
+	redirect_uris: ['https://app.example/cb'],
+	countries: ['uk'],
+	verification_key: 'supergroup' as const
+};
+
+function storeWithUser() {
+	const store = openStore(':memory:');
+	store.upsertClient(client);
+	const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [{ supergroup: 'student', expires_on: '2099-01-01' }] });
+	return { store, user };
+}
+
+describe('store: users', () => {
+	it('creates a user with a 7-character alphanumeric sbid_number and keeps it on update', () => {
+		const { store, user } = storeWithUser();
+		expect(user.sbid_number).toMatch(/^[A-Za-z0-9]{7}$/);
+		const updated = store.upsertUser({ login: 'a@example.com', password: 'new', verifications: [], deletion_requested: true });
+		expect(updated).toEqual({ ...user, verifications: [], deletion_requested: true });
+	});
+	it('authenticates with the right password only', () => {
+		const { store, user } = storeWithUser();
+		expect(store.authenticateUser('a@example.com', 'pw')?.id).toBe(user.id);
+		expect(store.authenticateUser('a@example.com', 'PW')).toBeUndefined();
+		expect(store.authenticateUser('nobody@example.com', 'pw')).toBeUndefined();
+	});
+	it('adds or replaces a verification', () => {
+		const { store, user } = storeWithUser();
+		const after = store.addVerification(user.id, 'student', '2100-01-01');
+		expect(after.verifications).toEqual([{ supergroup: 'student', expires_on: '2100-01-01' }]);
+	});
+});
+
+describe('store: clients', () => {
+	it('authenticates a client secret and tells unknown from wrong', () => {
+		const { store } = storeWithUser();
+		expect(store.authenticateClient('c1', 's1').ok).toBe(true);
+		expect(store.authenticateClient('c1', 's2')).toEqual({ ok: false, cause: 'wrong-secret' });
+		expect(store.authenticateClient('c2', 's1')).toEqual({ ok: false, cause: 'unknown-client' });
+	});
+});
+
+describe('store: codes and tokens', () => {
+	it('issues codes with 256 bits of randomness, never twice the same', () => {
+		const { store, user } = storeWithUser();
+		const a = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const b = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		expect(Buffer.from(a, 'base64url')).toHaveLength(32);
+		expect(a).not.toBe(b);
+	});
+	it('exchanges a code once, then says it was used', () => {
+		const { store, user } = storeWithUser();
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb?x=1' });
+		const first = store.exchangeCode(code, 'c1', 'https://app.example/cb?x=1');
+		expect(first.ok && first.tokens.expires_in).toBe(LIMITS.accessTokenExpiresIn);
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb?x=1')).toEqual({ ok: false, cause: 'used' });
+	});
+	it('names the cause of a failed exchange and does not consume the code', () => {
+		const { store, user } = storeWithUser();
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb?x=1' });
+		expect(store.exchangeCode('nope', 'c1', 'https://app.example/cb?x=1')).toEqual({ ok: false, cause: 'unknown-code' });
+		expect(store.exchangeCode(code, 'c2', 'https://app.example/cb?x=1')).toEqual({ ok: false, cause: 'other-client' });
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'redirect-mismatch' });
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb?x=1').ok).toBe(true);
+	});
+	it('expires a code after two hours on the sandbox clock', () => {
+		const { store, user } = storeWithUser();
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		store.advanceClock(LIMITS.codeTtlSeconds);
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'expired' });
+	});
+	it('looks up access tokens, and recognises grant codes and refresh tokens', () => {
+		const { store, user } = storeWithUser();
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const exchange = store.exchangeCode(code, 'c1', 'https://app.example/cb');
+		if (!exchange.ok) throw new Error('exchange failed');
+		const found = store.lookupAccessToken(exchange.tokens.access_token);
+		expect(found.kind === 'valid' && found.user.id).toBe(user.id);
+		expect(store.lookupAccessToken(code).kind).toBe('grant-code');
+		expect(store.lookupAccessToken(exchange.tokens.refresh_token).kind).toBe('refresh-token');
+		expect(store.lookupAccessToken('x').kind).toBe('unknown');
+		store.advanceClock(LIMITS.accessTokenExpiresIn);
+		expect(store.lookupAccessToken(exchange.tokens.access_token).kind).toBe('expired');
+	});
+	it('refreshes once per refresh token, for its own client only', () => {
+		const { store, user } = storeWithUser();
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const exchange = store.exchangeCode(code, 'c1', 'https://app.example/cb');
+		if (!exchange.ok) throw new Error('exchange failed');
+		expect(store.refresh(exchange.tokens.refresh_token, 'c2')).toEqual({ ok: false, cause: 'other-client' });
+		expect(store.refresh(exchange.tokens.refresh_token, 'c1').ok).toBe(true);
+		expect(store.refresh(exchange.tokens.refresh_token, 'c1')).toEqual({ ok: false, cause: 'used' });
+		expect(store.refresh(exchange.tokens.access_token, 'c1')).toEqual({ ok: false, cause: 'unknown-token' });
+	});
+	it('purges codes long expired', () => {
+		const { store, user } = storeWithUser();
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		store.advanceClock(3 * 24 * 3600);
+		store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+	});
+});
+
+describe('store: clock, log, clear', () => {
+	it('moves the clock forward and back to real time on clear', () => {
+		const store = openStore(':memory:');
+		const before = store.now().getTime();
+		store.advanceClock(86400);
+		expect(store.now().getTime() - before).toBeGreaterThanOrEqual(86400_000);
+		store.clear();
+		expect(Math.abs(store.now().getTime() - Date.now())).toBeLessThan(1000);
+	});
+	it('keeps the most recent log entries, newest first', () => {
+		const store = openStore(':memory:');
+		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: { i } });
+		const recent = store.recentLog(1000);
+		expect(recent).toHaveLength(500);
+		expect(recent[0]?.entry).toEqual({ i: 509 });
+	});
+	it('clear empties everything', () => {
+		const { store } = storeWithUser();
+		expect(store.isEmpty()).toBe(false);
+		store.clear();
+		expect(store.isEmpty()).toBe(true);
+	});
+});
+
+describe('store: persistence', () => {
+	let dir: string | undefined;
+	afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+	it('keeps clients, users, codes, tokens and the clock across a reopen', () => {
+		dir = mkdtempSync(join(tmpdir(), 'sandbox-store-'));
+		const path = join(dir, 'sandbox.db');
+		let store: SandboxStore = openStore(path);
+		store.upsertClient(client);
+		const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const spare = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const exchange = store.exchangeCode(code, 'c1', 'https://app.example/cb');
+		if (!exchange.ok) throw new Error('exchange failed');
+		store.advanceClock(3600);
+		store.close();
+
+		store = openStore(path);
+		expect(store.getClient('c1')).toEqual(client);
+		expect(store.authenticateUser('a@example.com', 'pw')?.sbid_number).toBe(user.sbid_number);
+		expect(store.lookupAccessToken(exchange.tokens.access_token).kind).toBe('valid');
+		expect(store.exchangeCode(spare, 'c1', 'https://app.example/cb').ok).toBe(true);
+		expect(store.now().getTime() - Date.now()).toBeGreaterThan(3500_000);
+		store.close();
+	});
+});

@@ -1,0 +1,559 @@
+/**
+ * The sandbox's state in SQLite (better-sqlite3, WAL): clients, users and their verifications, grant codes,
+ * tokens, the request log and the sandbox clock. Codes and tokens are stored as SHA-256 digests, so the database
+ * never holds a usable credential; passwords as scrypt hashes.
+ *
+ * All times are on the sandbox clock (real time plus an offset that `POST /sandbox/clock` moves forward).
+ */
+import Database from 'better-sqlite3';
+import { createHash, randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { LIMITS, type Supergroup } from '../protocol';
+
+export type VerificationKey = 'supergroup' | 'group';
+
+export interface SandboxClient {
+	client_id: string;
+	client_secret: string;
+	name: string;
+	redirect_uris: string[];
+	countries: string[];
+	verification_key: VerificationKey;
+}
+
+export interface SandboxVerification {
+	supergroup: Supergroup;
+	/** YYYY-MM-DD: the first day on which the verification is no longer valid (2.4). */
+	expires_on: string;
+}
+
+export interface SandboxUser {
+	id: number;
+	login: string;
+	sbid_number: string;
+	verifications: SandboxVerification[];
+	deletion_requested: boolean;
+}
+
+export interface UserInput {
+	login: string;
+	/** A password, or a hash made by `hashPassword` (fixtures hash their shared password once). */
+	password: string | PasswordHash;
+	verifications: SandboxVerification[];
+	deletion_requested?: boolean;
+	/** Kept when the user exists; generated when absent on creation. */
+	sbid_number?: string;
+}
+
+export interface PasswordHash {
+	hash: string;
+}
+
+export interface IssuedTokens {
+	access_token: string;
+	refresh_token: string;
+	/** Unix seconds on the sandbox clock. */
+	created_at: number;
+	expires_in: number;
+}
+
+export type CodeExchange =
+	| { ok: true; tokens: IssuedTokens; userId: number }
+	| { ok: false; cause: 'unknown-code' | 'used' | 'expired' | 'other-client' | 'redirect-mismatch' };
+
+export type RefreshResult =
+	| { ok: true; tokens: IssuedTokens }
+	| { ok: false; cause: 'unknown-token' | 'used' | 'other-client' };
+
+export type ClientAuthentication =
+	| { ok: true; client: SandboxClient }
+	| { ok: false; cause: 'unknown-client' | 'wrong-secret' };
+
+export type AccessTokenLookup =
+	| { kind: 'valid'; user: SandboxUser; client: SandboxClient }
+	| { kind: 'expired'; expiredAt: Date }
+	| { kind: 'grant-code' }
+	| { kind: 'refresh-token' }
+	| { kind: 'unknown' };
+
+export interface LogEntryInput {
+	host: 'authorisation' | 'accounts';
+	/** JSON-serialisable record of the exchange, already masked. */
+	entry: unknown;
+}
+
+export interface LogEntry {
+	id: number;
+	at: string;
+	host: 'authorisation' | 'accounts';
+	entry: unknown;
+}
+
+export interface SandboxStore {
+	/** The sandbox clock: real time plus the offset. */
+	now(): Date;
+	/** YYYY-MM-DD (UTC) on the sandbox clock. */
+	today(): string;
+	advanceClock(seconds: number): Date;
+
+	getClient(clientId: string): SandboxClient | undefined;
+	listClients(): SandboxClient[];
+	upsertClient(client: SandboxClient): SandboxClient;
+	/** Constant-time check of a client's secret. */
+	authenticateClient(clientId: string, clientSecret: string): ClientAuthentication;
+
+	getUser(id: number): SandboxUser | undefined;
+	getUserByLogin(login: string): SandboxUser | undefined;
+	listUsers(): SandboxUser[];
+	upsertUser(input: UserInput): SandboxUser;
+	/** Constant-time password check (scrypt); undefined for an unknown login or a wrong password. */
+	authenticateUser(login: string, password: string): SandboxUser | undefined;
+	addVerification(userId: number, supergroup: Supergroup, expiresOn: string): SandboxUser;
+
+	/** Issues a grant code bound to the client, the user and the exact redirect URI string. */
+	issueCode(binding: { clientId: string; userId: number; redirectUri: string }): string;
+	/**
+	 * Consumes the code (atomically: of many racing calls exactly one succeeds) and issues tokens. A failed
+	 * exchange consumes nothing, and a replay leaves the first tokens valid (sandbox choice 'replayed-code').
+	 */
+	exchangeCode(code: string, clientId: string, redirectUri: string): CodeExchange;
+	/** Retires the refresh token (atomically) and issues new tokens. */
+	refresh(refreshToken: string, clientId: string): RefreshResult;
+	lookupAccessToken(token: string): AccessTokenLookup;
+
+	log(input: LogEntryInput): void;
+	recentLog(limit: number): LogEntry[];
+
+	/** Removes everything (clients, users, codes, tokens, log) and sets the clock back to real time. */
+	clear(): void;
+	isEmpty(): boolean;
+	transaction<T>(fn: () => T): T;
+	close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS settings (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	clock_offset_ms INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO settings (id, clock_offset_ms) VALUES (1, 0);
+CREATE TABLE IF NOT EXISTS clients (
+	client_id TEXT PRIMARY KEY,
+	client_secret TEXT NOT NULL,
+	name TEXT NOT NULL,
+	redirect_uris TEXT NOT NULL,
+	countries TEXT NOT NULL,
+	verification_key TEXT NOT NULL CHECK (verification_key IN ('supergroup', 'group'))
+);
+CREATE TABLE IF NOT EXISTS users (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	login TEXT NOT NULL UNIQUE,
+	password_hash TEXT NOT NULL,
+	sbid_number TEXT NOT NULL UNIQUE,
+	deletion_requested INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS verifications (
+	user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	supergroup TEXT NOT NULL,
+	expires_on TEXT NOT NULL,
+	PRIMARY KEY (user_id, supergroup)
+);
+CREATE TABLE IF NOT EXISTS codes (
+	code_hash TEXT PRIMARY KEY,
+	client_id TEXT NOT NULL,
+	user_id INTEGER NOT NULL,
+	redirect_uri TEXT NOT NULL,
+	created_ms INTEGER NOT NULL,
+	expires_ms INTEGER NOT NULL,
+	used_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS codes_expiry ON codes (expires_ms);
+CREATE TABLE IF NOT EXISTS tokens (
+	token_hash TEXT PRIMARY KEY,
+	kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+	client_id TEXT NOT NULL,
+	user_id INTEGER NOT NULL,
+	created_ms INTEGER NOT NULL,
+	expires_ms INTEGER,
+	retired_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_ms);
+CREATE TABLE IF NOT EXISTS request_log (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	at TEXT NOT NULL,
+	host TEXT NOT NULL,
+	entry TEXT NOT NULL
+);
+`;
+
+/** How many log entries are kept; older ones are dropped as new ones arrive. */
+const LOG_CAPACITY = 500;
+/** Expired codes and tokens are kept this long (for a precise invalid_grant cause), then purged. */
+const PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
+/** At most this many rows are purged per issue, so purging stays cheap. */
+const PURGE_BATCH = 100;
+/** Log entries wait at most this long before they are written together. */
+const LOG_FLUSH_MS = 100;
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
+const SBID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** 256 bits of randomness, URL-safe: used for codes and tokens. */
+export function randomCredential(): string {
+	return randomBytes(32).toString('base64url');
+}
+
+function digest(value: string): Buffer {
+	return createHash('sha256').update(value, 'utf8').digest();
+}
+
+function digestHex(value: string): string {
+	return digest(value).toString('hex');
+}
+
+/** Compares two strings in time independent of where they differ (equal-length digests). */
+export function constantTimeEqual(a: string, b: string): boolean {
+	return timingSafeEqual(digest(a), digest(b));
+}
+
+export function hashPassword(password: string): PasswordHash {
+	const salt = randomBytes(16);
+	const key = scryptSync(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+	return { hash: `scrypt$${SCRYPT.N}$${salt.toString('base64')}$${key.toString('base64')}` };
+}
+
+function verifyPassword(password: string, stored: string): boolean {
+	const [, n, salt, key] = stored.split('$');
+	if (!n || !salt || !key) return false;
+	const expected = Buffer.from(key, 'base64');
+	const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: SCRYPT.r, p: SCRYPT.p });
+	return timingSafeEqual(actual, expected);
+}
+
+/** Checked against when the login is unknown, so an unknown login takes as long as a wrong password. */
+const DUMMY_PASSWORD_HASH = hashPassword(randomCredential()).hash;
+
+function randomSbidNumber(): string {
+	let value = '';
+	for (let i = 0; i < LIMITS.sbidLength; i++) value += SBID_ALPHABET[randomInt(SBID_ALPHABET.length)];
+	return value;
+}
+
+export function isoDay(date: Date): string {
+	return date.toISOString().slice(0, 10);
+}
+
+interface ClientRow {
+	client_id: string;
+	client_secret: string;
+	name: string;
+	redirect_uris: string;
+	countries: string;
+	verification_key: VerificationKey;
+}
+
+interface UserRow {
+	id: number;
+	login: string;
+	password_hash: string;
+	sbid_number: string;
+	deletion_requested: number;
+}
+
+interface CodeRow {
+	client_id: string;
+	user_id: number;
+	redirect_uri: string;
+	expires_ms: number;
+	used_ms: number | null;
+}
+
+interface TokenRow {
+	kind: 'access' | 'refresh';
+	client_id: string;
+	user_id: number;
+	expires_ms: number | null;
+	retired_ms: number | null;
+}
+
+function clientFromRow(row: ClientRow): SandboxClient {
+	return {
+		client_id: row.client_id,
+		client_secret: row.client_secret,
+		name: row.name,
+		redirect_uris: JSON.parse(row.redirect_uris) as string[],
+		countries: JSON.parse(row.countries) as string[],
+		verification_key: row.verification_key
+	};
+}
+
+export function openStore(path: string): SandboxStore {
+	const db = new Database(path);
+	db.pragma('journal_mode = WAL');
+	// WAL with NORMAL survives a process crash (the restart case); only a power loss may drop the last commits.
+	db.pragma('synchronous = NORMAL');
+	db.pragma('foreign_keys = ON');
+	db.pragma('busy_timeout = 5000');
+	db.exec(SCHEMA);
+
+	const sql = {
+		getOffset: db.prepare<[], { clock_offset_ms: number }>('SELECT clock_offset_ms FROM settings WHERE id = 1'),
+		setOffset: db.prepare<[number]>('UPDATE settings SET clock_offset_ms = ? WHERE id = 1'),
+		getClient: db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE client_id = ?'),
+		listClients: db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY client_id'),
+		upsertClient: db.prepare(
+			`INSERT INTO clients (client_id, client_secret, name, redirect_uris, countries, verification_key)
+			 VALUES (@client_id, @client_secret, @name, @redirect_uris, @countries, @verification_key)
+			 ON CONFLICT (client_id) DO UPDATE SET client_secret = excluded.client_secret, name = excluded.name,
+			 redirect_uris = excluded.redirect_uris, countries = excluded.countries, verification_key = excluded.verification_key`
+		),
+		getUser: db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?'),
+		getUserByLogin: db.prepare<[string], UserRow>('SELECT * FROM users WHERE login = ?'),
+		listUsers: db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id'),
+		sbidTaken: db.prepare<[string], { id: number }>('SELECT id FROM users WHERE sbid_number = ?'),
+		insertUser: db.prepare<[string, string, string, number]>(
+			'INSERT INTO users (login, password_hash, sbid_number, deletion_requested) VALUES (?, ?, ?, ?)'
+		),
+		updateUser: db.prepare<[string, number, number]>('UPDATE users SET password_hash = ?, deletion_requested = ? WHERE id = ?'),
+		verificationsOf: db.prepare<[number], SandboxVerification>(
+			'SELECT supergroup, expires_on FROM verifications WHERE user_id = ? ORDER BY supergroup'
+		),
+		clearVerifications: db.prepare<[number]>('DELETE FROM verifications WHERE user_id = ?'),
+		putVerification: db.prepare<[number, string, string]>(
+			`INSERT INTO verifications (user_id, supergroup, expires_on) VALUES (?, ?, ?)
+			 ON CONFLICT (user_id, supergroup) DO UPDATE SET expires_on = excluded.expires_on`
+		),
+		insertCode: db.prepare<[string, string, number, string, number, number]>(
+			'INSERT INTO codes (code_hash, client_id, user_id, redirect_uri, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
+		),
+		// The one statement that makes a code single use: of racing exchanges, exactly one changes the row.
+		consumeCode: db.prepare<[number, string, string, string, number]>(
+			`UPDATE codes SET used_ms = ? WHERE code_hash = ? AND used_ms IS NULL AND client_id = ? AND redirect_uri = ?
+			 AND expires_ms > ?`
+		),
+		getCode: db.prepare<[string], CodeRow & { user_id: number }>('SELECT * FROM codes WHERE code_hash = ?'),
+		insertToken: db.prepare<[string, string, string, number, number, number | null]>(
+			'INSERT INTO tokens (token_hash, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
+		),
+		getToken: db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?'),
+		retireRefresh: db.prepare<[number, string, string]>(
+			`UPDATE tokens SET retired_ms = ? WHERE token_hash = ? AND kind = 'refresh' AND retired_ms IS NULL AND client_id = ?`
+		),
+		purgeCodes: db.prepare<[number, number]>(
+			'DELETE FROM codes WHERE rowid IN (SELECT rowid FROM codes WHERE expires_ms < ? LIMIT ?)'
+		),
+		purgeTokens: db.prepare<[number, number]>(
+			'DELETE FROM tokens WHERE rowid IN (SELECT rowid FROM tokens WHERE expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
+		),
+		insertLog: db.prepare<[string, string, string]>('INSERT INTO request_log (at, host, entry) VALUES (?, ?, ?)'),
+		trimLog: db.prepare<[number]>('DELETE FROM request_log WHERE id <= ?'),
+		recentLog: db.prepare<[number], { id: number; at: string; host: LogEntry['host']; entry: string }>(
+			'SELECT * FROM request_log ORDER BY id DESC LIMIT ?'
+		),
+		countAll: db.prepare<[], { n: number }>('SELECT (SELECT COUNT(*) FROM clients) + (SELECT COUNT(*) FROM users) AS n')
+	};
+
+	// Log entries are written in batches: one transaction per request would dominate the hot path's cost.
+	let pendingLog: [string, string, string][] = [];
+	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
+	const writeLog = db.transaction((rows: [string, string, string][]) => {
+		let last = 0;
+		for (const row of rows) last = Number(sql.insertLog.run(...row).lastInsertRowid);
+		if (last > LOG_CAPACITY) sql.trimLog.run(last - LOG_CAPACITY);
+	});
+	function flushLog(): void {
+		clearTimeout(logFlushTimer);
+		logFlushTimer = undefined;
+		if (pendingLog.length === 0 || !db.open) return;
+		const rows = pendingLog;
+		pendingLog = [];
+		writeLog(rows);
+	}
+
+	// The offset is read once and written through: this process is the database's only writer.
+	let clockOffsetMs = sql.getOffset.get()?.clock_offset_ms ?? 0;
+	const nowMs = () => Date.now() + clockOffsetMs;
+
+	function userFromRow(row: UserRow): SandboxUser {
+		return {
+			id: row.id,
+			login: row.login,
+			sbid_number: row.sbid_number,
+			verifications: sql.verificationsOf.all(row.id),
+			deletion_requested: row.deletion_requested === 1
+		};
+	}
+
+	function getUser(id: number): SandboxUser | undefined {
+		const row = sql.getUser.get(id);
+		return row && userFromRow(row);
+	}
+
+	function getClient(clientId: string): SandboxClient | undefined {
+		const row = sql.getClient.get(clientId);
+		return row && clientFromRow(row);
+	}
+
+	function uniqueSbidNumber(): string {
+		for (;;) {
+			const candidate = randomSbidNumber();
+			if (!sql.sbidTaken.get(candidate)) return candidate;
+		}
+	}
+
+	function purgeExpired(now: number): void {
+		sql.purgeCodes.run(now - PURGE_GRACE_MS, PURGE_BATCH);
+		sql.purgeTokens.run(now - PURGE_GRACE_MS, PURGE_BATCH);
+	}
+
+	function issueTokens(clientId: string, userId: number, now: number): IssuedTokens {
+		const access = randomCredential();
+		const refresh = randomCredential();
+		sql.insertToken.run(digestHex(access), 'access', clientId, userId, now, now + LIMITS.accessTokenExpiresIn * 1000);
+		sql.insertToken.run(digestHex(refresh), 'refresh', clientId, userId, now, null);
+		return {
+			access_token: access,
+			refresh_token: refresh,
+			created_at: Math.floor(now / 1000),
+			expires_in: LIMITS.accessTokenExpiresIn
+		};
+	}
+
+	/** Why an exchange that changed no row failed. Other clients learn nothing about the code's state. */
+	function exchangeFailure(row: CodeRow | undefined, clientId: string, redirectUri: string, now: number) {
+		if (!row) return 'unknown-code' as const;
+		if (row.client_id !== clientId) return 'other-client' as const;
+		if (row.used_ms !== null) return 'used' as const;
+		if (row.expires_ms <= now) return 'expired' as const;
+		if (row.redirect_uri !== redirectUri) return 'redirect-mismatch' as const;
+		return 'used' as const;
+	}
+
+	const exchangeCode = db.transaction((code: string, clientId: string, redirectUri: string): CodeExchange => {
+		const now = nowMs();
+		const hash = digestHex(code);
+		if (sql.consumeCode.run(now, hash, clientId, redirectUri, now).changes !== 1) {
+			return { ok: false, cause: exchangeFailure(sql.getCode.get(hash), clientId, redirectUri, now) };
+		}
+		const row = sql.getCode.get(hash)!;
+		return { ok: true, tokens: issueTokens(clientId, row.user_id, now), userId: row.user_id };
+	});
+
+	const refresh = db.transaction((refreshToken: string, clientId: string): RefreshResult => {
+		const now = nowMs();
+		const hash = digestHex(refreshToken);
+		if (sql.retireRefresh.run(now, hash, clientId).changes !== 1) {
+			const row = sql.getToken.get(hash);
+			if (!row || row.kind !== 'refresh') return { ok: false, cause: 'unknown-token' };
+			return { ok: false, cause: row.client_id !== clientId ? 'other-client' : 'used' };
+		}
+		return { ok: true, tokens: issueTokens(clientId, sql.getToken.get(hash)!.user_id, now) };
+	});
+
+	const upsertUser = db.transaction((input: UserInput): SandboxUser => {
+		const passwordHash = typeof input.password === 'string' ? hashPassword(input.password).hash : input.password.hash;
+		const deletion = input.deletion_requested ? 1 : 0;
+		const existing = sql.getUserByLogin.get(input.login);
+		let id: number;
+		if (existing) {
+			id = existing.id;
+			sql.updateUser.run(passwordHash, deletion, id);
+			sql.clearVerifications.run(id);
+		} else {
+			const sbid = input.sbid_number ?? uniqueSbidNumber();
+			id = Number(sql.insertUser.run(input.login, passwordHash, sbid, deletion).lastInsertRowid);
+		}
+		for (const v of input.verifications) sql.putVerification.run(id, v.supergroup, v.expires_on);
+		return getUser(id)!;
+	});
+
+	return {
+		now: () => new Date(nowMs()),
+		today: () => isoDay(new Date(nowMs())),
+		advanceClock(seconds) {
+			sql.setOffset.run(clockOffsetMs + Math.round(seconds * 1000));
+			clockOffsetMs += Math.round(seconds * 1000);
+			return new Date(nowMs());
+		},
+
+		getClient,
+		listClients: () => sql.listClients.all().map(clientFromRow),
+		upsertClient(client) {
+			sql.upsertClient.run({
+				...client,
+				redirect_uris: JSON.stringify(client.redirect_uris),
+				countries: JSON.stringify(client.countries)
+			});
+			return getClient(client.client_id)!;
+		},
+		authenticateClient(clientId, clientSecret) {
+			const client = getClient(clientId);
+			// Compare even for an unknown client, so timing does not tell which client ids exist.
+			const secretMatches = constantTimeEqual(clientSecret, client?.client_secret ?? randomCredential());
+			if (!client) return { ok: false, cause: 'unknown-client' };
+			return secretMatches ? { ok: true, client } : { ok: false, cause: 'wrong-secret' };
+		},
+
+		getUser,
+		getUserByLogin(login) {
+			const row = sql.getUserByLogin.get(login);
+			return row && userFromRow(row);
+		},
+		listUsers: () => sql.listUsers.all().map(userFromRow),
+		upsertUser,
+		authenticateUser(login, password) {
+			const row = sql.getUserByLogin.get(login);
+			const matches = verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
+			return row && matches ? userFromRow(row) : undefined;
+		},
+		addVerification(userId, supergroup, expiresOn) {
+			sql.putVerification.run(userId, supergroup, expiresOn);
+			const user = getUser(userId);
+			if (!user) throw new Error(`no user with id ${userId}`);
+			return user;
+		},
+
+		issueCode({ clientId, userId, redirectUri }) {
+			const now = nowMs();
+			purgeExpired(now);
+			const code = randomCredential();
+			sql.insertCode.run(digestHex(code), clientId, userId, redirectUri, now, now + LIMITS.codeTtlSeconds * 1000);
+			return code;
+		},
+		exchangeCode: (code, clientId, redirectUri) => exchangeCode(code, clientId, redirectUri),
+		refresh: (refreshToken, clientId) => refresh(refreshToken, clientId),
+		lookupAccessToken(token) {
+			const hash = digestHex(token);
+			const row = sql.getToken.get(hash);
+			if (!row) return sql.getCode.get(hash) ? { kind: 'grant-code' } : { kind: 'unknown' };
+			if (row.kind === 'refresh') return { kind: 'refresh-token' };
+			if (row.expires_ms !== null && row.expires_ms <= nowMs()) return { kind: 'expired', expiredAt: new Date(row.expires_ms) };
+			const user = getUser(row.user_id);
+			const client = getClient(row.client_id);
+			// A token outlives neither its user nor its client (both can be replaced through the control API).
+			if (!user || !client) return { kind: 'unknown' };
+			return { kind: 'valid', user, client };
+		},
+
+		log({ host, entry }) {
+			pendingLog.push([new Date().toISOString(), host, JSON.stringify(entry)]);
+			logFlushTimer ??= setTimeout(flushLog, LOG_FLUSH_MS);
+		},
+		recentLog(limit) {
+			flushLog();
+			return sql.recentLog.all(limit).map((row) => ({ ...row, entry: JSON.parse(row.entry) as unknown }));
+		},
+
+		clear() {
+			pendingLog = [];
+			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM tokens; DELETE FROM request_log;');
+			sql.setOffset.run(0);
+			clockOffsetMs = 0;
+		},
+		isEmpty: () => (sql.countAll.get()?.n ?? 0) === 0,
+		transaction: (fn) => db.transaction(fn)(),
+		close() {
+			flushLog();
+			db.close();
+		}
+	};
+}

@@ -1,0 +1,8 @@
+import { redirect } from '@sveltejs/kit';
+import { recordCallbackFor } from '$lib/server/explorer';
+
+/** The redirect URI: record exactly what arrived, then go back to the page that started the walk. */
+export const load = async ({ locals, url }) => {
+	const returnTo = await recordCallbackFor(locals.sessionId, url.href);
+	redirect(303, returnTo);
+};

@@ -1,0 +1,3 @@
+import { loadLessonPage } from '$lib/server/explorer';
+
+export const load = ({ locals }) => loadLessonPage(locals.sessionId);
