@@ -28,4 +28,6 @@ if (builtAt < sourcesAt) {
 	}
 }
 
+// adapter-node assumes https when ORIGIN is unset; the explorer is served over plain http by default.
+process.env.ORIGIN ??= process.env.PUBLIC_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`;
 await import(builtEntry);

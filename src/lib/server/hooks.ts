@@ -13,7 +13,7 @@ export const refuseCrossSiteWrites: Handle = async ({ event, resolve }) => {
 	if (SAFE_METHODS.has(event.request.method)) return resolve(event);
 	const origin = event.request.headers.get('origin');
 	const fetchSite = event.request.headers.get('sec-fetch-site');
-	const crossSite = origin !== null ? origin !== event.url.origin : fetchSite === 'cross-site' || fetchSite === 'same-site';
+	const crossSite = origin !== null ? !sameHost(origin, event.request.headers.get('host')) : fetchSite === 'cross-site' || fetchSite === 'same-site';
 	if (crossSite) {
 		return json(
 			{ message: `Cross-site request refused: ${event.request.method} ${event.url.pathname} only accepts requests from the explorer's own pages.` },
@@ -22,6 +22,15 @@ export const refuseCrossSiteWrites: Handle = async ({ event, resolve }) => {
 	}
 	return resolve(event);
 };
+
+/**
+ * Compares the Origin header with the Host the browser addressed: the explorer may be reached as localhost,
+ * 127.0.0.1 or a public name, and behind a proxy the scheme is not known here.
+ */
+function sameHost(origin: string, host: string | null): boolean {
+	if (host === null || !URL.canParse(origin)) return false;
+	return new URL(origin).host === host.toLowerCase();
+}
 
 export const handleSession: Handle = async ({ event, resolve }) => {
 	const { sessions } = await services();

@@ -3,7 +3,7 @@
  * `init` in hooks.server.ts calls `startExplorerServices`; in dev, Vite may reload modules, so the instances live
  * on globalThis and are never started twice.
  */
-import { env } from 'node:process';
+import process, { env } from 'node:process';
 import { sandboxConfigFromEnv, startSandbox } from '$lib/sandbox';
 import { config } from './config';
 import { createSessionStore } from './session';
@@ -17,26 +17,35 @@ const holder = globalThis as typeof globalThis & { [KEY]?: Promise<Services> };
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 export function startExplorerServices(): Promise<Services> {
-	holder[KEY] ??= (async () => {
-		const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-		const sandbox =
-			env.SANDBOX === 'off' ? null : await startSandbox({ ...sandboxConfigFromEnv(env), explorerOrigin: config().publicOrigin });
-		const explorer = config().publicOrigin;
-		console.log(
-			[
-				'',
-				'SSO Flow Explorer',
-				`  Explorer               ${explorer}`,
-				sandbox ? `  Sandbox authorisation  ${sandbox.authUrl}` : '  Sandbox                off (SANDBOX=off)',
-				sandbox ? `  Sandbox accounts       ${sandbox.accountsUrl}` : '',
-				''
-			]
-				.filter((line) => line !== '')
-				.join('\n')
-		);
-		return { sandbox, sessions };
-	})();
+	holder[KEY] ??= start().catch((error: unknown) => {
+		// A wrong setting or a busy port: say which, plainly, and stop (no stack trace for an operator's mistake).
+		console.error(`SSO Flow Explorer could not start: ${error instanceof Error ? error.message : String(error)}`);
+		process.exit(1);
+	});
 	return holder[KEY];
+}
+
+async function start(): Promise<Services> {
+	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
+	const sandbox =
+		env.SANDBOX === 'off' ? null : await startSandbox({ ...sandboxConfigFromEnv(env), explorerOrigin: config().publicOrigin });
+	const explorer = config().publicOrigin;
+	console.log(
+		[
+			'',
+			'SSO Flow Explorer',
+			`  Explorer               ${explorer}`,
+			sandbox ? `  Sandbox authorisation  ${sandbox.authUrl}` : '  Sandbox                off (SANDBOX=off)',
+			sandbox ? `  Sandbox accounts       ${sandbox.accountsUrl}` : '',
+			''
+		]
+			.filter((line) => line !== '')
+			.join('\n')
+	);
+	// adapter-node closes its own server on SIGINT/SIGTERM, then emits this; the sandbox must close too or the
+	// process would stay up holding the sandbox ports.
+	process.once('sveltekit:shutdown', () => void sandbox?.close());
+	return { sandbox, sessions };
 }
 
 export async function services(): Promise<Services> {

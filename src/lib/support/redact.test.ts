@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { MASK } from '$lib/flow/exchange';
+import { base64DecodeUtf8 } from '$lib/flow/encoding';
+import { WHAT, redactRun } from './redact';
+import { exchange, leaks, run } from './test-helpers';
+
+const SECRET = 'sEcr3t+value/with=odd&chars';
+const ACCESS = 'access-0123456789abcdef';
+const REFRESH = 'refresh-0123456789abcdef';
+const CODE = 'code-AAAA1111';
+const TOKEN_URL = 'https://accounts.example.com/oauth/token';
+const ME_URL = 'https://accounts.example.com/api/v3/me.json';
+
+const q = encodeURIComponent;
+
+function tokenExchange(query: string, body: string | null = null, hdrs: Record<string, string> = {}) {
+	return exchange(
+		'token',
+		{ method: 'POST', url: `${TOKEN_URL}${query}`, body, headers: hdrs },
+		{
+			status: 200,
+			headers: { 'Content-Type': 'application/json' },
+			body: `{"access_token": "${ACCESS}", "token_type":"Bearer","expires_in":2419199,"refresh_token":"${REFRESH}","created_at":1}`
+		}
+	);
+}
+
+describe('redactRun: by name', () => {
+	it('hides client_secret, access_token, refresh_token and password in URLs, and says where without the value', () => {
+		const r = redactRun(
+			run({
+				link: `https://auth.example.com/sso/student?client_id=shop&client_secret=${q(SECRET)}`,
+				exchanges: [
+					exchange('me', { url: `${ME_URL}?access_token=${ACCESS}` }),
+					exchange('token', { method: 'POST', url: `${TOKEN_URL}?refresh_token=${REFRESH}&password=hunter2` })
+				]
+			})
+		);
+		expect(r.link).toBe(`https://auth.example.com/sso/student?client_id=shop&client_secret=${MASK}`);
+		expect(r.exchanges[0]?.request.url).toBe(`${ME_URL}?access_token=${MASK}`);
+		expect(r.exchanges[1]?.request.url).toBe(`${TOKEN_URL}?refresh_token=${MASK}&password=${MASK}`);
+		expect(r.redactions).toEqual(
+			expect.arrayContaining([
+				{ what: WHAT.clientSecret, where: 'the authorisation link parameter client_secret' },
+				{ what: WHAT.accessToken, where: 'exchange 1 (me) URL parameter access_token' },
+				{ what: WHAT.refreshToken, where: 'exchange 2 (token) URL parameter refresh_token' },
+				{ what: WHAT.password, where: 'exchange 2 (token) URL parameter password' }
+			])
+		);
+		const text = JSON.stringify(r.redactions);
+		for (const value of [SECRET, ACCESS, REFRESH, 'hunter2']) expect(leaks(text, value)).toEqual([]);
+	});
+
+	it('hides secrets in form bodies, keeping the other parameters exactly as written', () => {
+		const body = `grant_type=authorization_code&code=${CODE}&client_secret=${q(SECRET)}&redirect_uri=https%3A%2F%2Fshop`;
+		const r = redactRun(run({ exchanges: [tokenExchange('', body, { 'Content-Type': 'application/x-www-form-urlencoded' })] }));
+		expect(r.exchanges[0]?.request.body).toBe(
+			`grant_type=authorization_code&code=${CODE}&client_secret=${MASK}&redirect_uri=https%3A%2F%2Fshop`
+		);
+	});
+
+	it('hides token fields of JSON bodies without reformatting the rest', () => {
+		const r = redactRun(run({ exchanges: [tokenExchange('')] }));
+		expect(r.exchanges[0]?.response?.body).toBe(
+			`{"access_token": "${MASK}", "token_type":"Bearer","expires_in":2419199,"refresh_token":"${MASK}","created_at":1}`
+		);
+		expect(r.redactions.map((x) => x.where)).toEqual([
+			'exchange 1 (token) response body field access_token',
+			'exchange 1 (token) response body field refresh_token'
+		]);
+	});
+
+	it('hides a password in a form without mangling the parameter names that spell it', () => {
+		const r = redactRun(run({ exchanges: [exchange('authorise', { method: 'POST', url: 'https://auth.example.com/login', body: 'login=a%40b.c&password=password' })] }));
+		expect(r.exchanges[0]?.request.body).toBe(`login=a%40b.c&password=${MASK}`);
+	});
+});
+
+describe('redactRun: headers', () => {
+	it('keeps the client ID of a Basic header and hides the secret inside its base64 payload', () => {
+		const basic = `Basic ${btoa(`shop:${q(SECRET)}`)}`;
+		const r = redactRun(run({ exchanges: [tokenExchange(`?code=${CODE}`, null, { Authorization: basic })] }));
+		const value = r.exchanges[0]?.request.headers[0]?.value ?? '';
+		expect(value.startsWith('Basic ')).toBe(true);
+		expect(base64DecodeUtf8(value.slice(6))).toBe(`shop:${MASK}`);
+		expect(r.redactions).toContainEqual({ what: WHAT.clientSecret, where: 'exchange 1 (token) request header Authorization (inside its base64 payload)' });
+	});
+
+	it('hides a Bearer access token but keeps (and marks) a grant code sent as one', () => {
+		const r = redactRun(
+			run({
+				callback: { url: `https://shop.example.com/callback?code=${CODE}`, receivedAt: '2026-01-01T10:00:00Z' },
+				exchanges: [
+					exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${ACCESS}` } }, undefined, 'a'),
+					exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${CODE}` } }, undefined, 'b')
+				]
+			})
+		);
+		expect(r.exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${MASK}`);
+		expect(r.exchanges[1]?.request.headers[0]?.value).toBe(`Bearer ${CODE}`);
+		expect(r.redactions).toContainEqual({ what: WHAT.code, where: 'exchange 2 (me) request header Authorization' });
+		expect(r.redactions).toContainEqual({ what: WHAT.code, where: 'the callback URL parameter code' });
+	});
+
+	it('hides cookie values and keeps their names and attributes', () => {
+		const r = redactRun(
+			run({
+				exchanges: [
+					exchange(
+						'link',
+						{ url: 'https://auth.example.com/sso/student?client_id=x', headers: { Cookie: 'sid=abc123; theme=dark' } },
+						{ status: 302, headers: { 'Set-Cookie': 'sid=def456; Path=/; HttpOnly' } }
+					)
+				]
+			})
+		);
+		const e = r.exchanges[0];
+		expect(e?.request.headers[0]?.value).toBe(`sid=${MASK}; theme=${MASK}`);
+		expect(e?.response?.headers[0]?.value).toBe(`sid=${MASK}; Path=/; HttpOnly`);
+		expect(r.redactions.filter((x) => x.what === WHAT.cookie)).toHaveLength(3);
+	});
+
+	it('hides the payload of any other Authorization scheme', () => {
+		const r = redactRun(run({ exchanges: [exchange('me', { url: ME_URL, headers: { Authorization: 'Token xyz-987' } })] }));
+		expect(r.exchanges[0]?.request.headers[0]?.value).toBe(`Token ${MASK}`);
+	});
+});
+
+describe('redactRun: every other occurrence', () => {
+	it('hides a value found by name wherever else it appears, in any encoding', () => {
+		const r = redactRun(
+			run({
+				title: `debugging ${SECRET}`,
+				link: `https://auth.example.com/sso/student?redirect_uri=${q(`https://shop/cb?s=${q(SECRET)}`)}`,
+				exchanges: [
+					tokenExchange(`?client_secret=${q(SECRET)}`),
+					exchange('me', { url: ME_URL }, { status: 401, body: `{"message":"bad token ${ACCESS}"}` })
+				]
+			})
+		);
+		const text = JSON.stringify(r);
+		for (const value of [SECRET, ACCESS, REFRESH]) expect(leaks(text, value, ['shop'])).toEqual([]);
+		expect(r.title).toBe(`debugging ${MASK}`);
+	});
+
+	it('hides known secrets and tokens in every encoding, including base64 of id:secret', () => {
+		const known = 'Known/Secret+1 2';
+		const token = 'tok-ABCDEFGH12345678';
+		const r = redactRun(
+			run({
+				exchanges: [
+					exchange('token', {
+						method: 'POST',
+						url: `${TOKEN_URL}?x=${q(known)}&y=${new URLSearchParams({ v: known }).toString().slice(2)}`,
+						headers: { Authorization: `Bearer ${btoa(`shop:${known}`)}` },
+						body: `{"note":${JSON.stringify(known)}}`
+					}),
+					exchange('me', { url: ME_URL }, { status: 200, body: `echo ${token}` })
+				]
+			}),
+			{ clientSecrets: [known], tokens: [token] }
+		);
+		const text = JSON.stringify(r);
+		expect(leaks(text, known, ['shop'])).toEqual([]);
+		expect(leaks(text, token)).toEqual([]);
+		expect(r.redactions).toContainEqual({ what: WHAT.token, where: 'exchange 2 (me) response body' });
+	});
+
+	it('keeps grant codes and marks where they are', () => {
+		const r = redactRun(run({ exchanges: [tokenExchange(`?code=${CODE}&client_secret=${SECRET}`)] }));
+		expect(r.exchanges[0]?.request.url).toContain(`code=${CODE}`);
+		expect(r.redactions).toContainEqual({ what: WHAT.code, where: 'exchange 1 (token) URL parameter code' });
+	});
+
+	it('changes nothing when run again', () => {
+		const once = redactRun(
+			run({
+				link: `https://auth.example.com/sso/student?client_secret=${SECRET}`,
+				exchanges: [tokenExchange(`?code=${CODE}`, null, { Authorization: `Basic ${btoa(`shop:${SECRET}`)}`, Cookie: 'a=b' })]
+			})
+		);
+		expect(redactRun(once)).toEqual(once);
+	});
+});

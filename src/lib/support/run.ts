@@ -1,0 +1,77 @@
+/**
+ * A run: one walk of the flow, recorded. Saved, exported (HAR, Markdown, shell) and imported (HAR, curl, raw HTTP).
+ * A run is always redacted (see redact.ts) before it is stored or leaves the server.
+ */
+import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+
+export interface RunTarget {
+	kind: 'sandbox' | 'custom';
+	authUrl: string;
+	accountsUrl: string;
+}
+
+export interface Redaction {
+	/** What was hidden (or kept and marked), e.g. "client secret", "cookie". Never the value. */
+	what: string;
+	/** Where it was, e.g. "exchange 3 (token) URL parameter client_secret". */
+	where: string;
+}
+
+export interface Run {
+	id: string;
+	title: string;
+	createdAt: string;
+	target: RunTarget;
+	sandboxClock: string | null;
+	link: string | null;
+	callback: { url: string; receivedAt: string } | null;
+	exchanges: RecordedExchange[];
+	redactions: Redaction[];
+	source: 'walk' | 'har' | 'curl' | 'http';
+}
+
+/** Errors as data: what was wrong with the input and what to do. */
+export type ImportResult = { ok: true; run: Run } | { ok: false; message: string };
+
+export interface ImportOptions {
+	/** The new run's id; a random UUID by default. */
+	id?: string;
+	/** When the import happened; now by default. */
+	now?: Date;
+}
+
+const TOKEN_PATH = /\/oauth\/token\/?$/;
+const ME_PATH = /\/api\/v3\/me\.json$/;
+const LINK_PATH = /\/sso\/[^/]+$/;
+
+/**
+ * Which step of the flow a request belongs to, from its method and URL alone: the token endpoint, me.json, or the
+ * authorisation link (a GET of /sso/{supergroup} carrying `response_type` or `client_id`). Null for anything else.
+ * A CORS preflight (OPTIONS) is the browser's, not the flow's.
+ */
+export function stepOfRequest(method: string, url: string): Exclude<StepId, 'authorise'> | null {
+	const verb = method.toUpperCase();
+	if (verb === 'OPTIONS') return null;
+	const parsed = URL.canParse(url) ? new URL(url) : null;
+	if (!parsed) return null;
+	if (TOKEN_PATH.test(parsed.pathname)) return 'token';
+	if (ME_PATH.test(parsed.pathname)) return 'me';
+	const isLink = LINK_PATH.test(parsed.pathname) && (parsed.searchParams.has('response_type') || parsed.searchParams.has('client_id'));
+	return verb === 'GET' && isLink ? 'link' : null;
+}
+
+function originOf(url: string | undefined): string {
+	return url && URL.canParse(url) ? new URL(url).origin : '';
+}
+
+/** The target of an imported run: the link's origin is the authorisation host, the API calls' the accounts host. */
+export function inferTarget(link: string | null, exchanges: RecordedExchange[]): RunTarget {
+	const api = exchanges.find((e) => e.step === 'token' || e.step === 'me');
+	const linkUrl = link ?? exchanges.find((e) => e.step === 'link')?.request.url;
+	return { kind: 'custom', authUrl: originOf(linkUrl), accountsUrl: originOf(api?.request.url) };
+}
+
+/** A fresh id for a run, from the platform's CSPRNG (browser and Node alike). */
+export function newRunId(): string {
+	return globalThis.crypto.randomUUID();
+}
