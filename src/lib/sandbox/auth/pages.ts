@@ -2,7 +2,7 @@
  * The authorisation host's pages, rendered on the server. Every value from a request, a client or a user goes
  * through `html`, which escapes it. Pages take plain view data, so they can be rendered and tested on their own.
  */
-import { errorRow, sandboxChoice, supergroupName, type Supergroup } from '$lib/protocol';
+import { errorRow, sandboxChoice, supergroupName, type Supergroup } from '../../protocol';
 import type { AuthorizationError } from '../authorize';
 import { attr, html, type SafeHtml } from './html';
 import { AUTH_CSS_PATH } from './styles';

@@ -2,7 +2,7 @@
  * The simulated verification step (sandbox choice 'simulated-verification'): the user picks a kind of proof, nothing
  * is uploaded, and they are verified for the requested supergroup until one year from the sandbox's today.
  */
-import type { Supergroup } from '$lib/protocol';
+import type { Supergroup } from '../../protocol';
 
 export interface ProofKind {
 	id: string;
