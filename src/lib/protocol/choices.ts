@@ -110,6 +110,30 @@ export const SANDBOX_CHOICES = [
 		why: 'That is how the 7.3 404 row ("granted earlier for a user who has since asked for account deletion") can be produced on demand.'
 	},
 	{
+		id: 'repeated-parameter',
+		topic: 'A parameter given twice (authorisation page, token endpoint)',
+		sandbox: 'An error: the page shows it and never redirects; the token endpoint answers invalid_request naming the parameter.',
+		why: 'Two values leave the meaning open, and servers that pick different ones are a classic source of security bugs.'
+	},
+	{
+		id: 'failed-exchange-keeps-code',
+		topic: 'A code sent with the wrong `redirect_uri` or by another client',
+		sandbox: 'The exchange fails with invalid_grant and the code is not consumed: the right request can still exchange it.',
+		why: 'Only a successful exchange uses a code up (section 3); a mistaken request should not cost the user a new sign-in.'
+	},
+	{
+		id: 'headless-authorize',
+		topic: '`POST /sandbox/authorize` (sandbox control API, not the interface)',
+		sandbox: 'Answers `{location}` like the page would; 409 when the user has no active verification in the supergroup (the page would ask them to verify first), 404 for an unknown login.',
+		why: 'A headless test cannot do the verification step, so it must be told instead of silently getting a code.'
+	},
+	{
+		id: 'me-malformed-query',
+		topic: 'me.json with a malformed query string',
+		sandbox: 'A 400 with no body, like a missing `Host` (7.3, "malformed request"). Every me.json response carries `Cache-Control: no-store`.',
+		why: 'It is a malformed request; the table\'s 400 row is the closest.'
+	},
+	{
 		id: 'wrong-method',
 		topic: 'Other HTTP methods on the endpoints',
 		sandbox: '`/oauth/token` answers other methods than POST with 405 and an invalid_request body; `me.json` answers other methods than GET (and HEAD) with 405 and a `message`.',

@@ -365,3 +365,17 @@ export function redactRun(run: Run, known: KnownSecrets = {}): Run {
 	const searched = mapRunText(named, redactor.searched);
 	return { ...searched, redactions: redactor.redactions };
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What was redacted, for a person: "redacted 2 cookies", "redacted the client secret (1 place)". */
+export function describeRedactions(redactions: Redaction[]): string[] {
+	const counts = new Map<string, number>();
+	for (const r of redactions) counts.set(r.what, (counts.get(r.what) ?? 0) + 1);
+	return [...counts].map(([what, n]) => {
+		if (what === WHAT.cookie) return `redacted ${plural(n, 'cookie')}`;
+		if (what === WHAT.code)
+			return `kept the grant code visible (${plural(n, 'place')}): it is single use and short-lived, and the diagnosis needs it`;
+		return `redacted the ${what} (${plural(n, 'place')})`;
+	});
+}

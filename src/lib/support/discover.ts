@@ -1,0 +1,112 @@
+/**
+ * Finding the flow among the requests of a browser's HAR, which also holds pages, scripts, fonts and analytics:
+ * the authorisation link (GET …/sso/{supergroup} with `response_type` or `client_id`), the arrival at the redirect
+ * URI (a request to it, or else a 30x whose Location points at it), the token exchange and me.json.
+ */
+import type { StepId } from '$lib/flow/exchange';
+import type { HarEntry } from './har-schema';
+import { stepOfRequest } from './run';
+
+export interface FoundEntry {
+	/** Index in `log.entries`. */
+	index: number;
+	step: StepId;
+	label: string;
+}
+
+export interface FoundFlow {
+	entries: FoundEntry[];
+	link: string | null;
+	callback: { url: string; receivedAt: string } | null;
+}
+
+const LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
+	link: 'from the HAR: the authorisation link',
+	token: 'from the HAR: the token exchange',
+	me: 'from the HAR: me.json'
+};
+
+/** Scheme, authority and path: the part of a redirect URI the service matches on (2.1). */
+function registeredPart(url: string, base?: string): string | null {
+	if (!URL.canParse(url, base)) return null;
+	const parsed = new URL(url, base);
+	return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+function param(url: string, name: string): string | null {
+	return URL.canParse(url) ? new URL(url).searchParams.get(name) : null;
+}
+
+/** The token request's `redirect_uri`, from its query string or its form body. */
+function tokenRedirectUri(entry: HarEntry): string | null {
+	const body = entry.request.postData?.text ?? '';
+	return param(entry.request.url, 'redirect_uri') ?? new URLSearchParams(body).get('redirect_uri');
+}
+
+function header(entry: HarEntry, name: string): string | undefined {
+	return entry.response.headers.find((h) => h.name.toLowerCase() === name)?.value;
+}
+
+/** Where a 30x answer sends the browser, resolved against the request's URL. */
+function redirectTarget(entry: HarEntry): string | null {
+	const { status, redirectURL } = entry.response;
+	if (status < 300 || status > 399) return null;
+	const location = header(entry, 'location') ?? redirectURL;
+	return location && URL.canParse(location, entry.request.url) ? new URL(location, entry.request.url).href : null;
+}
+
+function endTime(entry: HarEntry): string {
+	const start = Date.parse(entry.startedDateTime);
+	return Number.isNaN(start) ? entry.startedDateTime : new Date(start + Math.max(0, entry.time)).toISOString();
+}
+
+interface Arrival {
+	index: number;
+	url: string;
+	receivedAt: string;
+	label: string;
+}
+
+/** The browser's arrivals at the redirect URI: requests to it, or else the redirects that sent the browser there. */
+function arrivals(entries: HarEntry[], redirectPart: string): Arrival[] {
+	const indexed = entries.map((entry, index) => ({ entry, index }));
+	const direct = indexed
+		.filter(({ entry }) => registeredPart(entry.request.url) === redirectPart)
+		.map(({ entry, index }) => ({
+			index,
+			url: entry.request.url,
+			receivedAt: entry.startedDateTime,
+			label: 'from the HAR: the browser arrives at the redirect URI'
+		}));
+	if (direct.length > 0) return direct;
+	return indexed.flatMap(({ entry, index }) => {
+		const target = redirectTarget(entry);
+		if (!target || registeredPart(target) !== redirectPart) return [];
+		return [{ index, url: target, receivedAt: endTime(entry), label: 'from the HAR: the redirect to the redirect URI' }];
+	});
+}
+
+export function discoverFlow(entries: HarEntry[]): FoundFlow {
+	const found: FoundEntry[] = [];
+	entries.forEach((entry, index) => {
+		const step = stepOfRequest(entry.request.method, entry.request.url);
+		if (step) found.push({ index, step, label: LABELS[step] });
+	});
+	const links = found.filter((f) => f.step === 'link').map((f) => entries[f.index]!.request.url);
+	const token = found.find((f) => f.step === 'token');
+	const redirectUri =
+		links.map((l) => param(l, 'redirect_uri')).find((uri) => uri !== null) ?? (token ? tokenRedirectUri(entries[token.index]!) : null);
+	const redirectPart = redirectUri ? registeredPart(redirectUri) : null;
+	const back = redirectPart ? arrivals(entries, redirectPart) : [];
+	// A link answered straight away with the redirect is the callback's source, but stays the link's exchange.
+	const claimed = new Set(found.map((f) => f.index));
+	const authorise = back.filter((a) => !claimed.has(a.index)).map((a) => ({ index: a.index, step: 'authorise' as const, label: a.label }));
+	const all = [...found, ...authorise];
+	const last = back.at(-1);
+	const linkBefore = found.filter((f) => f.step === 'link' && (!last || f.index < last.index)).at(-1);
+	return {
+		entries: all.sort((a, b) => a.index - b.index),
+		link: linkBefore ? entries[linkBefore.index]!.request.url : (links.at(-1) ?? null),
+		callback: last ? { url: last.url, receivedAt: last.receivedAt } : null
+	};
+}
