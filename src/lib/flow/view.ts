@@ -53,4 +53,6 @@ export interface WalkView {
 	hasAccessToken: boolean;
 	/** The sandbox's clock, when the target is the sandbox. */
 	sandboxNow: string | null;
+	/** The saved run recording this walk (its permalink is /runs/{runId}), once the walk has begun. */
+	runId?: string | null;
 }

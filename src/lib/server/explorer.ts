@@ -20,6 +20,8 @@ import {
 	recordCallback,
 	revealToken,
 	startAuthorisation,
+	walkSecrets,
+	walkToRun,
 	walkView,
 	type Walk,
 	type WalkResult
@@ -69,9 +71,20 @@ async function clockFor(walk: Walk): Promise<() => Date> {
 	return walk.target.kind === 'sandbox' && sandbox ? () => sandbox.store.now() : () => new Date();
 }
 
-async function view(s: ExplorerSession) {
+async function sandboxNow(walk: Walk): Promise<Date | null> {
 	const { sandbox } = await services();
-	return walkView(s.walk, s.walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null);
+	return walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null;
+}
+
+async function view(s: ExplorerSession) {
+	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: s.walk.link ? s.walk.runId : null };
+}
+
+/** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
+async function saveRun(walk: Walk) {
+	if (!walk.link && !walk.callback) return;
+	const { runs } = await services();
+	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk));
 }
 
 export async function loadWalkPage(sessionId: string) {
@@ -94,6 +107,7 @@ export async function recordCallbackFor(sessionId: string, url: string): Promise
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
+	await saveRun(s.walk);
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
@@ -110,8 +124,11 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 	return parsed.data;
 }
 
-const answer = async (s: ExplorerSession, result: WalkResult = { ok: true }) =>
-	result.ok ? json({ view: await view(s) }) : json({ message: result.message }, { status: 400 });
+async function answer(s: ExplorerSession, result: WalkResult = { ok: true }) {
+	if (!result.ok) return json({ message: result.message }, { status: 400 });
+	await saveRun(s.walk);
+	return json({ view: await view(s) });
+}
 
 const RevealRequest = z.object({ exchangeId: z.string().max(64), kind: z.enum(['access_token', 'refresh_token']) });
 
@@ -166,6 +183,7 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);
 	if (!started.ok) return json({ message: started.message }, { status: 400 });
+	await saveRun(s.walk);
 	s.returnTo = '/learn/cancel';
 	return json({ link });
 }

@@ -7,9 +7,11 @@ import process, { env } from 'node:process';
 import { sandboxConfigFromEnv, startSandbox } from '$lib/sandbox';
 import { config } from './config';
 import { createSessionStore } from './session';
+import { openRunStore, type RunStore } from './runs';
+import { join } from 'node:path';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-type Services = { sandbox: Sandbox | null; sessions: ReturnType<typeof createSessionStore> };
+type Services = { sandbox: Sandbox | null; sessions: ReturnType<typeof createSessionStore>; runs: RunStore };
 
 const KEY = Symbol.for('sso-flow-explorer.services');
 const holder = globalThis as typeof globalThis & { [KEY]?: Promise<Services> };
@@ -27,6 +29,7 @@ export function startExplorerServices(): Promise<Services> {
 
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
+	const runs = openRunStore(join(env.DATA_DIR || 'data', 'explorer.db'));
 	const sandbox =
 		env.SANDBOX === 'off' ? null : await startSandbox({ ...sandboxConfigFromEnv(env), explorerOrigin: config().publicOrigin });
 	const explorer = config().publicOrigin;
@@ -44,8 +47,11 @@ async function start(): Promise<Services> {
 	);
 	// adapter-node closes its own server on SIGINT/SIGTERM, then emits this; the sandbox must close too or the
 	// process would stay up holding the sandbox ports.
-	process.once('sveltekit:shutdown', () => void sandbox?.close());
-	return { sandbox, sessions };
+	process.once('sveltekit:shutdown', () => {
+		void sandbox?.close();
+		runs.close();
+	});
+	return { sandbox, sessions, runs };
 }
 
 export async function services(): Promise<Services> {

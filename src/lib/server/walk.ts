@@ -12,6 +12,8 @@ import { maskExchange } from '$lib/flow/mask';
 import { TokenResponse } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { WalkView } from '$lib/flow/view';
+import { newRunId, type Run } from '$lib/support/run';
+import type { KnownSecrets } from '$lib/support/redact';
 import type { ExplorerConfig } from './config';
 import { resolveTarget, type Target } from './targets';
 import { buildMeRequest, buildTokenRequest } from './requests';
@@ -34,6 +36,8 @@ interface WalkEntry {
 }
 
 export interface Walk {
+	/** The saved run this walk is recorded as; a new walk (a new link) is a new run. */
+	runId: string;
 	target: Target;
 	client: WalkClient;
 	link: string | null;
@@ -52,6 +56,7 @@ export type WalkResult = { ok: true } | { ok: false; message: string };
 /** A fresh walk against the sandbox with its demo client, so the explorer works with zero configuration. */
 export function newWalk(target: Target, demo: WalkClient): Walk {
 	return {
+		runId: newRunId(),
 		target,
 		client: { ...demo, extraLinkParams: [...demo.extraLinkParams] },
 		link: null,
@@ -121,6 +126,7 @@ function safeParam(url: string, name: string): string | null {
 }
 
 function resetSteps(walk: Walk) {
+	walk.runId = newRunId();
 	walk.link = null;
 	walk.linkRedirectUri = null;
 	walk.linkClientId = null;
@@ -301,4 +307,27 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 		hasAccessToken: walk.accessToken !== null,
 		sandboxNow: sandboxNow?.toISOString() ?? null
 	};
+}
+
+/** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
+export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Run {
+	const c = walk.client;
+	return {
+		id: walk.runId,
+		title: `${walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host} walk: ${c.clientId}, ${c.supergroup}`,
+		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
+		target: { ...walk.target },
+		sandboxClock: sandboxNow?.toISOString() ?? null,
+		link: walk.link,
+		callback: walk.callback && { url: walk.callback.url, receivedAt: walk.callback.receivedAt },
+		exchanges: walk.exchanges.map((e) => e.exchange),
+		redactions: [],
+		source: 'walk'
+	};
+}
+
+/** What must never be stored or exported from this walk. */
+export function walkSecrets(walk: Walk): KnownSecrets {
+	const { clientSecret, accessTokens, refreshTokens } = secretsOf(walk);
+	return { clientSecrets: clientSecret ? [clientSecret] : [], tokens: [...accessTokens, ...refreshTokens] };
 }

@@ -287,7 +287,7 @@ function restoreRun(har: Har, extras: LogExtras): Run {
 		.flatMap(({ entry, extras: e }) => (e?.exchange ? [{ entry, meta: e.exchange }] : []))
 		.sort((a, b) => a.meta.index - b.meta.index)
 		.map(({ entry, meta }) => ({
-			...entryExchange(entry, meta),
+			...entryExchange(entry, { id: meta.id, step: meta.step, label: meta.label }),
 			response: meta.hasResponse ? entryResponse(entry, meta.truncated) : null,
 			failure: meta.failure,
 			masked: meta.masked

@@ -1,0 +1,79 @@
+/**
+ * The support toolkit's server side: saved runs (list, permalink, export) and imports (HAR, curl, raw HTTP).
+ * Everything a browser gets from here is a redacted run.
+ */
+import { error, json } from '@sveltejs/kit';
+import { z } from 'zod';
+import { classifyCallback } from '$lib/flow/callback';
+import { annotateRun } from '$lib/support/annotate';
+import { DEFAULT_MAX_HAR_BYTES, harToRun, runToHar } from '$lib/support/har';
+import { describeRedactions } from '$lib/support/redact';
+import type { Run } from '$lib/support/run';
+import { services } from './services';
+
+const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+async function findRun(id: string): Promise<Run> {
+	const run = RUN_ID.test(id) ? (await services()).runs.get(id) : undefined;
+	if (!run) error(404, `No saved run "${id}". Runs are listed at /runs.`);
+	return run;
+}
+
+/** Everything the run page shows, derived from the stored (redacted) run. */
+export function presentRun(run: Run) {
+	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
+	return {
+		run,
+		annotations: annotateRun(run),
+		callback: run.callback
+			? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
+			: null,
+		redactionNotes: describeRedactions(run.redactions)
+	};
+}
+
+export async function loadRunPage(id: string) {
+	return presentRun(await findRun(id));
+}
+
+export async function loadRunList(query: string) {
+	const { runs } = await services();
+	return { query, runs: runs.list({ query: query.slice(0, 200), limit: 100 }) };
+}
+
+const FORMATS = {
+	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) }
+} as const;
+
+export async function exportRun(id: string, format: string): Promise<Response> {
+	const exporter = FORMATS[format as keyof typeof FORMATS];
+	if (!exporter) error(404, `Unknown export format "${format}": use ${Object.keys(FORMATS).join(', ')}.`);
+	const run = await findRun(id);
+	return new Response(exporter.render(run), {
+		headers: {
+			'content-type': `${exporter.type}; charset=utf-8`,
+			'content-disposition': `attachment; filename="run-${run.id}.${exporter.extension}"`,
+			'cache-control': 'no-store'
+		}
+	});
+}
+
+const ImportRequest = z.object({
+	kind: z.enum(['har']),
+	text: z.string().min(1, 'the file or pasted text is empty')
+});
+
+/** POST /api/import: parse, redact, store; answers the new run's id and what was found. */
+export async function importRun(request: Request): Promise<Response> {
+	const length = Number(request.headers.get('content-length') ?? 0);
+	if (length > DEFAULT_MAX_HAR_BYTES * 1.5)
+		return json({ message: `The file is too large (${Math.round(length / 1e6)} MB); the limit is ${DEFAULT_MAX_HAR_BYTES / 1e6} MB. Export only the flow's requests.` }, { status: 413 });
+	const body: unknown = await request.json().catch(() => undefined);
+	const parsed = ImportRequest.safeParse(body);
+	if (!parsed.success) return json({ message: `Nothing to import: ${parsed.error.issues[0]!.message}.` }, { status: 400 });
+	const result = harToRun(parsed.data.text);
+	if (!result.ok) return json({ message: result.message }, { status: 400 });
+	const { runs } = await services();
+	const saved = runs.save(result.run, {});
+	return json({ id: saved.id, found: result.found, redacted: describeRedactions(saved.redactions) });
+}

@@ -1,0 +1,96 @@
+/** The hand-written HAR fixtures: each error row, a cancel, a success, and a browser's HAR full of other requests. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { harToRun, runToHar } from './har';
+import { crossFlags } from './flags';
+import { runToMarkdown, runToShellScript } from './report';
+import { leaks } from './test-helpers';
+
+const dir = new URL('./fixtures/', import.meta.url);
+const load = (name: string) => readFileSync(new URL(`${name}.har.json`, dir), 'utf8');
+
+function imported(name: string) {
+	const result = harToRun(load(name), { id: name, now: new Date('2026-03-02T10:00:00Z') });
+	if (!result.ok) throw new Error(result.message);
+	return result;
+}
+
+const SECRETS = ['Sh0p-Secret-4f8a9b2c1d', 'Wrong-Secret-0000', 'at_7Yq2Lm9Xw4Rt8Kp3Vn6Bz1Cd', 'rt_3Hs8Jk2Lp9Qw4Er7Ty1Ui6Op', 'correct horse'];
+const COOKIES = ['9f8e7d6c5b4a', 'aa11bb22cc33', 'dd44ee55ff66', 'GA1.2.111.222'];
+
+const EXPECTED: Record<string, { steps: string[]; flags: string[] }> = {
+	success: { steps: ['link 302', 'authorise 200', 'token 200', 'me 200'], flags: [] },
+	cancel: { steps: ['link 302', 'authorise 200', 'token 400'], flags: ['exchange-after-cancel'] },
+	'reused-code': { steps: ['link 302', 'authorise 200', 'token 200', 'token 400'], flags: ['code-reused'] },
+	'redirect-uri-mismatch': { steps: ['link 302', 'authorise 200', 'token 400'], flags: ['redirect-uri-differs'] },
+	'wrong-secret': { steps: ['link 302', 'authorise 200', 'token 401'], flags: [] },
+	'wrong-grant-type': { steps: ['link 302', 'authorise 200', 'token 400'], flags: [] },
+	'missing-parameter': { steps: ['link 302', 'authorise 200', 'token 400'], flags: ['redirect-uri-missing'] },
+	'me-401-grant-code': { steps: ['link 302', 'authorise 200', 'token 200', 'me 401'], flags: ['code-sent-to-me'] },
+	'me-403-no-user-agent': { steps: ['link 302', 'authorise 200', 'token 200', 'me 403'], flags: ['me-no-user-agent'] },
+	'me-404-deleted': { steps: ['link 302', 'authorise 200', 'token 200', 'me 404'], flags: [] },
+	'chrome-unrelated': {
+		steps: ['link 302', 'authorise 302', 'token 200', 'me 200'],
+		flags: ['client-secret-parameter', 'token-from-browser']
+	}
+};
+
+describe('HAR fixtures', () => {
+	it('has one expectation per fixture file', () => {
+		const files = readdirSync(dir).map((f) => f.replace('.har.json', ''));
+		expect(files.sort()).toEqual(Object.keys(EXPECTED).sort());
+	});
+
+	for (const [name, expected] of Object.entries(EXPECTED)) {
+		describe(name, () => {
+			it('imports to the expected exchanges', () => {
+				const { run } = imported(name);
+				expect(run.exchanges.map((e) => `${e.step} ${e.response?.status ?? 'none'}`)).toEqual(expected.steps);
+				expect(run.link).toMatch(/^https:\/\/auth\.example\.com\/sso\/student\?/);
+				expect(run.callback?.url).toMatch(/^https:\/\/shop\.example\.com\/callback\?lang=en/);
+				expect(run.target).toEqual({ kind: 'custom', authUrl: 'https://auth.example.com', accountsUrl: 'https://accounts.example.com' });
+			});
+
+			it('flags what is wrong across the requests', () => {
+				const ids = crossFlags(imported(name).run).map((f) => f.id);
+				expect(ids.filter((id) => expected.flags.includes(id)).sort()).toEqual([...expected.flags].sort());
+				const all = new Set(Object.values(EXPECTED).flatMap((e) => e.flags));
+				expect(ids.filter((id) => all.has(id) && !expected.flags.includes(id))).toEqual([]);
+			});
+
+			it('round-trips: runToHar, JSON, harToRun gives the same run', () => {
+				const { run } = imported(name);
+				const back = harToRun(JSON.stringify(runToHar(run)));
+				expect(back.ok && back.run).toEqual(run);
+			});
+
+			it('lets no secret, token, password or cookie survive any export', () => {
+				const { run } = imported(name);
+				const exports = [JSON.stringify(run), JSON.stringify(runToHar(run)), runToMarkdown(run, {}), runToShellScript(run)];
+				for (const text of exports) {
+					for (const secret of [...SECRETS, ...COOKIES]) expect(leaks(text, secret, ['shop-client'])).toEqual([]);
+				}
+			});
+		});
+	}
+
+	it('tells the user what it found in a browser HAR', () => {
+		const { found, run } = imported('chrome-unrelated');
+		expect(found).toEqual(
+			expect.arrayContaining([
+				'found the authorisation link',
+				'found the token exchange',
+				'found the me.json call',
+				'the redirect back carries a code: the user authorised',
+				'ignored 8 unrelated requests'
+			])
+		);
+		expect(found.some((s) => /^redacted \d+ cookies$/.test(s))).toBe(true);
+		expect(run.exchanges[0]?.request.headers.some((h) => h.name.startsWith(':'))).toBe(false);
+		expect(run.callback?.receivedAt).toBe('2026-03-02T09:00:20.042Z');
+	});
+
+	it('says a cancel is a cancel', () => {
+		expect(imported('cancel').found).toContain('the redirect back carries no code: the user cancelled');
+	});
+});

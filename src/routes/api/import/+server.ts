@@ -1,0 +1,3 @@
+import { importRun } from '$lib/server/support';
+
+export const POST = ({ request }) => importRun(request);

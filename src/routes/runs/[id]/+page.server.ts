@@ -1,0 +1,3 @@
+import { loadRunPage } from '$lib/server/support';
+
+export const load = ({ params }) => loadRunPage(params.id);

@@ -1,0 +1,3 @@
+import { exportRun } from '$lib/server/support';
+
+export const GET = ({ params }) => exportRun(params.id, params.format);
