@@ -80,6 +80,8 @@ export interface MeRequestInput {
 	transport: 'header' | 'query';
 	/** false: send no User-Agent (the 7.3 403 row). */
 	userAgent: boolean;
+	/** false: send no Host header (the 7.3 400 row). Default true. */
+	host?: boolean;
 }
 
 export function buildMeRequest(input: MeRequestInput): OutboundRequest {
@@ -90,5 +92,5 @@ export function buildMeRequest(input: MeRequestInput): OutboundRequest {
 	const token = input.token;
 	if (token !== undefined && input.transport === 'header') headers.push({ name: 'Authorization', value: `Bearer ${token}` });
 	const query: [string, string][] = token !== undefined && input.transport === 'query' ? [['access_token', token]] : [];
-	return { method: 'GET', url: withQuery(url, query), headers, body: null };
+	return { method: 'GET', url: withQuery(url, query), headers, body: null, ...(input.host === false ? { omitHost: true } : {}) };
 }

@@ -224,6 +224,7 @@ function successfulTokens(exchange: RecordedExchange) {
 export const MeOptions = z.object({
 	transport: z.enum(['header', 'query']).default('header'),
 	userAgent: z.boolean().default(true),
+	host: z.boolean().default(true),
 	credential: z.enum(['token', 'code', 'none']).default('token')
 });
 export type MeOptions = z.infer<typeof MeOptions>;
@@ -238,10 +239,11 @@ export async function readMe(walk: Walk, options: MeOptions, config: ExplorerCon
 		accountsUrl: walk.target.accountsUrl,
 		token: credential ?? undefined,
 		transport: options.transport,
-		userAgent: options.userAgent
+		userAgent: options.userAgent,
+		host: options.host
 	});
 	const what = options.credential === 'token' ? 'access token' : options.credential === 'code' ? 'grant code instead of a token' : 'no token';
-	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'})`;
+	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'}${options.host ? '' : ', no Host'})`;
 	const exchange = await send(request, { config, step: 'me', label });
 	const annotation = annotateMeExchange(maskExchange(exchange, secretsOf(walk, exchange)), {
 		target: walk.target.kind,

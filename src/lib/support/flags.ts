@@ -1,0 +1,218 @@
+/**
+ * What is wrong across the requests of a run, which no single exchange's annotation can see: the secret in the
+ * link, a `redirect_uri` at the token endpoint that is not the link's, one code exchanged twice, an exchange after
+ * a cancel, a grant code sent to me.json, me.json without `User-Agent`, a token exchange made from a browser.
+ * The link's own findings come from the link linter.
+ */
+import { SECTIONS, errorRow } from '$lib/protocol';
+import { classifyCallback } from '$lib/flow/callback';
+import { redirectUriDiff, type UriDiff } from '$lib/flow/diagnose';
+import { splitRawQuery, uriParts } from '$lib/flow/encoding';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { lintLink } from '$lib/flow/lint';
+import { LINK_PLACE, WHAT, exchangePlace, grantCodes } from './redact';
+import type { Run } from './run';
+
+export interface CrossFlag {
+	id: string;
+	severity: 'error' | 'warning';
+	message: string;
+	/** Section of the interface, from SECTIONS. */
+	section: string;
+	fix: string;
+	/** The exchange the flag is about, when it is about one. */
+	exchangeId?: string;
+}
+
+interface Numbered {
+	exchange: RecordedExchange;
+	/** 1-based, as a person counts the exchanges of the run. */
+	n: number;
+}
+
+const header = (e: RecordedExchange, name: string) => e.request.headers.find((h) => h.name.toLowerCase() === name)?.value;
+
+/** A parameter of a request, from its query string or its form body (the two places 4.2 and the sandbox read). */
+function requestParam(e: RecordedExchange, name: string): string | undefined {
+	const fromQuery = splitRawQuery(uriParts(e.request.url).query).find((p) => p.name === name);
+	const isForm = /x-www-form-urlencoded/i.test(header(e, 'content-type') ?? '') || /^[^\s=&]+=\S*$/.test(e.request.body ?? '');
+	const fromBody = isForm ? splitRawQuery(e.request.body ?? '').find((p) => p.name === name) : undefined;
+	return (fromQuery ?? fromBody)?.value;
+}
+
+function linkParam(run: Run, name: string): string | undefined {
+	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === name)?.value;
+}
+
+const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
+
+/* ------------------------------------------------------------------ the link */
+
+function linkFlags(run: Run): CrossFlag[] {
+	if (run.link === null) return [];
+	const findings = lintLink(run.link, { authUrl: run.target.authUrl, accountsUrl: run.target.accountsUrl });
+	const flags: CrossFlag[] = findings.flatMap((f) =>
+		f.severity === 'info' ? [] : [{ id: f.id, severity: f.severity, message: f.message, section: f.section, fix: f.fix }]
+	);
+	// Redaction found the secret's value in the link under another name than client_secret: the linter, which
+	// sees only the masked link now, cannot.
+	const linkPlaces = [LINK_PLACE, ...run.exchanges.flatMap((e, i) => (e.step === 'link' ? [`${exchangePlace(i, e)} URL`] : []))];
+	const byValue = run.redactions.some(
+		(r) => r.what === WHAT.clientSecret && linkPlaces.some((p) => r.where.startsWith(p)) && !r.where.endsWith('parameter client_secret')
+	);
+	if (byValue && !flags.some((f) => f.id === 'client-secret-parameter'))
+		flags.push({
+			id: 'client-secret-in-link',
+			severity: 'error',
+			message: 'The client secret\'s value was in the authorisation link (it has been redacted here). Anything in the link is visible to the user, their browser history and the service\'s logs.',
+			section: SECTIONS.client,
+			fix: 'Remove the client secret from the link. It is sent only from your server to the token endpoint; ask for a new secret, since this one has been seen by a browser.'
+		});
+	return flags;
+}
+
+/* ------------------------------------------------------------------ the token exchanges */
+
+function describeDiff(diff: UriDiff[]): string {
+	return diff
+		.map(({ part, a, b }) => `its ${part} is ${a === '' ? '(none)' : `\`${a}\``} in the link but ${b === '' ? '(none)' : `\`${b}\``} here`)
+		.join('; ');
+}
+
+function redirectUriFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
+	const linked = linkParam(run, 'redirect_uri');
+	if (linked === undefined) return [];
+	return tokens.flatMap(({ exchange, n }): CrossFlag[] => {
+		const sent = requestParam(exchange, 'redirect_uri');
+		if (sent === linked) return [];
+		if (sent === undefined)
+			return [
+				{
+					id: 'redirect-uri-missing',
+					severity: 'error',
+					message: `Exchange ${n} (token) sends no \`redirect_uri\`; it must repeat the link's, \`${linked}\`. The service answers invalid_request.`,
+					section: SECTIONS.tokenEndpoint,
+					fix: fix('token-invalid-request', 'missing-parameter'),
+					exchangeId: exchange.id
+				}
+			];
+		return [
+			{
+				id: 'redirect-uri-differs',
+				severity: 'error',
+				message: `Exchange ${n} (token) sends a \`redirect_uri\` that differs from the link's: ${describeDiff(redirectUriDiff(linked, sent))}. It must be identical, extra query parameters included, or the service answers invalid_grant.`,
+				section: SECTIONS.tokenEndpoint,
+				fix: fix('token-invalid-grant', 'redirect-mismatch'),
+				exchangeId: exchange.id
+			}
+		];
+	});
+}
+
+function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
+	return tokens.flatMap(({ exchange, n }, i): CrossFlag[] => {
+		const code = requestParam(exchange, 'code');
+		const earlier = tokens.slice(0, i).filter((t) => code !== undefined && code !== '' && requestParam(t.exchange, 'code') === code);
+		const first = earlier[0];
+		if (!first) return [];
+		const accepted = earlier.find((t) => t.exchange.response?.status === 200);
+		return [
+			accepted
+				? {
+						id: 'code-reused',
+						severity: 'error',
+						message: `Exchange ${n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
+						section: SECTIONS.code,
+						fix: fix('token-invalid-grant', 'used'),
+						exchangeId: exchange.id
+					}
+				: {
+						id: 'code-resent',
+						severity: 'warning',
+						message: `Exchange ${n} (token) sends the same code as exchange ${first.n}. None of the earlier attempts succeeded, so the code may still be unused, but a code works once (2.2).`,
+						section: SECTIONS.code,
+						fix: fix('token-invalid-grant', 'used'),
+						exchangeId: exchange.id
+					}
+		];
+	});
+}
+
+function afterCancelFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
+	if (!run.callback) return [];
+	const expected = linkParam(run, 'redirect_uri') ?? run.callback.url;
+	if (classifyCallback(run.callback.url, { redirectUri: expected }).kind !== 'cancel') return [];
+	return tokens
+		.filter(({ exchange }) => !requestParam(exchange, 'code'))
+		.map(({ exchange, n }) => ({
+			id: 'exchange-after-cancel',
+			severity: 'error' as const,
+			message: `The user cancelled (the redirect back carried no \`code\`), yet exchange ${n} (token) was attempted without a code. The service answers invalid_request; the cancel itself was not an error.`,
+			section: SECTIONS.states,
+			fix: fix('token-invalid-request', 'missing-code'),
+			exchangeId: exchange.id
+		}));
+}
+
+function browserTokenFlags(tokens: Numbered[]): CrossFlag[] {
+	return tokens
+		.filter(({ exchange }) => header(exchange, 'origin') !== undefined)
+		.map(({ exchange, n }) => ({
+			id: 'token-from-browser',
+			severity: 'error' as const,
+			message: `Exchange ${n} (token) was sent by a browser (it carries an \`Origin\` header), so the client secret is in client-side code.`,
+			section: SECTIONS.tokenEndpoint,
+			fix: 'Exchange the code on your server: the token endpoint carries the client secret and must be called from the client\'s server (4.2). Ask for a new secret, since this one has been in a browser.',
+			exchangeId: exchange.id
+		}));
+}
+
+/* ------------------------------------------------------------------ me.json */
+
+/** The credential a me.json request carried: the Bearer header's, else the `access_token` parameter. */
+function meCredential(e: RecordedExchange): string | undefined {
+	const bearer = /^Bearer\s+(\S+)$/i.exec(header(e, 'authorization') ?? '')?.[1];
+	return bearer ?? requestParam(e, 'access_token');
+}
+
+function meFlags(run: Run, mes: Numbered[]): CrossFlag[] {
+	const codes = grantCodes(run);
+	return mes.flatMap(({ exchange, n }): CrossFlag[] => {
+		const flags: CrossFlag[] = [];
+		const credential = meCredential(exchange);
+		if (credential !== undefined && codes.has(credential))
+			flags.push({
+				id: 'code-sent-to-me',
+				severity: 'error',
+				message: `Exchange ${n} (me.json) sends the grant code from the redirect instead of an access token. A grant code is accepted only by the token endpoint (5.4); me.json answers 401.`,
+				section: SECTIONS.authentication,
+				fix: fix('me-unauthorized', 'grant-code'),
+				exchangeId: exchange.id
+			});
+		if (header(exchange, 'user-agent') === undefined)
+			flags.push({
+				id: 'me-no-user-agent',
+				severity: exchange.response?.status === 403 ? 'error' : 'warning',
+				message: `Exchange ${n} (me.json) sends no \`User-Agent\` header, which 4.3 requires; the service may answer 403.`,
+				section: SECTIONS.meEndpoint,
+				fix: fix('me-forbidden', 'missing-user-agent'),
+				exchangeId: exchange.id
+			});
+		return flags;
+	});
+}
+
+export function crossFlags(run: Run): CrossFlag[] {
+	const numbered = run.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
+	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
+	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
+	const flags = [
+		...linkFlags(run),
+		...redirectUriFlags(run, tokens),
+		...reusedCodeFlags(tokens),
+		...afterCancelFlags(run, tokens),
+		...browserTokenFlags(tokens),
+		...meFlags(run, mes)
+	];
+	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+}
