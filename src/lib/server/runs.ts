@@ -74,7 +74,7 @@ export function openRunStore(path: string): RunStore {
 	const search = db.prepare(`
 		SELECT id, title, created_at AS createdAt, updated_at AS updatedAt, source, target_kind AS targetKind, outcome
 		FROM runs WHERE search_text LIKE @pattern ESCAPE '\\' OR title LIKE @pattern ESCAPE '\\'
-		ORDER BY updated_at DESC LIMIT @limit`);
+		ORDER BY updated_at DESC, rowid DESC LIMIT @limit`);
 	const remove = db.prepare('DELETE FROM runs WHERE id = ?');
 
 	return {

@@ -62,8 +62,8 @@ describe('walkView', () => {
 		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) {
 			await exchangeCode(w, { transport }, config, () => new Date());
 		}
-		await readMe(w, { transport: 'query', userAgent: true, credential: 'token' }, config, () => new Date());
-		await readMe(w, { transport: 'header', userAgent: true, credential: 'token' }, config, () => new Date());
+		await readMe(w, { transport: 'query', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
 
 		expect(w.exchanges).toHaveLength(6);
 		expect(w.exchanges.every((e) => e.exchange.failure === null)).toBe(true);

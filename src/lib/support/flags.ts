@@ -11,7 +11,7 @@ import { splitRawQuery, uriParts } from '$lib/flow/encoding';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { lintLink } from '$lib/flow/lint';
 import { LINK_PLACE, WHAT, exchangePlace, grantCodes } from './redact';
-import type { Run } from './run';
+import { linkRedirectUri, type Run } from './run';
 
 export interface CrossFlag {
 	id: string;
@@ -38,10 +38,6 @@ function requestParam(e: RecordedExchange, name: string): string | undefined {
 	const isForm = /x-www-form-urlencoded/i.test(header(e, 'content-type') ?? '') || /^[^\s=&]+=\S*$/.test(e.request.body ?? '');
 	const fromBody = isForm ? splitRawQuery(e.request.body ?? '').find((p) => p.name === name) : undefined;
 	return (fromQuery ?? fromBody)?.value;
-}
-
-function linkParam(run: Run, name: string): string | undefined {
-	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === name)?.value;
 }
 
 const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
@@ -80,7 +76,7 @@ function describeDiff(diff: UriDiff[]): string {
 }
 
 function redirectUriFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
-	const linked = linkParam(run, 'redirect_uri');
+	const linked = linkRedirectUri(run);
 	if (linked === undefined) return [];
 	return tokens.flatMap(({ exchange, n }): CrossFlag[] => {
 		const sent = requestParam(exchange, 'redirect_uri');
@@ -140,7 +136,7 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 
 function afterCancelFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
 	if (!run.callback) return [];
-	const expected = linkParam(run, 'redirect_uri') ?? run.callback.url;
+	const expected = linkRedirectUri(run) ?? run.callback.url;
 	if (classifyCallback(run.callback.url, { redirectUri: expected }).kind !== 'cancel') return [];
 	return tokens
 		.filter(({ exchange }) => !requestParam(exchange, 'code'))

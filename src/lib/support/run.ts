@@ -2,6 +2,7 @@
  * A run: one walk of the flow, recorded. Saved, exported (HAR, Markdown, shell) and imported (HAR, curl, raw HTTP).
  * A run is always redacted (see redact.ts) before it is stored or leaves the server.
  */
+import { splitRawQuery, uriParts } from '$lib/flow/encoding';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 
 export interface RunTarget {
@@ -74,4 +75,9 @@ export function inferTarget(link: string | null, exchanges: RecordedExchange[]):
 /** A fresh id for a run, from the platform's CSPRNG (browser and Node alike). */
 export function newRunId(): string {
 	return globalThis.crypto.randomUUID();
+}
+
+/** The `redirect_uri` of the run's authorisation link, decoded once, as the service reads it. */
+export function linkRedirectUri(run: Pick<Run, 'link'>): string | undefined {
+	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === 'redirect_uri')?.value;
 }
