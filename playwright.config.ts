@@ -1,9 +1,12 @@
 import { defineConfig } from '@playwright/test';
 
 // Browser tests run against the built explorer (`npm start`'s servers) on their own ports and a throwaway database.
-const PORT = 4173;
-const AUTH_PORT = 4174;
-const ACCOUNTS_PORT = 4175;
+// E2E_PORT moves the three ports (PORT, PORT+1, PORT+2), so two runs can share a machine.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const AUTH_PORT = PORT + 1;
+const ACCOUNTS_PORT = PORT + 2;
+/** A hostile or broken target the security and fault tests start themselves; allowed like a custom deployment. */
+export const HOSTILE_TARGET_PORT = PORT + 7;
 
 export default defineConfig({
 	testDir: 'tests',
@@ -28,7 +31,9 @@ export default defineConfig({
 			AUTH_PORT: String(AUTH_PORT),
 			ACCOUNTS_PORT: String(ACCOUNTS_PORT),
 			DATA_DIR: `${process.env.TMPDIR ?? '/tmp'}/sso-flow-explorer-e2e-${process.pid}`,
-			EXPLORER_ALLOWED_HOSTS: 'unreachable.invalid,127.0.0.1:9'
+			EXPLORER_ALLOWED_HOSTS: `unreachable.invalid,127.0.0.1:9,127.0.0.1:${HOSTILE_TARGET_PORT}`,
+			EXPLORER_ALLOW_PRIVATE_TARGETS: 'on',
+			OUTBOUND_TIMEOUT_MS: '3000'
 		}
 	}
 });

@@ -1,8 +1,25 @@
 import { sveltekit } from '@sveltejs/kit/vite';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/**
+ * In `npm run dev`, SvelteKit runs the server `init` hook (which starts the sandbox) on the first request; this
+ * sends that request as soon as the dev server listens, so the sandbox is up without opening a page first.
+ */
+function startSandboxWithDevServer(): Plugin {
+	return {
+		name: 'sso-flow-explorer:start-sandbox',
+		apply: 'serve',
+		configureServer(server) {
+			server.httpServer?.once('listening', () => {
+				const address = server.httpServer?.address();
+				if (address && typeof address === 'object') void fetch(`http://localhost:${address.port}/health`).catch(() => {});
+			});
+		}
+	};
+}
 
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [sveltekit(), startSandboxWithDevServer()],
 	test: {
 		include: ['src/**/*.test.ts'],
 		environment: 'node',

@@ -1,32 +1,46 @@
-/** Everything the browser received in a context: each response's URL, status, headers and body as text. */
-import type { BrowserContext, Response } from '@playwright/test';
+/**
+ * Everything the browser received in a context: each response's URL, status, headers and body as text.
+ *
+ * Responses are passed through a route: Playwright fetches each one, keeps a copy, and hands it to the page
+ * unchanged. Reading bodies from `response` events instead loses the ones a navigation overtakes (a fetch followed
+ * at once by `location.assign`), which are exactly the ones worth searching.
+ */
+import type { BrowserContext } from '@playwright/test';
 
 export interface Received {
 	url: string;
 	status: number;
 	resourceType: string;
 	headers: string;
-	/** null when the browser keeps no body: a redirect, or a request it aborted. */
-	body: string | null;
+	body: string;
 }
 
 export interface ResponseLog {
-	/** Waits for every body, then returns them all. */
-	settle(): Promise<Received[]>;
+	received: Received[];
+	/** Requests that failed to be fetched at all (they reached the page as network errors). */
+	failures: string[];
 }
 
-async function read(response: Response): Promise<Received> {
-	const headers = (await response.headersArray()).map((h) => `${h.name}: ${h.value}`).join('\n');
-	const body = await response.body().then(
-		(buffer) => buffer.toString('utf8'),
-		() => null
-	);
-	return { url: response.url(), status: response.status(), resourceType: response.request().resourceType(), headers, body };
-}
-
-/** Starts recording; the body of each response is read as soon as it arrives, before a navigation drops it. */
-export function recordResponses(context: BrowserContext): ResponseLog {
-	const pending: Promise<Received>[] = [];
-	context.on('response', (response) => pending.push(read(response)));
-	return { settle: () => Promise.all(pending) };
+export async function recordResponses(context: BrowserContext): Promise<ResponseLog> {
+	const log: ResponseLog = { received: [], failures: [] };
+	await context.route('**/*', async (route) => {
+		const request = route.request();
+		try {
+			// Redirects reach the page as redirects, so it follows them (and sends its cookies) as it would.
+			const response = await route.fetch({ maxRedirects: 0 });
+			const body = await response.body();
+			log.received.push({
+				url: request.url(),
+				status: response.status(),
+				resourceType: request.resourceType(),
+				headers: response.headersArray().map((h) => `${h.name}: ${h.value}`).join('\n'),
+				body: body.toString('utf8')
+			});
+			await route.fulfill({ response, body });
+		} catch (error) {
+			log.failures.push(`${request.url()}: ${String(error)}`);
+			await route.abort().catch(() => undefined);
+		}
+	});
+	return log;
 }
