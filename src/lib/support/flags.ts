@@ -7,10 +7,10 @@
 import { SECTIONS, errorRow } from '$lib/protocol';
 import { classifyCallback } from '$lib/flow/callback';
 import { redirectUriDiff, type UriDiff } from '$lib/flow/diagnose';
-import { splitRawQuery, uriParts } from '$lib/flow/encoding';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { lintLink } from '$lib/flow/lint';
 import { LINK_PLACE, WHAT, exchangePlace, grantCodes } from './redact';
+import { meCredential, requestHeader, requestParam } from './request-params';
 import { linkRedirectUri, type Run } from './run';
 
 export interface CrossFlag {
@@ -30,15 +30,8 @@ interface Numbered {
 	n: number;
 }
 
-const header = (e: RecordedExchange, name: string) => e.request.headers.find((h) => h.name.toLowerCase() === name)?.value;
-
-/** A parameter of a request, from its query string or its form body (the two places 4.2 and the sandbox read). */
-function requestParam(e: RecordedExchange, name: string): string | undefined {
-	const fromQuery = splitRawQuery(uriParts(e.request.url).query).find((p) => p.name === name);
-	const isForm = /x-www-form-urlencoded/i.test(header(e, 'content-type') ?? '') || /^[^\s=&]+=\S*$/.test(e.request.body ?? '');
-	const fromBody = isForm ? splitRawQuery(e.request.body ?? '').find((p) => p.name === name) : undefined;
-	return (fromQuery ?? fromBody)?.value;
-}
+const header = (e: RecordedExchange, name: string) => requestHeader(e.request, name);
+const param = (e: RecordedExchange, name: string) => requestParam(e.request, name);
 
 const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
 
@@ -79,7 +72,7 @@ function redirectUriFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
 	const linked = linkRedirectUri(run);
 	if (linked === undefined) return [];
 	return tokens.flatMap(({ exchange, n }): CrossFlag[] => {
-		const sent = requestParam(exchange, 'redirect_uri');
+		const sent = param(exchange, 'redirect_uri');
 		if (sent === linked) return [];
 		if (sent === undefined)
 			return [
@@ -107,8 +100,8 @@ function redirectUriFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
 
 function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 	return tokens.flatMap(({ exchange, n }, i): CrossFlag[] => {
-		const code = requestParam(exchange, 'code');
-		const earlier = tokens.slice(0, i).filter((t) => code !== undefined && code !== '' && requestParam(t.exchange, 'code') === code);
+		const code = param(exchange, 'code');
+		const earlier = tokens.slice(0, i).filter((t) => code !== undefined && code !== '' && param(t.exchange, 'code') === code);
 		const first = earlier[0];
 		if (!first) return [];
 		const accepted = earlier.find((t) => t.exchange.response?.status === 200);
@@ -139,7 +132,7 @@ function afterCancelFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
 	const expected = linkRedirectUri(run) ?? run.callback.url;
 	if (classifyCallback(run.callback.url, { redirectUri: expected }).kind !== 'cancel') return [];
 	return tokens
-		.filter(({ exchange }) => !requestParam(exchange, 'code'))
+		.filter(({ exchange }) => !param(exchange, 'code'))
 		.map(({ exchange, n }) => ({
 			id: 'exchange-after-cancel',
 			severity: 'error' as const,
@@ -165,17 +158,11 @@ function browserTokenFlags(tokens: Numbered[]): CrossFlag[] {
 
 /* ------------------------------------------------------------------ me.json */
 
-/** The credential a me.json request carried: the Bearer header's, else the `access_token` parameter. */
-function meCredential(e: RecordedExchange): string | undefined {
-	const bearer = /^Bearer\s+(\S+)$/i.exec(header(e, 'authorization') ?? '')?.[1];
-	return bearer ?? requestParam(e, 'access_token');
-}
-
 function meFlags(run: Run, mes: Numbered[]): CrossFlag[] {
 	const codes = grantCodes(run);
 	return mes.flatMap(({ exchange, n }): CrossFlag[] => {
 		const flags: CrossFlag[] = [];
-		const credential = meCredential(exchange);
+		const credential = meCredential(exchange.request);
 		if (credential !== undefined && codes.has(credential))
 			flags.push({
 				id: 'code-sent-to-me',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Annotation } from '$lib/flow/diagnose';
+import type { AnnotatedRun } from './annotate';
 import { redactRun } from './redact';
 import { runToMarkdown, runToShellScript } from './report';
 import { exchange, leaks, run } from './test-helpers';
@@ -22,17 +23,19 @@ const walked = redactRun(
 	})
 );
 
-const annotations: Record<string, Annotation> = {
-	t2: {
+const reused: Annotation = {
 		outcome: 'error',
 		title: '400 invalid_grant',
 		summary: 'The code was already exchanged.',
 		rowId: 'token-invalid-grant',
 		causeId: 'used',
 		candidates: [],
-		fix: 'Exchange each code once.'
-	},
-	m1: { outcome: 'error', title: '403', summary: 'No User-Agent.', rowId: 'me-forbidden', candidates: [], fix: 'Set a User-Agent.' }
+	fix: 'Exchange each code once.'
+};
+const forbidden: Annotation = { outcome: 'error', title: '403', summary: 'No User-Agent.', rowId: 'me-forbidden', candidates: [], fix: 'Set a User-Agent.' };
+const annotations: AnnotatedRun = {
+	callback: { outcome: 'success', title: 'Authorised: a grant code arrived', summary: 'The user authorised the client.', candidates: [] },
+	exchanges: [null, reused, forbidden]
 };
 
 describe('runToMarkdown', () => {
@@ -40,7 +43,7 @@ describe('runToMarkdown', () => {
 
 	it('states the outcome: the callback, then the last step with its annotation and fix', () => {
 		const outcome = md.slice(md.indexOf('## Outcome'), md.indexOf('## What is wrong'));
-		expect(outcome).toContain('The user authorised');
+		expect(outcome).toContain('The redirect back: Authorised: a grant code arrived. The user authorised the client.');
 		expect(outcome).toContain('The last step, 3 (me), ended with 403 Error: 403. No User-Agent.');
 		expect(outcome).toContain('Fix: Set a User-Agent.');
 	});

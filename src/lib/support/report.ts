@@ -7,11 +7,10 @@ import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose';
 import type { HttpHeader, RecordedExchange } from '$lib/flow/exchange';
 import { toCurl } from '$lib/flow/curl';
+import type { AnnotatedRun } from './annotate';
 import { crossFlags } from './flags';
 import { linkRedirectUri, type Run } from './run';
 
-/** Annotations by exchange id, as the explorer computed them for the run. */
-export type RunAnnotations = Readonly<Record<string, Annotation>>;
 
 /** Longest body shown in a report; the rest is in the HAR export. */
 const REPORT_BODY_LIMIT = 4000;
@@ -68,19 +67,20 @@ function stepSection(exchange: RecordedExchange, n: number, annotation: Annotati
 	return lines.join('\n');
 }
 
-function callbackOutcome(run: Run): string[] {
+function callbackOutcome(run: Run, annotation: Annotation | null): string[] {
 	if (!run.callback) return [];
+	if (annotation) return [`The redirect back: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`];
 	const result = classifyCallback(run.callback.url, { redirectUri: linkRedirectUri(run) ?? run.callback.url });
 	if (result.kind === 'cancel') return [CANCEL_MEANING];
 	if (result.kind === 'code') return ['The user authorised: the redirect back carried a grant code.'];
 	return [oneLine(result.reason)];
 }
 
-function lastOutcome(run: Run, annotations: RunAnnotations): string[] {
+function lastOutcome(run: Run, annotations: AnnotatedRun): string[] {
 	const n = run.exchanges.length;
 	const last = run.exchanges.at(-1);
 	if (!last) return [];
-	const annotation = annotations[last.id];
+	const annotation = annotations.exchanges[n - 1] ?? undefined;
 	const head = `The last step, ${n} (${last.step}), ended with ${statusOf(last)}`;
 	if (!annotation) return [`${head}.`];
 	return [`${head}: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${oneLine(annotation.fix)}`] : [])];
@@ -90,8 +90,8 @@ function flagLines(run: Run): string[] {
 	return crossFlags(run).map((f) => `- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`);
 }
 
-function rowsMatched(run: Run, annotations: RunAnnotations): string[] {
-	const rows = [...new Set(run.exchanges.flatMap((e) => annotations[e.id]?.rowId ?? []))];
+function rowsMatched(annotations: AnnotatedRun): string[] {
+	const rows = [...new Set(annotations.exchanges.flatMap((a) => a?.rowId ?? []))];
 	return rows.map((id) => `- ${rowLink(id)}`);
 }
 
@@ -99,7 +99,7 @@ function section(title: string, lines: string[], empty: string): string {
 	return [`## ${title}`, '', ...(lines.length ? lines : [empty])].join('\n');
 }
 
-export function runToMarkdown(run: Run, annotations: RunAnnotations): string {
+export function runToMarkdown(run: Run, annotations: AnnotatedRun): string {
 	const target = `${run.target.kind} (authorisation host ${code(run.target.authUrl || 'unknown')}, accounts host ${code(run.target.accountsUrl || 'unknown')})`;
 	const facts = [
 		`- Recorded: ${run.createdAt}, from ${run.source === 'walk' ? 'a walk in the explorer' : `an imported ${run.source.toUpperCase()}`}`,
@@ -111,10 +111,10 @@ export function runToMarkdown(run: Run, annotations: RunAnnotations): string {
 	return [
 		`# ${oneLine(run.title)}`,
 		facts.join('\n'),
-		section('Outcome', [...callbackOutcome(run), ...lastOutcome(run, annotations)], 'No step was recorded.'),
+		section('Outcome', [...callbackOutcome(run, annotations.callback), ...lastOutcome(run, annotations)], 'No step was recorded.'),
 		section('What is wrong across the requests', flagLines(run), 'Nothing: each request is consistent with the others.'),
-		section('Rows matched', rowsMatched(run, annotations), 'No row of the error tables.'),
-		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations[e.id])), 'No exchange was recorded.'),
+		section('Rows matched', rowsMatched(annotations), 'No row of the error tables.'),
+		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined)), 'No exchange was recorded.'),
 		section('Redacted', run.redactions.map((r) => `- ${oneLine(r.what)}: ${oneLine(r.where)}`), 'Nothing.')
 	].join('\n\n') + '\n';
 }

@@ -1,0 +1,33 @@
+/** Reading what a recorded request carried: a header, a parameter (query or form body), me.json's credential. */
+import { base64DecodeUtf8, decodeQueryComponent, splitRawQuery, uriParts } from '$lib/flow/encoding';
+import type { RecordedRequest } from '$lib/flow/exchange';
+
+export function requestHeader(request: RecordedRequest, name: string): string | undefined {
+	return request.headers.find((h) => h.name.toLowerCase() === name)?.value;
+}
+
+function isFormBody(request: RecordedRequest): boolean {
+	const body = request.body ?? '';
+	return /x-www-form-urlencoded/i.test(requestHeader(request, 'content-type') ?? '') || /^[^\s=&]+=\S*$/.test(body);
+}
+
+/** A parameter from the query string, else from a form body: the two places 4.2 and the sandbox read. */
+export function requestParam(request: RecordedRequest, name: string): string | undefined {
+	const fromQuery = splitRawQuery(uriParts(request.url).query).find((p) => p.name === name);
+	const fromBody = isFormBody(request) ? splitRawQuery(request.body ?? '').find((p) => p.name === name) : undefined;
+	return (fromQuery ?? fromBody)?.value;
+}
+
+/** The credential a me.json request carried: the Bearer header's, else the `access_token` parameter. */
+export function meCredential(request: RecordedRequest): string | undefined {
+	const bearer = /^Bearer\s+(\S+)$/i.exec(requestHeader(request, 'authorization') ?? '')?.[1];
+	return bearer ?? requestParam(request, 'access_token');
+}
+
+/** The client ID a token request carried: from Basic/Bearer `base64(id:secret)` credentials, else a parameter. */
+export function requestClientId(request: RecordedRequest): string | undefined {
+	const credentials = /^(?:Basic|Bearer)\s+(\S+)$/i.exec(requestHeader(request, 'authorization') ?? '')?.[1];
+	const decoded = credentials ? base64DecodeUtf8(credentials) : null;
+	if (decoded?.includes(':')) return decodeQueryComponent(decoded.slice(0, decoded.indexOf(':')));
+	return requestParam(request, 'client_id');
+}
