@@ -6,9 +6,12 @@ import { error, json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { classifyCallback } from '$lib/flow/callback';
 import { annotateRun } from '$lib/support/annotate';
+import { parseCurl, parseRawHttp } from '$lib/support/curl-import';
+import { crossFlags } from '$lib/support/flags';
 import { DEFAULT_MAX_HAR_BYTES, harToRun, runToHar } from '$lib/support/har';
 import { describeRedactions } from '$lib/support/redact';
-import type { Run } from '$lib/support/run';
+import { runToMarkdown, runToShellScript } from '$lib/support/report';
+import { newRunId, type Run } from '$lib/support/run';
 import { services } from './services';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -28,7 +31,8 @@ export function presentRun(run: Run) {
 		callback: run.callback
 			? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
 			: null,
-		redactionNotes: describeRedactions(run.redactions)
+		redactionNotes: describeRedactions(run.redactions),
+		flags: crossFlags(run)
 	};
 }
 
@@ -42,7 +46,9 @@ export async function loadRunList(query: string) {
 }
 
 const FORMATS = {
-	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) }
+	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
+	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, annotateRun(run)) },
+	shell: { type: 'text/x-shellscript', extension: 'sh', render: runToShellScript }
 } as const;
 
 export async function exportRun(id: string, format: string): Promise<Response> {
@@ -59,9 +65,17 @@ export async function exportRun(id: string, format: string): Promise<Response> {
 }
 
 const ImportRequest = z.object({
-	kind: z.enum(['har']),
+	kind: z.enum(['har', 'curl', 'http']),
 	text: z.string().min(1, 'the file or pasted text is empty')
 });
+
+/** Each import gets a new id, so importing the same file twice gives two runs, never a collision. */
+function parseImport(kind: z.infer<typeof ImportRequest>['kind'], text: string) {
+	const options = { id: newRunId() };
+	if (kind === 'har') return harToRun(text, options);
+	const result = kind === 'curl' ? parseCurl(text, options) : parseRawHttp(text, options);
+	return result.ok ? { ...result, found: [`read the pasted ${kind === 'curl' ? 'curl command' : 'HTTP exchange'}`] } : result;
+}
 
 /** POST /api/import: parse, redact, store; answers the new run's id and what was found. */
 export async function importRun(request: Request): Promise<Response> {
@@ -71,7 +85,7 @@ export async function importRun(request: Request): Promise<Response> {
 	const body: unknown = await request.json().catch(() => undefined);
 	const parsed = ImportRequest.safeParse(body);
 	if (!parsed.success) return json({ message: `Nothing to import: ${parsed.error.issues[0]!.message}.` }, { status: 400 });
-	const result = harToRun(parsed.data.text);
+	const result = parseImport(parsed.data.kind, parsed.data.text);
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	const { runs } = await services();
 	const saved = runs.save(result.run, {});

@@ -1,0 +1,78 @@
+/**
+ * Issue 5: a walk is saved as a run; its permalink opens the same view in a fresh browser; the HAR export
+ * re-imports to the same annotations; the exports carry no secret.
+ */
+import { expect, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { DEMO_SECRET, authorise, exchange } from './support/walk';
+
+test('a saved run opens by permalink in a fresh context, exports HAR, and re-imports with the same annotations', async ({ page, browser }) => {
+	await authorise(page);
+	await exchange(page);
+	await page.getByTestId('exchange').click(); // the same code again: invalid_grant, "used"
+	await expect(page.getByTestId('exchange-token')).toHaveCount(2);
+	await page.getByTestId('read-me').click();
+	await expect(page.getByTestId('me-result')).toBeVisible();
+	const permalink = await page.getByTestId('run-permalink').getAttribute('href');
+	expect(permalink).toMatch(/^\/runs\/[\w-]+$/);
+
+	const fresh = await browser.newContext();
+	const runPage = await fresh.newPage();
+	await runPage.goto(permalink!);
+	const annotations = runPage.getByTestId('annotation');
+	await expect(annotations).toHaveCount(3);
+	const rows = await annotations.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-outcome')}:${n.getAttribute('data-row') ?? ''}`));
+	expect(rows).toEqual(['success:', 'error:token-invalid-grant', 'success:']);
+	await expect(runPage.getByTestId('redactions')).toContainText('client secret');
+
+	const [download] = await Promise.all([runPage.waitForEvent('download'), runPage.getByTestId('export-har').click()]);
+	const har = await readFile((await download.path())!, 'utf8');
+	expect(JSON.parse(har).log.version).toBe('1.2');
+	expect(har).not.toContain(DEMO_SECRET);
+
+	await runPage.goto('/runs');
+	await runPage.getByLabel('Or paste').selectOption('har');
+	await runPage.getByLabel('Pasted text').fill(har);
+	await runPage.getByRole('button', { name: 'Import' }).click();
+	await runPage.waitForURL(/\/runs\/[\w-]+\?/);
+	expect(runPage.url()).not.toContain(permalink!);
+	await expect(runPage.getByTestId('import-notes')).toBeVisible();
+	const reimported = await runPage
+		.getByTestId('annotation')
+		.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-outcome')}:${n.getAttribute('data-row') ?? ''}`));
+	expect(reimported).toEqual(rows);
+	await fresh.close();
+});
+
+test('the Markdown report and curl script of a run carry no secret', async ({ page, request }) => {
+	await authorise(page);
+	await exchange(page);
+	const permalink = await page.getByTestId('run-permalink').getAttribute('href');
+	for (const format of ['markdown', 'shell', 'har']) {
+		const response = await request.get(`${permalink}/export/${format}`);
+		expect(response.status()).toBe(200);
+		const text = await response.text();
+		expect(text).not.toContain(DEMO_SECRET);
+		if (format === 'shell') expect(text).toContain('$CLIENT_SECRET');
+		if (format === 'markdown') expect(text).toContain('token');
+	}
+});
+
+test('a file that is not HAR gets a clear error and nothing is stored', async ({ page }) => {
+	await page.goto('/runs');
+	const before = await page.getByTestId('run-list').locator('li').count().catch(() => 0);
+	await page.getByLabel('Pasted text').fill('{"not": "a har"}');
+	await page.getByRole('button', { name: 'Import' }).click();
+	await expect(page.getByTestId('import-message')).toContainText(/HAR|log/i);
+	await page.reload();
+	expect(await page.getByTestId('run-list').locator('li').count().catch(() => 0)).toBe(before);
+});
+
+test('runs are searchable', async ({ page }) => {
+	await authorise(page);
+	await exchange(page);
+	await page.goto('/runs?q=demo-client');
+	await expect(page.getByTestId('run-list').locator('li').first()).toContainText('demo-client');
+	await page.goto('/runs?q=no-such-thing-anywhere');
+	await expect(page.getByText(/No run matches/)).toBeVisible();
+});
