@@ -34,6 +34,13 @@ describe('store: users', () => {
 		expect(store.authenticateUser('a@example.com', 'PW')).toBeUndefined();
 		expect(store.authenticateUser('nobody@example.com', 'pw')).toBeUndefined();
 	});
+	it('keeps an existing user\'s password when an update gives none, and refuses a new user without one', () => {
+		const { store } = storeWithUser();
+		store.upsertUser({ login: 'a@example.com', verifications: [], deletion_requested: true });
+		expect(store.authenticateUser('a@example.com', 'pw')?.deletion_requested).toBe(true);
+		expect(() => store.upsertUser({ login: 'new@example.com', verifications: [] })).toThrow(/needs a password/);
+		expect(store.getUserByLogin('new@example.com')).toBeUndefined();
+	});
 	it('adds or replaces a verification', () => {
 		const { store, user } = storeWithUser();
 		const after = store.addVerification(user.id, 'student', '2100-01-01');

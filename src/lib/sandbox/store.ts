@@ -36,8 +36,11 @@ export interface SandboxUser {
 
 export interface UserInput {
 	login: string;
-	/** A password, or a hash made by `hashPassword` (fixtures hash their shared password once). */
-	password: string | PasswordHash;
+	/**
+	 * A password, or a hash made by `hashPassword` (fixtures hash their shared password once). Absent: an existing
+	 * user keeps theirs (the control panel edits users without knowing their passwords); a new user needs one.
+	 */
+	password?: string | PasswordHash;
 	verifications: SandboxVerification[];
 	deletion_requested?: boolean;
 	/** Kept when the user exists; generated when absent on creation. */
@@ -450,9 +453,11 @@ export function openStore(path: string): SandboxStore {
 	});
 
 	const upsertUser = db.transaction((input: UserInput): SandboxUser => {
-		const passwordHash = typeof input.password === 'string' ? hashPassword(input.password).hash : input.password.hash;
-		const deletion = input.deletion_requested ? 1 : 0;
 		const existing = sql.getUserByLogin.get(input.login);
+		const given = input.password;
+		const passwordHash = given === undefined ? existing?.password_hash : typeof given === 'string' ? hashPassword(given).hash : given.hash;
+		if (passwordHash === undefined) throw new Error(`a new user (${input.login}) needs a password`);
+		const deletion = input.deletion_requested ? 1 : 0;
 		let id: number;
 		if (existing) {
 			id = existing.id;

@@ -14,7 +14,7 @@ const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
 const DEFAULT_LOG_LIMIT = 100;
 const MAX_LOG_LIMIT = 500;
 
-const realDate = IsoDate.refine((s) => {
+export const realDate = IsoDate.refine((s) => {
 	const d = new Date(`${s}T00:00:00Z`);
 	return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
 }, 'a real calendar date written YYYY-MM-DD');
@@ -36,7 +36,7 @@ const countryCode = z.string().superRefine((value, ctx) => {
 	ctx.addIssue({ code: 'custom', message: messages[check.reason] });
 });
 
-const ClientBody = z.strictObject({
+export const ClientBody = z.strictObject({
 	client_id: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
 	client_secret: z.string().min(1).max(200),
 	name: z.string().trim().min(1).max(100).optional(),
@@ -45,7 +45,7 @@ const ClientBody = z.strictObject({
 	verification_key: z.enum(['supergroup', 'group']).optional()
 });
 
-const UserBody = z.strictObject({
+export const UserBody = z.strictObject({
 	login: z.string().trim().min(1).max(254),
 	password: z.string().min(1).max(200),
 	verifications: z
@@ -55,7 +55,7 @@ const UserBody = z.strictObject({
 	deletion_requested: z.boolean().optional()
 });
 
-const ClockBody = z.strictObject({
+export const ClockBody = z.strictObject({
 	advance_seconds: z.number().int('a whole number of seconds').positive('the clock only moves forward').max(MAX_CLOCK_ADVANCE_SECONDS)
 });
 
@@ -95,6 +95,18 @@ function publicUser(user: SandboxUser) {
 	};
 }
 
+/** Creates or replaces a client from a validated body: a missing name keeps the old one (or is the id). */
+export function saveClient(store: SandboxStore, body: z.infer<typeof ClientBody>): SandboxClient {
+	return store.upsertClient({
+		client_id: body.client_id,
+		client_secret: body.client_secret,
+		name: body.name ?? store.getClient(body.client_id)?.name ?? body.client_id,
+		redirect_uris: body.redirect_uris,
+		countries: body.countries.map((c) => c.toLowerCase()),
+		verification_key: body.verification_key ?? 'supergroup'
+	});
+}
+
 type Route = { method: 'GET' | 'POST'; run: (input: { body: unknown; query: URLSearchParams }) => Answer };
 
 function withBody<S extends z.ZodType>(schema: S, run: (body: z.infer<S>) => Answer): Route['run'] {
@@ -115,17 +127,7 @@ function routes(store: SandboxStore, explorerOrigin: string): Record<string, Rou
 		},
 		'/sandbox/clients': {
 			method: 'POST',
-			run: withBody(ClientBody, (body) => {
-				const client = store.upsertClient({
-					client_id: body.client_id,
-					client_secret: body.client_secret,
-					name: body.name ?? store.getClient(body.client_id)?.name ?? body.client_id,
-					redirect_uris: body.redirect_uris,
-					countries: body.countries.map((c) => c.toLowerCase()),
-					verification_key: body.verification_key ?? 'supergroup'
-				});
-				return { status: 200, body: publicClient(client) };
-			})
+			run: withBody(ClientBody, (body) => ({ status: 200, body: publicClient(saveClient(store, body)) }))
 		},
 		'/sandbox/users': {
 			method: 'POST',

@@ -1,0 +1,346 @@
+/**
+ * The sandbox control panel's server logic (`/sandbox`): what the page shows, and what its forms do. Input goes
+ * through the control API's own schemas, so the panel and `POST /sandbox/...` accept exactly the same things.
+ * Nothing returned from here carries a client secret or a password.
+ */
+import { z } from 'zod';
+import type { RecordedRequest, RecordedResponse } from '$lib/flow/exchange';
+import { ClientBody, ClockBody, UserBody, publicClient, realDate, saveClient } from '$lib/sandbox/accounts/control';
+import { resetToFixtures } from '$lib/sandbox/fixtures';
+import type { LoggedExchange, SandboxHost } from '$lib/sandbox/request-log';
+import type { SandboxClient, SandboxStore, SandboxUser, SandboxVerification, VerificationKey } from '$lib/sandbox/store';
+import { isActiveIn } from '$lib/sandbox/verifications';
+
+/** How many of the latest requests the panel shows. */
+export const LOG_SHOWN = 50;
+
+export interface PanelClient {
+	client_id: string;
+	name: string;
+	redirect_uris: string[];
+	countries: string[];
+	verification_key: VerificationKey;
+	/** Whether a secret is registered; the secret itself never leaves the server. */
+	secret_set: boolean;
+}
+
+export interface PanelVerification extends SandboxVerification {
+	/** Active on the sandbox clock: `expires_on` is after the sandbox's today. */
+	active: boolean;
+}
+
+export interface PanelUser {
+	login: string;
+	sbid_number: string;
+	verifications: PanelVerification[];
+	deletion_requested: boolean;
+}
+
+export interface PanelState {
+	/** ISO 8601 instant on the sandbox clock. */
+	now: string;
+	/** YYYY-MM-DD (UTC) on the sandbox clock. */
+	today: string;
+	clients: PanelClient[];
+	users: PanelUser[];
+}
+
+export interface PanelLogEntry {
+	id: number;
+	host: SandboxHost;
+	/** Sandbox clock time when the request arrived. */
+	sandboxAt: string;
+	durationMs: number;
+	method: string;
+	/** Path and query, as recorded (masked). */
+	target: string;
+	/** Null when the client went away before a response was sent. */
+	status: number | null;
+	request: RecordedRequest;
+	response: RecordedResponse | null;
+}
+
+export type PanelForm = 'client' | 'client-key' | 'user' | 'user-deletion' | 'clock' | 'reset';
+
+export interface ClientFormValues {
+	client_id: string;
+	name: string;
+	/** One per line, as typed. */
+	redirect_uris: string;
+	/** Comma-separated, as typed. */
+	countries: string;
+	verification_key: string;
+}
+
+export interface UserFormValues {
+	login: string;
+	verifications: { supergroup: string; expires_on: string }[];
+	deletion_requested: boolean;
+}
+
+/** What a form action answers: the outcome, and per field what was wrong and what to write instead. */
+export interface Feedback {
+	form: PanelForm;
+	ok: boolean;
+	message: string;
+	fields: Record<string, string>;
+	/** The client or user the action was about, so a row's message shows next to that row. */
+	subject?: string;
+	/** What was submitted (never a secret or a password), so a failed form keeps what was typed. */
+	client?: ClientFormValues;
+	user?: UserFormValues;
+}
+
+export function panelClient(client: SandboxClient): PanelClient {
+	return { ...publicClient(client), secret_set: client.client_secret !== '' };
+}
+
+export function panelUser(user: SandboxUser, today: string): PanelUser {
+	return {
+		login: user.login,
+		sbid_number: user.sbid_number,
+		verifications: user.verifications.map((v) => ({ ...v, active: isActiveIn([v], v.supergroup, today) })),
+		deletion_requested: user.deletion_requested
+	};
+}
+
+export function panelState(store: SandboxStore): PanelState {
+	const today = store.today();
+	return {
+		now: store.now().toISOString(),
+		today,
+		clients: store.listClients().map(panelClient),
+		users: store.listUsers().map((u) => panelUser(u, today))
+	};
+}
+
+/** Path and query of a recorded URL, cut from its text so the query stays as recorded. */
+function requestTarget(url: string): string {
+	return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+}
+
+/** The latest requests to both sandbox hosts, newest first; the log masks them when they are recorded. */
+export function recentRequests(store: SandboxStore, limit = LOG_SHOWN): PanelLogEntry[] {
+	return store.recentLog(limit).map(({ id, entry }) => {
+		// Entries are written only by withRequestLog, so they have its shape.
+		const exchange = entry as LoggedExchange;
+		return {
+			id,
+			host: exchange.host,
+			sandboxAt: exchange.sandboxAt,
+			durationMs: exchange.durationMs,
+			method: exchange.request.method,
+			target: requestTarget(exchange.request.url),
+			status: exchange.response?.status ?? null,
+			request: exchange.request,
+			response: exchange.response
+		};
+	});
+}
+
+/** Id of the newest log entry (0 for none): tells a poller whether anything changed. */
+export function newestRequestId(store: SandboxStore): number {
+	return store.recentLog(1)[0]?.id ?? 0;
+}
+
+/** A text field of the form ('' when absent, or a file). */
+function field(form: FormData, name: string): string {
+	const value = form.get(name);
+	return typeof value === 'string' ? value : '';
+}
+
+/** Lines of a textarea, or entries of a comma-separated list: trimmed, empty ones dropped. */
+function entries(text: string, separator: RegExp): string[] {
+	return text
+		.split(separator)
+		.map((s) => s.trim())
+		.filter((s) => s !== '');
+}
+
+/** How each list field's items are named in messages. */
+const ITEM_NOUN: Record<string, string> = { redirect_uris: 'line', countries: 'entry', verifications: 'row' };
+
+/** Zod issues grouped by the form field they concern, with the line or row of list items. */
+function fieldProblems(error: z.ZodError): Record<string, string> {
+	const grouped: Record<string, string[]> = {};
+	for (const issue of error.issues) {
+		const [name, index, member] = issue.path;
+		const key = name === undefined ? 'form' : String(name);
+		const where =
+			typeof index === 'number' ? `${ITEM_NOUN[key] ?? 'item'} ${index + 1}${member === undefined ? '' : ` (${String(member)})`}: ` : '';
+		(grouped[key] ??= []).push(where + issue.message);
+	}
+	return Object.fromEntries(Object.entries(grouped).map(([key, messages]) => [key, messages.join('; ')]));
+}
+
+function done(form: PanelForm, message: string, subject?: string): Feedback {
+	return { form, ok: true, message, fields: {}, subject };
+}
+
+function refused(form: PanelForm, message: string, fields: Record<string, string> = {}, extra: Partial<Feedback> = {}): Feedback {
+	return { form, ok: false, message, fields, ...extra };
+}
+
+function notSaved(form: PanelForm, what: string, fields: Record<string, string>, extra: Partial<Feedback>): Feedback {
+	const count = Object.keys(fields).length;
+	return refused(form, `${what} was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} attention.`, fields, extra);
+}
+
+const NEW_CLIENT_NEEDS_SECRET = 'Enter a secret: a new client needs one. (When editing a client, leave it blank to keep the current one.)';
+
+/** Creates or edits a client. A blank secret keeps the existing client's secret. */
+export function saveClientForm(store: SandboxStore, form: FormData): Feedback {
+	const values: ClientFormValues = {
+		client_id: field(form, 'client_id').trim(),
+		name: field(form, 'name'),
+		redirect_uris: field(form, 'redirect_uris'),
+		countries: field(form, 'countries'),
+		verification_key: field(form, 'verification_key')
+	};
+	const secret = field(form, 'client_secret');
+	const existing = store.getClient(values.client_id);
+	const parsed = ClientBody.safeParse({
+		client_id: values.client_id,
+		client_secret: secret === '' ? existing?.client_secret : secret,
+		name: values.name.trim() === '' ? undefined : values.name,
+		redirect_uris: entries(values.redirect_uris, /\r?\n/),
+		countries: entries(values.countries, /,/),
+		verification_key: values.verification_key
+	});
+	const fields = parsed.success ? {} : fieldProblems(parsed.error);
+	if (secret === '' && !existing) fields.client_secret = NEW_CLIENT_NEEDS_SECRET;
+	if (!parsed.success || Object.keys(fields).length > 0) return notSaved('client', 'The client', fields, { client: values });
+	const client = saveClient(store, parsed.data);
+	const secretNote = existing ? (secret === '' ? ' Its secret is unchanged.' : ' Its secret was replaced.') : '';
+	return done('client', `Client \`${client.client_id}\` ${existing ? 'updated' : 'created'}.${secretNote}`, client.client_id);
+}
+
+const ClientKeyForm = z.object({ client_id: z.string().min(1), verification_key: z.enum(['supergroup', 'group']) });
+
+/** The per-client `group` key setting: which key me.json's verification elements carry for this client. */
+export function setClientKey(store: SandboxStore, form: FormData): Feedback {
+	const input = ClientKeyForm.safeParse({ client_id: field(form, 'client_id'), verification_key: field(form, 'verification_key') });
+	if (!input.success) return refused('client-key', `The key was not changed: ${Object.values(fieldProblems(input.error)).join('; ')}.`);
+	const client = store.getClient(input.data.client_id);
+	if (!client) return refused('client-key', `No client \`${input.data.client_id}\`: it may have been removed by a reset. Reload the page.`, {}, { subject: input.data.client_id });
+	const parsed = ClientBody.safeParse({ ...client, verification_key: input.data.verification_key });
+	if (!parsed.success) {
+		const problems = Object.values(fieldProblems(parsed.error)).join('; ');
+		return refused('client-key', `Client \`${client.client_id}\` is not valid as stored (${problems}); fix it with the edit form.`, {}, { subject: client.client_id });
+	}
+	saveClient(store, parsed.data);
+	return done('client-key', `Client \`${client.client_id}\` now gets verifications keyed \`${input.data.verification_key}\` from me.json.`, client.client_id);
+}
+
+/** The control API's user body, except that an existing user may keep their password. */
+const PanelUserBody = UserBody.extend({ password: UserBody.shape.password.optional() });
+
+const NEW_USER_NEEDS_PASSWORD = 'Enter a password: a new user needs one. (When editing a user, leave it blank to keep the current one.)';
+
+/** Verification rows as submitted: parallel lists of supergroups and dates; rows left wholly blank are dropped. */
+function verificationRows(form: FormData): UserFormValues['verifications'] {
+	const supergroups = form.getAll('verification_supergroup').map((v) => (typeof v === 'string' ? v : ''));
+	const dates = form.getAll('verification_expires_on').map((v) => (typeof v === 'string' ? v : ''));
+	return Array.from({ length: Math.max(supergroups.length, dates.length) }, (_, i) => ({
+		supergroup: supergroups[i] ?? '',
+		expires_on: (dates[i] ?? '').trim()
+	})).filter((row) => row.supergroup !== '' || row.expires_on !== '');
+}
+
+/** Creates or edits a user: login, password (blank keeps the existing one), verifications, deletion request. */
+export function saveUserForm(store: SandboxStore, form: FormData): Feedback {
+	const values: UserFormValues = {
+		login: field(form, 'login').trim(),
+		verifications: verificationRows(form),
+		deletion_requested: field(form, 'deletion_requested') === 'on'
+	};
+	const password = field(form, 'password');
+	const existing = store.getUserByLogin(values.login);
+	const parsed = PanelUserBody.safeParse({ ...values, password: password === '' ? undefined : password });
+	const fields = parsed.success ? {} : fieldProblems(parsed.error);
+	if (password === '' && !existing) fields.password = NEW_USER_NEEDS_PASSWORD;
+	if (!parsed.success || Object.keys(fields).length > 0) return notSaved('user', 'The user', fields, { user: values });
+	const user = store.upsertUser(parsed.data);
+	const passwordNote = existing ? (password === '' ? ' Their password is unchanged.' : ' Their password was replaced.') : '';
+	return done('user', `User \`${user.login}\` ${existing ? 'updated' : `created with sbid_number ${user.sbid_number}`}.${passwordNote}`, user.login);
+}
+
+const UserDeletionForm = z.object({ login: z.string().min(1), deletion_requested: z.enum(['true', 'false']) });
+
+/** Marks (or unmarks) a user as having asked for account deletion: me.json then answers 404 for them. */
+export function setUserDeletion(store: SandboxStore, form: FormData): Feedback {
+	const input = UserDeletionForm.safeParse({ login: field(form, 'login'), deletion_requested: field(form, 'deletion_requested') });
+	if (!input.success) return refused('user-deletion', `Nothing was changed: ${Object.values(fieldProblems(input.error)).join('; ')}.`);
+	const user = store.getUserByLogin(input.data.login);
+	if (!user) return refused('user-deletion', `No user \`${input.data.login}\`: it may have been removed by a reset. Reload the page.`, {}, { subject: input.data.login });
+	const requested = input.data.deletion_requested === 'true';
+	store.upsertUser({ login: user.login, verifications: user.verifications, deletion_requested: requested });
+	const message = requested
+		? `\`${user.login}\` has asked for account deletion: me.json answers 404 for their tokens.`
+		: `\`${user.login}\` no longer has a deletion request.`;
+	return done('user-deletion', message, user.login);
+}
+
+function clockMoved(store: SandboxStore, seconds: number, what: string): Feedback {
+	const now = store.advanceClock(seconds);
+	return done('clock', `${what} The sandbox's now is ${now.toISOString()} (today ${store.today()}).`);
+}
+
+/** Advances the sandbox clock by `seconds` (a whole, positive number). */
+export function advanceClockBy(store: SandboxStore, form: FormData): Feedback {
+	const raw = field(form, 'seconds');
+	const parsed = ClockBody.safeParse({ advance_seconds: raw.trim() === '' ? Number.NaN : Number(raw) });
+	if (!parsed.success) {
+		const problem = `\`${raw}\` is not a whole, positive number of seconds (${parsed.error.issues.map((i) => i.message).join('; ')})`;
+		return refused('clock', `The clock was not moved: ${problem}.`, { seconds: problem });
+	}
+	return clockMoved(store, parsed.data.advance_seconds, `Advanced ${durationWords(parsed.data.advance_seconds)}.`);
+}
+
+/** Advances the sandbox clock to the start (00:00 UTC) of a later date; the clock never moves back. */
+export function advanceClockTo(store: SandboxStore, form: FormData): Feedback {
+	const date = field(form, 'date').trim();
+	const notMoved = (problem: string) => refused('clock', 'The clock was not moved: the date needs attention.', { date: problem });
+	const checked = realDate.safeParse(date);
+	if (!checked.success) return notMoved(`\`${date || '(empty)'}\` is not ${checked.error.issues[0]?.message ?? 'a date'}; pick a date.`);
+	const today = store.today();
+	if (date <= today) {
+		return notMoved(`${date} is not after the sandbox's today (${today}). The clock only moves forward; to go back, reset the sandbox to its fixtures.`);
+	}
+	const seconds = Math.ceil((Date.parse(`${date}T00:00:00Z`) - store.now().getTime()) / 1000);
+	const parsed = ClockBody.safeParse({ advance_seconds: seconds });
+	if (!parsed.success) return notMoved(`${date} is too far ahead (${parsed.error.issues.map((i) => i.message).join('; ')}); pick a nearer date.`);
+	return clockMoved(store, parsed.data.advance_seconds, `Advanced to the start of ${date} (UTC).`);
+}
+
+/** "2 hours", "1 day", "1 day 2 hours", "1 minute 30 seconds". */
+export function durationWords(seconds: number): string {
+	const units: [number, string][] = [
+		[86_400, 'day'],
+		[3600, 'hour'],
+		[60, 'minute'],
+		[1, 'second']
+	];
+	const parts: string[] = [];
+	let rest = seconds;
+	for (const [size, word] of units) {
+		const count = Math.floor(rest / size);
+		if (count > 0) parts.push(`${count} ${word}${count === 1 ? '' : 's'}`);
+		rest -= count * size;
+	}
+	return parts.join(' ');
+}
+
+/** Back to the shipped fixtures; the form must carry the confirmation checkbox. */
+export function resetSandbox(store: SandboxStore, explorerOrigin: string, form: FormData): Feedback {
+	if (field(form, 'confirm') !== 'on') {
+		return refused('reset', 'Nothing was reset: tick the confirmation box first.', { confirm: 'Tick this box to confirm the reset.' });
+	}
+	resetToFixtures(store, explorerOrigin);
+	return done('reset', `The sandbox is back to its fixtures, the clock at real time (${store.now().toISOString()}) and the request log empty.`);
+}
+
+/** The answer to every action while the sandbox is off (SANDBOX=off). */
+export function sandboxOff(form: PanelForm): Feedback {
+	return refused(form, 'The sandbox is off (SANDBOX=off), so there is nothing to change. Start the explorer without SANDBOX=off.');
+}

@@ -1,0 +1,49 @@
+import { fail } from '@sveltejs/kit';
+import { config } from '$lib/server/config';
+import {
+	advanceClockBy,
+	advanceClockTo,
+	panelState,
+	recentRequests,
+	resetSandbox,
+	sandboxOff,
+	saveClientForm,
+	saveUserForm,
+	setClientKey,
+	setUserDeletion,
+	type Feedback,
+	type PanelForm
+} from '$lib/server/panel';
+import { services } from '$lib/server/services';
+import type { SandboxStore } from '$lib/sandbox/store';
+import type { Actions, PageServerLoad, RequestEvent } from './$types';
+
+export const load: PageServerLoad = async () => {
+	const { sandbox } = await services();
+	if (!sandbox) return { sandbox: null };
+	return {
+		sandbox: { ...panelState(sandbox.store), authUrl: sandbox.authUrl, accountsUrl: sandbox.accountsUrl, log: recentRequests(sandbox.store) }
+	};
+};
+
+/** A form action: read the form, run the panel's logic, answer its feedback (a failure as a 4xx, never a 5xx). */
+function panelAction(form: PanelForm, run: (store: SandboxStore, data: FormData) => Feedback) {
+	return async ({ request }: RequestEvent) => {
+		const { sandbox } = await services();
+		if (!sandbox) return fail(409, sandboxOff(form));
+		const data = await request.formData().catch(() => null);
+		if (!data) return fail(400, { form, ok: false, message: 'The form could not be read; reload the page and try again.', fields: {} } satisfies Feedback);
+		const feedback = run(sandbox.store, data);
+		return feedback.ok ? feedback : fail(400, feedback);
+	};
+}
+
+export const actions = {
+	saveClient: panelAction('client', saveClientForm),
+	setClientKey: panelAction('client-key', setClientKey),
+	saveUser: panelAction('user', saveUserForm),
+	setUserDeletion: panelAction('user-deletion', setUserDeletion),
+	advanceBy: panelAction('clock', advanceClockBy),
+	advanceTo: panelAction('clock', advanceClockTo),
+	reset: panelAction('reset', (store, data) => resetSandbox(store, config().publicOrigin, data))
+} satisfies Actions;
