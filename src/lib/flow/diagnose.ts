@@ -293,10 +293,11 @@ const DESCRIPTION_HINTS: Record<string, [RegExp, string][]> = {
 		[/revoked/i, 'revoked'],
 		[/another client|different client|client id/i, 'other-client']
 	],
+	// "missing" first: a description naming the missing parameter ("client_secret is missing") also says "secret".
 	'token-invalid-client': [
+		[/missing|absent|not included|no client authentication/i, 'missing-credentials'],
 		[/secret/i, 'wrong-secret'],
-		[/unknown|not found|no such/i, 'unknown-client'],
-		[/missing|absent|not included|no client authentication/i, 'missing-credentials']
+		[/unknown|not found|no such/i, 'unknown-client']
 	]
 };
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { StepId } from '$lib/flow/exchange';
+import { RUN_SOURCES } from './run';
 
 const NameValue = z.object({ name: z.string(), value: z.string() });
 const Cookie = z.object({ name: z.string(), value: z.string() });
@@ -120,6 +121,6 @@ export const LogExtrasSchema = z.object({
 	target: z.object({ kind: z.enum(['sandbox', 'custom']), authUrl: z.string(), accountsUrl: z.string() }),
 	sandboxClock: z.string().nullable(),
 	redactions: z.array(z.object({ what: z.string(), where: z.string() })),
-	source: z.enum(['walk', 'har', 'curl', 'http'])
+	source: z.enum(RUN_SOURCES)
 });
 export type LogExtras = z.infer<typeof LogExtrasSchema>;

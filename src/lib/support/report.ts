@@ -9,7 +9,7 @@ import type { HttpHeader, RecordedExchange } from '$lib/flow/exchange';
 import { toCurl } from '$lib/flow/curl';
 import type { AnnotatedRun } from './annotate';
 import { crossFlags } from './flags';
-import { linkRedirectUri, type Run } from './run';
+import { describeSource, linkRedirectUri, type Run } from './run';
 
 
 /** Longest body shown in a report; the rest is in the HAR export. */
@@ -102,7 +102,7 @@ function section(title: string, lines: string[], empty: string): string {
 export function runToMarkdown(run: Run, annotations: AnnotatedRun): string {
 	const target = `${run.target.kind} (authorisation host ${code(run.target.authUrl || 'unknown')}, accounts host ${code(run.target.accountsUrl || 'unknown')})`;
 	const facts = [
-		`- Recorded: ${run.createdAt}, from ${run.source === 'walk' ? 'a walk in the explorer' : `an imported ${run.source.toUpperCase()}`}`,
+		`- Recorded: ${run.createdAt}, from ${describeSource(run.source)}`,
 		`- Target: ${target}`,
 		...(run.sandboxClock ? [`- Sandbox clock: ${run.sandboxClock}`] : []),
 		...(run.link ? [`- Authorisation link: ${code(run.link)}`] : []),

@@ -28,7 +28,17 @@ export interface Run {
 	callback: { url: string; receivedAt: string } | null;
 	exchanges: RecordedExchange[];
 	redactions: Redaction[];
-	source: 'walk' | 'har' | 'curl' | 'http';
+	source: RunSource;
+}
+
+export const RUN_SOURCES = ['walk', 'scenario', 'har', 'curl', 'http'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+
+/** How a run came to be, for a person: "a walk in the explorer", "an imported HAR". */
+export function describeSource(source: RunSource): string {
+	if (source === 'walk') return 'a walk in the explorer';
+	if (source === 'scenario') return 'a scenario run';
+	return `an imported ${source === 'http' ? 'raw HTTP exchange' : source === 'curl' ? 'curl command' : 'HAR'}`;
 }
 
 /** Errors as data: what was wrong with the input and what to do. */

@@ -1,0 +1,3 @@
+import { loadScenariosPage } from '$lib/scenarios/server';
+
+export const load = () => loadScenariosPage();
