@@ -77,7 +77,7 @@ async function sandboxNow(walk: Walk): Promise<Date | null> {
 }
 
 async function view(s: ExplorerSession) {
-	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: s.walk.link ? s.walk.runId : null };
+	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: s.walk.link || s.walk.callback ? s.walk.runId : null };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */

@@ -74,3 +74,24 @@ describe('walkView', () => {
 		expect(seen).toContain('"set":true');
 	});
 });
+
+describe('startAuthorisation', () => {
+	const link = (extra: string) =>
+		`http://localhost:3001/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent('http://localhost:3000/callback')}&country=uk${extra}`;
+
+	it('refuses a link carrying the secret, as a client_secret parameter or anywhere else, and keeps nothing of it', () => {
+		for (const extra of [`&client_secret=${encodeURIComponent(SECRET)}`, `&client_secret=someone-elses`, `&note=${encodeURIComponent(SECRET)}`]) {
+			const w = walk();
+			const result = startAuthorisation(w, link(extra));
+			expect(result.ok).toBe(false);
+			expect(w.link).toBeNull();
+			for (const form of forms(SECRET)) expect(JSON.stringify(result)).not.toContain(form);
+		}
+	});
+
+	it('accepts a clean link', () => {
+		const w = walk();
+		expect(startAuthorisation(w, link(''))).toEqual({ ok: true });
+		expect(w.link).toBe(link(''));
+	});
+});

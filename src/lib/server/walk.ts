@@ -105,9 +105,12 @@ export function serverFindings(walk: Walk, link: string): Finding[] {
 	return lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id === SECRET_VALUE_FINDING);
 }
 
-/** Step 2 begins: remember the link the browser is sent to. A link that carries the secret is refused. */
+/**
+ * Step 2 begins: remember the link the browser is sent to. A link that carries the secret is refused: its value
+ * anywhere, or any `client_secret` parameter (whose value could be a secret of another client).
+ */
 export function startAuthorisation(walk: Walk, link: string): WalkResult {
-	const leaks = serverFindings(walk, link);
+	const leaks = lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id.startsWith('client-secret'));
 	if (leaks.length > 0) return { ok: false, message: `Not opened: ${leaks[0]!.message}` };
 	const redirectUri = safeParam(link, 'redirect_uri');
 	resetSteps(walk);

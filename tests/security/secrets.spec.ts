@@ -1,0 +1,283 @@
+/**
+ * Secrets: a crawler in Chromium walks the flow with every transport and tamper, the lesson, and then every page
+ * it can reach by links (saved runs, reference, sandbox panel and scenarios when they exist), and the sandbox's
+ * own pages. The client secret is in no response the browser received, no cookie, no storage, no built client
+ * file, no HAR export; tokens appear only in the answer to an explicit Reveal. A second test runs its own explorer
+ * process and reads everything it logged during a walk.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { expect, test, type Page } from '@playwright/test';
+import { recordResponses, type Received } from './support/recorder';
+import { addExchange, signInAndDecide } from './support/browser';
+import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
+import { ACCOUNTS_HOST, AUTH_HOST, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
+import { spawnExplorer } from './support/servers';
+
+/** The secret as it could travel: as is, URL-encoded, in a Basic header (client_id:secret), alone in base64. */
+const SECRET_FORMS = [
+	DEMO_SECRET,
+	encodeURIComponent(DEMO_SECRET),
+	Buffer.from(`${DEMO_CLIENT_ID}:${DEMO_SECRET}`).toString('base64'),
+	Buffer.from(DEMO_SECRET).toString('base64'),
+	Buffer.from(DEMO_SECRET).toString('base64url'),
+	Buffer.from(DEMO_SECRET).toString('hex')
+];
+
+const where = (r: Received) => `${r.status} ${r.resourceType} ${r.url}`;
+const containing = (received: Received[], needle: string) =>
+	received.filter((r) => r.headers.includes(needle) || (r.body ?? '').includes(needle)).map(where);
+
+async function storageOf(page: Page): Promise<string> {
+	return page.evaluate(() => JSON.stringify([location.href, document.cookie, { ...localStorage }, { ...sessionStorage }]));
+}
+
+async function openAllDetails(page: Page) {
+	await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+}
+
+function clientFiles(dir: string): { path: string; text: string }[] {
+	return readdirSync(dir, { withFileTypes: true, recursive: true })
+		.filter((entry) => entry.isFile())
+		.map((entry) => {
+			const path = join(entry.parentPath, entry.name);
+			const raw = readFileSync(path);
+			const bytes = path.endsWith('.gz') ? gunzipSync(raw) : path.endsWith('.br') ? brotliDecompressSync(raw) : raw;
+			return { path, text: bytes.toString('latin1') };
+		});
+}
+
+/** Same-origin links of the page, without fragments. */
+async function linksOf(page: Page): Promise<string[]> {
+	const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href));
+	return [...new Set(hrefs.filter((h) => h.startsWith(EXPLORER)).map((h) => h.split('#')[0]!))];
+}
+
+test('a crawl of every page finds the client secret nowhere, and tokens only where revealed', async ({ page, context }) => {
+	test.setTimeout(120_000);
+	const log = await recordResponses(context, EXPLORER);
+	const revealed: string[] = [];
+	page.on('dialog', async (dialog) => {
+		revealed.push(dialog.defaultValue());
+		await dialog.dismiss();
+	});
+	const storages: string[] = [];
+
+	// The walk, with the secret typed once into the form.
+	await page.goto('/');
+	await page.getByLabel('Client secret').fill(DEMO_SECRET);
+	await page.getByRole('button', { name: 'Save client settings' }).click();
+	await expect(page.getByLabel('Client secret')).toHaveValue('');
+	await page.getByTestId('open-link').click();
+	await signInAndDecide(page, STUDENT, 'authorise');
+	await expect(page.getByTestId('callback-result')).toHaveAttribute('data-kind', 'code');
+	await addExchange(page, 'token', () => page.getByTestId('exchange').click());
+	const tamper = page.locator('details.tamper');
+	await tamper.locator('summary').click();
+	for (const transport of ['basic', 'bearer', 'form', 'query']) {
+		await page.getByLabel('Send parameters').selectOption(transport);
+		for (const button of ['Send again', 'Wrong secret', 'Change redirect_uri']) {
+			await addExchange(page, 'token', () => tamper.getByRole('button', { name: button, exact: true }).click());
+		}
+	}
+	await page.getByLabel('Drop', { exact: true }).selectOption('client_secret');
+	await addExchange(page, 'token', () => tamper.getByRole('button', { name: 'Send without it' }).click());
+	for (const [transport, credential, userAgent] of [
+		['header', 'token', true],
+		['query', 'token', true],
+		['header', 'token', false],
+		['header', 'code', true],
+		['query', 'none', true]
+	] as const) {
+		await page.getByLabel('Send the token').selectOption(transport);
+		await page.getByTestId('me-user-agent').setChecked(userAgent);
+		await page.getByTestId('me-credential').selectOption(credential);
+		await addExchange(page, 'me', () => page.getByTestId('read-me').click());
+	}
+	const firstToken = page.getByTestId('exchange-token').first();
+	await firstToken.getByRole('button', { name: 'Reveal access token' }).click();
+	await firstToken.getByRole('button', { name: 'Reveal refresh token' }).click();
+	await expect.poll(() => revealed.length).toBe(2);
+	await openAllDetails(page);
+	storages.push(await storageOf(page));
+
+	// The lesson, both trips.
+	await page.goto('/learn/cancel');
+	await page.getByTestId('lesson-cancel').click();
+	await signInAndDecide(page, STUDENT, 'cancel');
+	await page.getByTestId('lesson-authorise').click();
+	await signInAndDecide(page, STUDENT, 'authorise');
+	await expect(page.getByTestId('lesson-summary')).toBeVisible();
+	storages.push(await storageOf(page));
+
+	// Every scenario, run from its page (each walks the sandbox and saves a run).
+	const scenarios = await page.goto('/scenarios');
+	if (scenarios?.status() === 200 && (await page.getByTestId('run-all').count()) > 0) {
+		const total = await page.locator('[data-testid^="scenario-"][id]').count();
+		expect(total).toBeGreaterThan(0);
+		await page.getByTestId('run-all').click();
+		await expect(page.getByTestId('scenario-result')).toHaveCount(total, { timeout: 60_000 });
+		await openAllDetails(page);
+		storages.push(await storageOf(page));
+	}
+
+	// Every page reachable by links, plus the ones that may exist without a link yet.
+	const queue = ['/', '/runs', '/reference', '/learn/cancel', '/sandbox', '/scenarios'].map((p) => `${EXPLORER}${p}`);
+	const seen = new Set<string>();
+	const exports = new Set<string>();
+	const pages: string[] = [];
+	let runPages = 0;
+	while (queue.length > 0 && pages.length < 80) {
+		const url = queue.shift()!;
+		if (seen.has(url)) continue;
+		seen.add(url);
+		const path = new URL(url).pathname;
+		if (path.startsWith('/callback')) continue;
+		if (/\/export\//.test(path)) {
+			exports.add(url);
+			continue;
+		}
+		if (/^\/runs\/[^/]+$/.test(path) && ++runPages > 20) continue;
+		const response = await page.goto(url);
+		if (!response || response.status() === 404) continue;
+		pages.push(`${response.status()} ${path}`);
+		await openAllDetails(page);
+		storages.push(await storageOf(page));
+		queue.push(...(await linksOf(page)));
+	}
+	// The sandbox's own pages and JSON, as a browser could open them.
+	for (const url of [`${AUTH_HOST}/health`, `${ACCOUNTS_HOST}/health`, `${ACCOUNTS_HOST}/sandbox/state`, `${ACCOUNTS_HOST}/sandbox/log?limit=500`]) {
+		await page.goto(url);
+		storages.push(await storageOf(page));
+	}
+	expect(pages.length).toBeGreaterThanOrEqual(5);
+	expect(pages.filter((p) => p.startsWith('5')), 'pages that failed').toEqual([]);
+
+	// A HAR export downloaded as a person would, and every export link the crawl found.
+	await page.goto('/runs');
+	await page.locator('[data-testid="run-list"] a').first().click();
+	const download = page.waitForEvent('download');
+	await page.getByTestId('export-har').click();
+	const exported = [readFileSync(await (await download).path(), 'utf8')];
+	expect(exports.size).toBeGreaterThan(0);
+	for (const url of exports) exported.push(await (await page.request.get(url)).text());
+
+	const received = await log.settle();
+	expect(received.filter((r) => r.resourceType === 'document' && r.body !== null).length).toBeGreaterThan(10);
+	// Only redirects have no body to search; and built files, whose bodies a quick navigation may drop, are
+	// searched on disk below.
+	const builtFile = (r: Received) => r.url.startsWith(`${EXPLORER}/_app/immutable/`) || r.url === `${EXPLORER}/favicon.svg`;
+	expect(received.filter((r) => r.body === null && (r.status < 300 || r.status >= 400) && !builtFile(r)).map(where)).toEqual([]);
+	const cookies = JSON.stringify(await context.cookies());
+	const files = clientFiles(join(process.cwd(), 'build', 'client'));
+	expect(files.length).toBeGreaterThan(3);
+	test.info().annotations.push({ type: 'crawl', description: `${pages.length} pages, ${received.length} responses, ${exported.length} exports` });
+
+	for (const form of SECRET_FORMS) {
+		expect(containing(received, form), `responses carrying ${form}`).toEqual([]);
+		expect(storages.filter((s) => s.includes(form)), `storage carrying ${form}`).toEqual([]);
+		expect(cookies).not.toContain(form);
+		expect(exported.filter((e) => e.includes(form)).length, `exports carrying ${form}`).toBe(0);
+		expect(files.filter((f) => f.text.includes(form)).map((f) => f.path), `client files carrying ${form}`).toEqual([]);
+	}
+
+	const [accessToken, refreshToken] = revealed;
+	for (const token of [accessToken!, refreshToken!]) {
+		expect(token.length).toBeGreaterThanOrEqual(22);
+		expect(containing(received, token)).toEqual([`200 fetch ${EXPLORER}/api/walk/reveal`]);
+		expect(storages.filter((s) => s.includes(token))).toEqual([]);
+		expect(cookies).not.toContain(token);
+		expect(exported.filter((e) => e.includes(token)).length).toBe(0);
+	}
+});
+
+test("the explorer's server log holds no client secret and no token, whatever the walk did", async () => {
+	test.setTimeout(60_000);
+	const port = 4490;
+	const dataDir = mkdtempSync(join(tmpdir(), 'sfe-log-'));
+	const server = spawnExplorer({
+		port,
+		dataDir,
+		env: { EXPLORER_ALLOWED_HOSTS: '127.0.0.1:9,unreachable.invalid', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' }
+	});
+	try {
+		await server.ready;
+		const explorer = `http://localhost:${port}`;
+		const accounts = `http://localhost:${port + 2}`;
+		const session = await new ExplorerSession(explorer).open();
+		const tokens: string[] = [];
+
+		// The secret typed in, a walk with every transport and tamper, tokens revealed.
+		const settings = {
+			target: { kind: 'sandbox' },
+			clientId: DEMO_CLIENT_ID,
+			clientSecret: DEMO_SECRET,
+			redirectUri: `${explorer}/callback`,
+			supergroup: 'student',
+			country: 'uk',
+			responseType: 'code',
+			extraLinkParams: []
+		};
+		expect((await session.walk('client', settings)).status).toBe(200);
+		// A link that carries the secret's value is refused; the refusal must not log it.
+		const leaky = `http://localhost:${port + 1}/sso/student?client_id=${DEMO_CLIENT_ID}&redirect_uri=${encodeURIComponent(`${explorer}/callback?s=${DEMO_SECRET}`)}`;
+		expect((await session.walk('start', { link: leaky })).status).toBe(400);
+		const code = await sandboxCode(accounts, `${explorer}/callback`);
+		await session.callback(`code=${encodeURIComponent(code)}`);
+		for (const transport of ['query', 'form', 'basic', 'bearer'])
+			for (const tamper of [undefined, 'again', 'secret', 'redirect_uri', 'grant_type']) {
+				expect((await session.walk('exchange', { transport, tamper })).status).toBe(200);
+			}
+		const view = (await session.walk('me', { credential: 'token', transport: 'query' })).body.view!;
+		for (const credential of ['code', 'none']) await session.walk('me', { credential });
+		for (const kind of ['access_token', 'refresh_token']) {
+			const answer = await session.post<{ value: string }>('/api/walk/reveal', { exchangeId: view.exchanges[0]!.exchange.id, kind });
+			expect(answer.status).toBe(200);
+			tokens.push(answer.body.value);
+		}
+		// Refreshing with the revealed token straight at the sandbox, and a wrong secret there too.
+		const refresh = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens[1]!, client_id: DEMO_CLIENT_ID, client_secret: DEMO_SECRET });
+		const refreshed = (await (await fetch(`${accounts}/oauth/token?${refresh}`, { method: 'POST' })).json()) as { access_token?: string };
+		if (refreshed.access_token) tokens.push(refreshed.access_token);
+		await fetch(`${accounts}/oauth/token?grant_type=authorization_code&code=x&client_id=${DEMO_CLIENT_ID}&client_secret=${DEMO_SECRET}-wrong`, { method: 'POST' });
+
+		// Bad input of every kind, with the secret in it.
+		await session.request('/api/walk/client', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"clientSecret":"${DEMO_SECRET}"` });
+		await session.walk('client', { ...settings, country: DEMO_SECRET.repeat(10) });
+		await session.walk('client', customTarget(`http://${DEMO_SECRET}.example`, 'http://127.0.0.1:9', { clientSecret: DEMO_SECRET }));
+		await session.walk('client', customTarget('http://127.0.0.1:9', 'http://unreachable.invalid', { clientSecret: DEMO_SECRET }));
+		await session.callback('code=for-the-broken-target');
+		await session.walk('exchange', { transport: 'basic' });
+		await session.post('/api/import', { kind: 'har', text: `{"log":{"entries":[{"request":{"url":"http://x/?client_secret=${DEMO_SECRET}"}}]}}` });
+		const fixture = readFileSync(join(process.cwd(), 'src', 'lib', 'support', 'fixtures', 'success.har.json'), 'utf8');
+		const imported = await session.post<{ id: string }>('/api/import', { kind: 'har', text: fixture.replaceAll('shop-secret', DEMO_SECRET) });
+		await session.request(`/runs/${imported.body.id}/export/har`).then((r) => r.text());
+		await session.request(`/runs/${view.runId}/export/har`).then((r) => r.text());
+		await session.request(`/runs/${view.runId}`).then((r) => r.text());
+		await session.post('/api/lesson', { outcome: 'cancel' });
+		await new Promise((r) => setTimeout(r, 300));
+
+		const output = server.output();
+		expect(output).toContain('SSO Flow Explorer');
+		for (const form of SECRET_FORMS) expect(output, `the log carries ${form}`).not.toContain(form);
+		for (const token of tokens) expect(output).not.toContain(token);
+	} finally {
+		server.process.kill('SIGTERM');
+		await server.exited;
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+});
+
+test('a link with the real secret in client_secret is refused by the server, not stored in the walk and sent back', async () => {
+	// The page blocks such a link itself; a script posting to /api/walk/start must be refused by the server too.
+	const session = await new ExplorerSession(EXPLORER).open();
+	await session.walk('reset');
+	const link = `${AUTH_HOST}/sso/student?response_type=code&client_id=${DEMO_CLIENT_ID}&redirect_uri=${encodeURIComponent(`${EXPLORER}/callback`)}&country=uk&client_secret=${DEMO_SECRET}`;
+	const answer = await session.walk('start', { link });
+	const page = await (await session.request('/__data.json')).text();
+	expect(answer.text).not.toContain(DEMO_SECRET);
+	expect(page).not.toContain(DEMO_SECRET);
+	expect(answer.status).toBe(400);
+});

@@ -1,0 +1,19 @@
+/**
+ * Where the servers of this run listen. playwright.config.ts moves every port with E2E_PORT, so these specs must
+ * read it too (tests/support/walk.ts assumes the default ports).
+ */
+export const PORT = Number(process.env.E2E_PORT ?? 4173);
+export const EXPLORER = `http://localhost:${PORT}`;
+export const AUTH_HOST = `http://localhost:${PORT + 1}`;
+export const ACCOUNTS_HOST = `http://localhost:${PORT + 2}`;
+/** Allowed by the config (127.0.0.1:PORT+7), with private targets on: the specs start their own target there. */
+export const HOSTILE_PORT = PORT + 7;
+export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;
+/** The config's OUTBOUND_TIMEOUT_MS. */
+export const OUTBOUND_TIMEOUT_MS = 3000;
+
+/** The demo client as the sandbox ships it (src/lib/sandbox/fixtures.ts). */
+export const DEMO_CLIENT_ID = 'demo-client';
+export const DEMO_SECRET = 'demo-secret-change-me';
+export const DEMO_PASSWORD = 'password';
+export const STUDENT = 'student@example.com';

@@ -1,0 +1,94 @@
+/**
+ * Servers the security and fault specs start themselves: a target with a scripted handler (hostile, broken, or
+ * just listening to prove nothing arrives), and a separate explorer process whose output can be read and which
+ * can be killed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+
+export interface Target {
+	port: number;
+	/** `METHOD path` of every request that arrived. */
+	received: string[];
+	/** TCP connections that were opened, requests or not. */
+	connections: number;
+	close(): Promise<void>;
+}
+
+/** An HTTP server on `port` (0: any) and `host`; every request and connection is counted. */
+export async function startTarget(
+	port: number,
+	handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+	host = '127.0.0.1'
+): Promise<Target> {
+	const sockets = new Set<Socket>();
+	const target: Target = { port: 0, received: [], connections: 0, close: async () => undefined };
+	const server = http.createServer((req, res) => {
+		target.received.push(`${req.method} ${req.url}`);
+		handler(req, res);
+	});
+	server.on('connection', (socket) => {
+		target.connections++;
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen({ port, host, ipv6Only: false }, resolve);
+	});
+	target.port = (server.address() as AddressInfo).port;
+	target.close = () =>
+		new Promise((resolve) => {
+			for (const socket of sockets) socket.destroy();
+			server.close(() => resolve());
+		});
+	return target;
+}
+
+export interface SpawnedExplorer {
+	process: ChildProcess;
+	/** Everything written to stdout and stderr so far. */
+	output(): string;
+	/** Resolves once /health answers. */
+	ready: Promise<void>;
+	exited: Promise<number | null>;
+}
+
+/** `node build/index.js` on three given ports, with its own data directory. */
+export function spawnExplorer(options: { port: number; dataDir: string; env?: Record<string, string> }): SpawnedExplorer {
+	const { port, dataDir } = options;
+	const child = spawn(process.execPath, [join(process.cwd(), 'build', 'index.js')], {
+		cwd: process.cwd(),
+		env: {
+			PATH: process.env.PATH ?? '',
+			PORT: String(port),
+			AUTH_PORT: String(port + 1),
+			ACCOUNTS_PORT: String(port + 2),
+			ORIGIN: `http://localhost:${port}`,
+			DATA_DIR: dataDir,
+			OUTBOUND_TIMEOUT_MS: '3000',
+			...options.env
+		},
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+	const ready = (async () => {
+		const deadline = Date.now() + 20_000;
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null) throw new Error(`the explorer exited (${child.exitCode}):\n${output}`);
+			const ok = await fetch(`http://localhost:${port}/health`).then(
+				(r) => r.ok,
+				() => false
+			);
+			if (ok) return;
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		throw new Error(`the explorer did not answer /health within 20 s:\n${output}`);
+	})();
+	return { process: child, output: () => output, ready, exited };
+}
