@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import { recordResponses, type Received } from './support/responses';
-import { AUTH_HOST, DEMO_SECRET, authorise, callMe, exchange, signInAndDecide, tamper } from './support/walk';
+import { AUTH_HOST, DEMO_SECRET, authorise, callMe, exchange, open, signInAndDecide, tamper } from './support/walk';
 
 /** Every way the secret could travel: as is, and inside a Basic credentials header. */
 const SECRET_FORMS = [DEMO_SECRET, Buffer.from(`demo-client:${DEMO_SECRET}`).toString('base64')];
@@ -58,7 +58,7 @@ test('the client secret and the tokens stay on the server', async ({ page, conte
 	});
 
 	// The person types the secret once: it goes to the server and must never come back.
-	await page.goto('/');
+	await open(page, '/');
 	await page.getByLabel('Client secret').fill(DEMO_SECRET);
 	await page.getByRole('button', { name: 'Save client settings' }).click();
 	await expect(page.getByTestId('secret-status')).toContainText('ends …me');
@@ -80,8 +80,8 @@ test('the client secret and the tokens stay on the server', async ({ page, conte
 	await expect.poll(() => revealed.length).toBe(2);
 	const storageOnWalk = await scriptStorage(page);
 
-	await page.goto('/reference');
-	await page.goto('/learn/cancel');
+	await open(page, '/reference');
+	await open(page, '/learn/cancel');
 	await page.getByTestId('lesson-cancel').click();
 	await signInAndDecide(page, 'student@example.com', 'cancel');
 	await page.getByTestId('lesson-authorise').click();

@@ -15,6 +15,24 @@ export const STUDENT = 'student@example.com';
 
 export type Decision = 'authorise' | 'cancel';
 
+/**
+ * Waits until Svelte has hydrated the page: before that, buttons are server-rendered HTML and a click does
+ * nothing. The signal is the delegated event handler Svelte 5 stores on an element under a symbol; the theme
+ * selector of the layout is on every page. (Module scripts start after the load event, so `goto` alone races.)
+ */
+export async function hydrated(page: Page): Promise<void> {
+	await page.waitForFunction(() => {
+		const select = document.querySelector('header select');
+		return select !== null && Object.getOwnPropertySymbols(select).length > 0;
+	});
+}
+
+/** Opens an explorer page and waits until it works. */
+export async function open(page: Page, path: string): Promise<void> {
+	await page.goto(path);
+	await hydrated(page);
+}
+
 /** Back to the shipped fixtures and real time, for a test that changed the sandbox. */
 export async function resetSandbox(): Promise<void> {
 	const response = await fetch(`${ACCOUNTS_HOST}/sandbox/reset`, {
@@ -44,6 +62,7 @@ export async function signInAndDecide(page: Page, login: string, decision: Decis
 		} else if (kind === 'consent') {
 			await page.getByRole('button', { name: decision === 'authorise' ? 'Authorise' : 'Cancel' }).click();
 			await page.waitForURL((url) => url.origin === EXPLORER);
+			await hydrated(page);
 			return seen;
 		} else {
 			throw new Error(`Unexpected sandbox page "${kind}": ${await page.locator('main').innerText()}`);
@@ -55,7 +74,7 @@ export async function signInAndDecide(page: Page, login: string, decision: Decis
 
 /** Steps 1 and 2 of the walk against the sandbox with the demo client: open the link, sign in, decide. */
 export async function authorise(page: Page, login = STUDENT, decision: Decision = 'authorise'): Promise<string[]> {
-	await page.goto('/');
+	await open(page, '/');
 	await page.getByTestId('open-link').click();
 	const seen = await signInAndDecide(page, login, decision);
 	await expect(page.getByTestId('callback-result')).toHaveAttribute('data-kind', decision === 'authorise' ? 'code' : 'cancel');

@@ -70,6 +70,12 @@ describe('harToRun: round trip', () => {
 		expect(back.ok && back.run).toEqual(original);
 	});
 
+	it('takes the id it is given, so re-importing an export never overwrites the run it came from', () => {
+		const original = redactRun(walkRun());
+		const back = harToRun(JSON.stringify(runToHar(original)), { id: 'a-new-id' });
+		expect(back.ok && back.run).toEqual({ ...original, id: 'a-new-id' });
+	});
+
 	it('keeps a link or callback that is an exchange as that exchange, without a duplicate entry', () => {
 		const original = redactRun(run({
 			link: LINK,

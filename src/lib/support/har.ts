@@ -355,7 +355,9 @@ export function harToRun(text: string, options: HarImportOptions = {}): HarImpor
 	const extras = LogExtrasSchema.safeParse(parsed.har.log._ssoFlowExplorer);
 	if (!extras.success) return discoverRun(parsed.har, options);
 	const before = extras.data.redactions.length;
-	const run = redactRun(restoreRun(parsed.har, extras.data));
+	// A new id when the caller gives one: an import never overwrites the saved run it was exported from.
+	const restored = restoreRun(parsed.har, extras.data);
+	const run = redactRun({ ...restored, id: options.id ?? restored.id });
 	return {
 		ok: true,
 		run,

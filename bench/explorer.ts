@@ -1,0 +1,281 @@
+/**
+ * The explorer, built and started as `npm start` runs it (one process: explorer, sandbox hosts): full UI walks in
+ * headless Chromium, the JavaScript each first page ships, and the cost of the explorer's walk route over calling
+ * the sandbox directly.
+ */
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { buildAuthorisationLink } from '$lib/flow/link';
+import type { WalkView } from '$lib/flow/view';
+import type { Measurement } from './report';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PORT = Number(process.env.BENCH_PORT ?? 4273);
+const EXPLORER = `http://localhost:${PORT}`;
+const AUTH = `http://localhost:${PORT + 1}`;
+const ACCOUNTS = `http://localhost:${PORT + 2}`;
+const WALKS = Number(process.env.BENCH_WALKS ?? 5);
+const ROUTES = ['/', '/reference', '/learn/cancel'];
+/** Route overhead: fresh walks of this many me.json reads each, so no one walk grows long. */
+const OVERHEAD_ROUNDS = 25;
+const READS_PER_WALK = 20;
+/** One long walk shows how a walk's length affects the route's cost. */
+const LONG_WALK_READS = 300;
+const JS_BUDGET_KB = 120;
+
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/* ------------------------------------------------------------------ server */
+
+function build(log: (line: string) => void): void {
+	if (process.env.BENCH_SKIP_BUILD === '1' && existsSync(join(ROOT, 'build', 'index.js'))) return log('using the existing build (BENCH_SKIP_BUILD=1)');
+	log('building the explorer (npx vite build)…');
+	const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+	if (result.status !== 0) throw new Error('the explorer build failed; see above');
+}
+
+async function waitForHealth(server: ChildProcess): Promise<void> {
+	const deadline = Date.now() + 120_000;
+	while (Date.now() < deadline) {
+		if (server.exitCode !== null) throw new Error(`the explorer exited (${server.exitCode}) before it answered /health`);
+		try {
+			if ((await fetch(`${EXPLORER}/health`)).ok) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`the explorer did not answer ${EXPLORER}/health within 2 minutes`);
+}
+
+async function startExplorer(dataDir: string): Promise<ChildProcess> {
+	const server = spawn('node', ['scripts/start.js'], {
+		cwd: ROOT,
+		env: { ...process.env, PORT: String(PORT), AUTH_PORT: String(PORT + 1), ACCOUNTS_PORT: String(PORT + 2), DATA_DIR: dataDir, ORIGIN: EXPLORER },
+		stdio: ['ignore', 'ignore', 'inherit']
+	});
+	await waitForHealth(server);
+	return server;
+}
+
+function stopExplorer(server: ChildProcess): Promise<void> {
+	return new Promise((resolve) => {
+		if (server.exitCode !== null) return resolve();
+		server.once('exit', () => resolve());
+		server.kill('SIGTERM');
+	});
+}
+
+/* ------------------------------------------------------------------ the walk in Chromium */
+
+async function walk(browser: Browser): Promise<number> {
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	try {
+		const started = performance.now();
+		await page.goto(`${EXPLORER}/`);
+		await page.click('[data-testid=open-link]');
+		await page.waitForURL((url) => url.origin === AUTH);
+		await page.getByLabel('Email').fill('student@example.com');
+		await page.getByLabel('Password').fill('password');
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.getByRole('button', { name: 'Authorise' }).click();
+		await page.waitForURL((url) => url.origin === EXPLORER);
+		await page.click('[data-testid=exchange]');
+		await page.waitForSelector('[data-testid=exchange-token]');
+		await page.click('[data-testid=read-me]');
+		await page.waitForSelector('[data-testid=me-result]');
+		return performance.now() - started;
+	} catch (error) {
+		throw new Error(`the walk stopped at ${page.url()}: ${(error as Error).message.split('\n')[0]}`);
+	} finally {
+		await context.close();
+	}
+}
+
+/* ------------------------------------------------------------------ JavaScript shipped */
+
+function gzippedBytes(urlPath: string): number {
+	const file = join(ROOT, 'build', 'client', urlPath);
+	// adapter-node serves the precompressed file it built; measure that when it exists.
+	return existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`).length : gzipSync(readFileSync(file)).length;
+}
+
+/** Every script a fresh load of the route requests from the explorer, gzipped, summed. */
+async function shippedJs(browser: Browser, route: string): Promise<{ kb: number; files: number }> {
+	const context = await browser.newContext();
+	const page: Page = await context.newPage();
+	const scripts = new Set<string>();
+	page.on('request', (request) => {
+		const url = new URL(request.url());
+		if (request.resourceType() === 'script' && url.origin === EXPLORER) scripts.add(url.pathname);
+	});
+	await page.goto(`${EXPLORER}${route}`, { waitUntil: 'networkidle' });
+	await context.close();
+	const bytes = [...scripts].reduce((sum, path) => sum + gzippedBytes(path), 0);
+	return { kb: bytes / 1024, files: scripts.size };
+}
+
+/* ------------------------------------------------------------------ route overhead */
+
+class Session {
+	private cookie = '';
+	async post(path: string, body: unknown = {}): Promise<Response> {
+		const res = await fetch(`${EXPLORER}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: this.cookie }, body: JSON.stringify(body), redirect: 'manual' });
+		this.remember(res);
+		return res;
+	}
+	async get(url: string): Promise<Response> {
+		const res = await fetch(url, { headers: { cookie: this.cookie }, redirect: 'manual' });
+		this.remember(res);
+		return res;
+	}
+	private remember(res: Response): void {
+		const set = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+		if (set.length > 0) this.cookie = set.join('; ');
+	}
+}
+
+async function ok(res: Response, what: string): Promise<Response> {
+	if (!res.ok && res.status !== 303) throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
+	return res;
+}
+
+/** A fresh walk through the explorer's own routes, up to an access token; returns the token for direct calls. */
+async function walkToToken(session: Session): Promise<string> {
+	const redirectUri = `${EXPLORER}/callback`;
+	await ok(await session.post('/api/walk/reset'), 'reset');
+	const link = buildAuthorisationLink({ authUrl: AUTH, supergroup: 'student', responseType: 'code', clientId: 'demo-client', redirectUri, country: 'uk' });
+	await ok(await session.post('/api/walk/start', { link }), 'start');
+	const authorised = await ok(
+		await fetch(`${ACCOUNTS}/sandbox/authorize`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ supergroup: 'student', response_type: 'code', client_id: 'demo-client', redirect_uri: redirectUri, country: 'uk', login: 'student@example.com', decision: 'authorize' })
+		}),
+		'sandbox authorize'
+	);
+	const { location } = (await authorised.json()) as { location: string };
+	await ok(await session.get(location), 'callback');
+	const exchanged = (await (await ok(await session.post('/api/walk/exchange'), 'exchange')).json()) as { view: WalkView };
+	const exchangeId = exchanged.view.exchanges.at(-1)?.exchange.id;
+	const revealed = await ok(await session.post('/api/walk/reveal', { exchangeId, kind: 'access_token' }), 'reveal');
+	return ((await revealed.json()) as { value: string }).value;
+}
+
+async function timed(call: () => Promise<Response>): Promise<number> {
+	const started = performance.now();
+	const res = await call();
+	await res.arrayBuffer();
+	if (!res.ok) throw new Error(`a timed call answered ${res.status}`);
+	return performance.now() - started;
+}
+
+interface Overhead {
+	viaExplorer: number[];
+	direct: number[];
+	longWalkFirst: number;
+	longWalkLast: number;
+}
+
+async function routeOverhead(): Promise<Overhead> {
+	const session = new Session();
+	const viaExplorer: number[] = [];
+	const direct: number[] = [];
+	const readMe = () => session.post('/api/walk/me', { transport: 'header', userAgent: true, host: true, credential: 'token' });
+	for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
+		const token = await walkToToken(session);
+		const directMe = () => fetch(`${ACCOUNTS}/api/v3/me.json`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'bench' } });
+		// Interleaved, so drift in the machine's load affects both alike.
+		for (let i = 0; i < READS_PER_WALK; i++) {
+			viaExplorer.push(await timed(readMe));
+			direct.push(await timed(directMe));
+		}
+	}
+	await walkToToken(session);
+	const long: number[] = [];
+	for (let i = 0; i < LONG_WALK_READS; i++) long.push(await timed(readMe));
+	return { viaExplorer, direct, longWalkFirst: median(long.slice(0, 20)), longWalkLast: median(long.slice(-20)) };
+}
+
+/* ------------------------------------------------------------------ all of it */
+
+export async function benchExplorer(log: (line: string) => void): Promise<{ measurements: Measurement[]; notes: string[] }> {
+	build(log);
+	const dataDir = mkdtempSync(join(tmpdir(), 'sso-bench-explorer-'));
+	const server = await startExplorer(dataDir);
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
+	});
+	try {
+		const failures: string[] = [];
+		/** A walk that fails is noted and tried once more, so one stall on a busy machine does not end the run. */
+		const timedWalk = async () => {
+			try {
+				return await walk(browser);
+			} catch (error) {
+				failures.push((error as Error).message);
+				log(`a walk failed, trying once more: ${(error as Error).message}`);
+				return walk(browser);
+			}
+		};
+		await timedWalk(); // warm-up: first compilation of the server's routes, Chromium's caches
+		const walks: number[] = [];
+		for (let i = 0; i < WALKS; i++) walks.push(await timedWalk());
+		log(`walks (ms): ${walks.map((w) => w.toFixed(0)).join(', ')}`);
+
+		const js: [string, { kb: number; files: number }][] = [];
+		for (const route of ROUTES) js.push([route, await shippedJs(browser, route)]);
+		for (const [route, { kb, files }] of js) log(`JS for ${route}: ${kb.toFixed(1)} KB gzipped in ${files} files`);
+
+		const overhead = await routeOverhead();
+		const viaMedian = median(overhead.viaExplorer);
+		const directMedian = median(overhead.direct);
+		log(`me.json via POST /api/walk/me: median ${viaMedian.toFixed(2)} ms; direct: median ${directMedian.toFixed(2)} ms`);
+		log(`one walk of ${LONG_WALK_READS} reads: median of the first 20 ${overhead.longWalkFirst.toFixed(2)} ms, of the last 20 ${overhead.longWalkLast.toFixed(2)} ms`);
+
+		const walkMedian = median(walks);
+		return {
+			measurements: [
+				{ metric: `full UI walk in Chromium, median of ${WALKS}`, measured: `${walkMedian.toFixed(0)} ms`, target: '< 1500 ms', pass: walkMedian < 1500 },
+				...js.map(([route, { kb, files }]) => ({
+					metric: `JS shipped for ${route} (gzipped)`,
+					measured: `${kb.toFixed(1)} KB (${files} files)`,
+					target: `< ${JS_BUDGET_KB} KB`,
+					pass: kb < JS_BUDGET_KB
+				})),
+				{
+					metric: 'explorer route overhead over direct me.json, median',
+					measured: `${(viaMedian - directMedian).toFixed(2)} ms (${viaMedian.toFixed(2)} vs ${directMedian.toFixed(2)})`,
+					target: '< 2 ms',
+					pass: viaMedian - directMedian < 2
+				},
+				{
+					metric: `same, read #${LONG_WALK_READS - 19}-${LONG_WALK_READS} of one long walk`,
+					measured: `${(overhead.longWalkLast - directMedian).toFixed(2)} ms (first 20: ${(overhead.longWalkFirst - directMedian).toFixed(2)} ms)`,
+					target: '(reported)',
+					pass: null
+				}
+			],
+			notes: [
+				`Walk times (ms), after one warm-up walk: ${walks.map((w) => w.toFixed(0)).join(', ')}.`,
+				...failures.map((f) => `A walk failed and was retried: ${f}`),
+				`Route overhead: ${OVERHEAD_ROUNDS} fresh walks × ${READS_PER_WALK} reads, each POST /api/walk/me followed by a direct GET me.json with the same token (${overhead.viaExplorer.length} samples each).`
+			]
+		};
+	} finally {
+		await browser.close();
+		await stopExplorer(server);
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+}

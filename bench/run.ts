@@ -1,0 +1,60 @@
+/**
+ * `npm run bench`: the sandbox under load, the explorer in Chromium, and memory after a million expired codes.
+ * Prints each figure against its target and writes BENCHMARKS.md. Benchmarks report; a missed target is marked
+ * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory runs a subset.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { benchExplorer } from './explorer';
+import { benchLoad } from './load';
+import { benchMemory } from './memory';
+import { load, markdown, terminalTable, type Measurement, type Section } from './report';
+
+const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
+
+const METHOD = [
+	'- **Load.** A child process runs both servers: a bare `node:http` server answering a fixed JSON body the size of a me.json answer, and the sandbox as `startSandbox` starts it (accounts host with the request log, SQLite in WAL mode in a temporary directory; control API off). autocannon runs in the parent process, so on this 2-core machine client and servers each get a core instead of sharing one event loop; the figures are ratios between runs made by the same client against the same child. Each run: 50 connections, no pipelining, a 2 s warm-up, then 10 s (`BENCH_DURATION`). me.json sends `Authorization: Bearer` and `User-Agent`; each token request carries a different grant code, pre-issued through the store (`issueCode`) before the run and fed by autocannon\'s `setupRequest`, so every exchange is a first use that answers 200. A run only counts if every answer was 2xx.',
+	'- **Explorer.** `npx vite build`, then `node scripts/start.js` (explorer and both sandbox hosts in one process, as `npm start`) on ports 4273-4275 with a temporary `DATA_DIR`. The walk, in headless Chromium with a fresh context each time, after one warm-up walk: open `/`, click the link, sign in as student@example.com, Authorise, exchange, wait for the token exchange, read me.json, wait for its result. JavaScript per route: every script a fresh load of the route requests, measured as the precompressed `.gz` file adapter-node serves (gzip of the file when there is none), summed. Route overhead: the median time of `POST /api/walk/me` (which sends the request, annotates, masks and saves the run) minus the median time of a direct `GET /api/v3/me.json` to the sandbox with the same token, interleaved, from Node\'s fetch on the same machine. The walk holds every exchange it makes, so the overhead is measured over fresh walks of 20 reads; one long walk shows how the cost grows with the walk.',
+	'- **Memory.** A child process started with `--expose-gc` (every figure after a full collection) opens the store on a temporary file and issues a million codes (`BENCH_CODES`) in transactions of 10 000, then moves the sandbox clock past the 2 h validity and the store\'s 24 h purge grace. Nothing is purged on its own: the store purges up to 100 expired codes and 100 expired tokens each time it issues a code, so ordinary traffic (new codes, issued in transactions of 1 000) runs until no expired code is left. Live data is the database\'s pages not on SQLite\'s free list; files on disk are the database file and its WAL.'
+];
+
+const PARTS: Record<string, (log: (line: string) => void) => Promise<{ measurements: Measurement[]; notes: string[] } | Measurement[]>> = {
+	load: benchLoad,
+	explorer: benchExplorer,
+	memory: benchMemory
+};
+
+const TITLES: Record<string, string> = { load: 'Sandbox under load', explorer: 'Explorer', memory: 'Memory after a million expired codes' };
+
+async function main(): Promise<void> {
+	const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+	const sections: Section[] = [];
+	const loadBefore = load();
+	for (const [name, run] of Object.entries(PARTS)) {
+		if (only && !only.includes(name)) continue;
+		const title = TITLES[name]!;
+		console.log(`\n== ${title}`);
+		const started = performance.now();
+		try {
+			const result = await run((line) => console.log(`   ${line}`));
+			const { measurements, notes } = Array.isArray(result) ? { measurements: result, notes: [] } : result;
+			sections.push({ title, measurements, notes });
+		} catch (error) {
+			console.error(error);
+			sections.push({ title, measurements: [{ metric: `${title}: the benchmark failed`, measured: (error as Error).message, target: 'runs', pass: false }], notes: [] });
+		}
+		console.log(`   (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+	}
+	console.log(`\n${terminalTable(sections)}\n`);
+	const misses = sections.flatMap((s) => s.measurements).filter((m) => m.pass === false).length;
+	console.log(misses === 0 ? 'Every target met.' : `${misses} target(s) MISSED (see above).`);
+	const conditions = [
+		`load average (1 min) at the start ${loadBefore} and the end ${load()}: anything above 0 is other work competing for the same cores`,
+		...(only ? [`parts run: ${only.join(', ')} (BENCH_ONLY)`] : [])
+	];
+	console.log(conditions.join('\n'));
+	writeFileSync(OUTPUT, markdown(sections, new Date(), METHOD, conditions));
+	console.log(`Written to ${OUTPUT}.`);
+}
+
+await main();

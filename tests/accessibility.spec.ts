@@ -1,0 +1,161 @@
+/** Accessible and comfortable: no serious axe violations, a keyboard-only walk, light and dark themes. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { AUTH_HOST, DEMO_PASSWORD, EXPLORER, STUDENT, authorise, callMe, exchange, hydrated, open, signInAndDecide } from './support/walk';
+
+interface Known {
+	rule: string;
+	/** Which of the rule's elements the known bug covers (axe's HTML of the node). */
+	node: RegExp;
+	bug: string;
+}
+
+/** Serious violations found and reported to the lead; each has a `test.fail` below that passes once it is fixed. */
+const KNOWN = {
+	shikiContrast: {
+		rule: 'color-contrast',
+		node: /^<span style="--shiki-light:/,
+		bug: 'github-light token colours #D73A49 (4.15:1) and #22863A (4.19:1) on --code-bg #f2f4f7 are under 4.5:1 (src/lib/components/highlight.ts, HighlightedCode.svelte)'
+	},
+	permalinks: {
+		rule: 'link-in-text-block',
+		node: /class="permalink/,
+		bug: 'the "#" permalinks in /reference headings are --muted without underline: 2.89:1 against the heading text (src/routes/reference/+page.svelte, .permalink)'
+	}
+} satisfies Record<string, Known>;
+
+const isKnown = (rule: string, html: string, known: Known[]) => known.some((k) => k.rule === rule && k.node.test(html));
+
+/**
+ * The serious and critical violations on the page as it is now, each named with where it occurs. `keep` decides
+ * per element: by default everything but the `ignore`d known bugs.
+ */
+async function seriousViolations(page: Page, ignore: Known[] = [], keep = (rule: string, html: string) => !isKnown(rule, html, ignore)): Promise<string[]> {
+	const { violations } = await new AxeBuilder({ page }).analyze();
+	return violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map((v) => ({ ...v, nodes: v.nodes.filter((n) => keep(v.id, n.html)) }))
+		.filter((v) => v.nodes.length > 0)
+		.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
+}
+
+/** Only the violations of one known bug. */
+const knownViolations = (page: Page, known: Known) => seriousViolations(page, [], (rule, html) => isKnown(rule, html, [known]));
+
+test('the walk page after a full walk has no serious axe violations', async ({ page }) => {
+	await authorise(page);
+	await exchange(page);
+	await callMe(page);
+	await expect(page.getByTestId('me-result')).toBeVisible();
+	expect(await seriousViolations(page, [KNOWN.shikiContrast])).toEqual([]);
+});
+
+test('the walk page after an error has no serious axe violations', async ({ page }) => {
+	await authorise(page);
+	await callMe(page, { credential: 'code' });
+	expect(await seriousViolations(page, [KNOWN.shikiContrast])).toEqual([]);
+});
+
+test('highlighted HTTP in the light theme meets the contrast minimum', async ({ page }) => {
+	test.fail(true, `known bug: ${KNOWN.shikiContrast.bug}`);
+	await authorise(page);
+	await callMe(page, { credential: 'code' });
+	expect(await knownViolations(page, KNOWN.shikiContrast)).toEqual([]);
+});
+
+test('the reference page has no serious axe violations', async ({ page }) => {
+	await open(page, '/reference');
+	expect(await seriousViolations(page, [KNOWN.permalinks])).toEqual([]);
+});
+
+test('the reference page\'s permalinks are distinguishable without colour', async ({ page }) => {
+	test.fail(true, `known bug: ${KNOWN.permalinks.bug}`);
+	await open(page, '/reference');
+	expect(await knownViolations(page, KNOWN.permalinks)).toEqual([]);
+});
+
+test('the lesson, done, has no serious axe violations', async ({ page }) => {
+	await open(page, '/learn/cancel');
+	await page.getByTestId('lesson-cancel').click();
+	await signInAndDecide(page, STUDENT, 'cancel');
+	await page.getByTestId('lesson-authorise').click();
+	await signInAndDecide(page, STUDENT, 'authorise');
+	await expect(page.getByTestId('lesson-summary')).toBeVisible();
+	expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the sandbox sign-in and consent pages have no serious axe violations', async ({ page }) => {
+	await open(page, '/');
+	await page.getByTestId('open-link').click();
+	await page.waitForURL((url) => url.origin === AUTH_HOST);
+	expect(await seriousViolations(page)).toEqual([]);
+	await page.getByLabel('Email').fill(STUDENT);
+	await page.getByLabel('Password').fill(DEMO_PASSWORD);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('button', { name: 'Authorise' })).toBeVisible();
+	expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the dark theme after a full walk has no serious axe violations', async ({ page }) => {
+	await authorise(page);
+	await page.getByLabel('Theme').selectOption('dark');
+	await exchange(page);
+	await callMe(page, { userAgent: false });
+	expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** Presses Tab until the focused element matches `selector`; fails after `limit` presses. */
+async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
+	for (let i = 0; i < limit; i++) {
+		await page.keyboard.press('Tab');
+		if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+	}
+	throw new Error(`Tab never reached ${selector}`);
+}
+
+test('keyboard only: the whole walk, from the Open button to me.json', async ({ page }) => {
+	await open(page, '/');
+	await tabTo(page, '[data-testid="open-link"]');
+	await page.keyboard.press('Enter');
+	await page.waitForURL((url) => url.origin === AUTH_HOST);
+
+	// The sign-in page focuses the email field itself.
+	await expect(page.getByLabel('Email')).toBeFocused();
+	await page.keyboard.type(STUDENT);
+	await page.keyboard.press('Tab');
+	await page.keyboard.type(DEMO_PASSWORD);
+	await page.keyboard.press('Enter');
+	await expect(page.getByRole('button', { name: 'Authorise' })).toBeVisible();
+	await tabTo(page, 'button[value="authorize"]');
+	await page.keyboard.press('Enter');
+	await page.waitForURL((url) => url.origin === EXPLORER);
+	await hydrated(page);
+	await expect(page.getByTestId('callback-result')).toHaveAttribute('data-kind', 'code');
+
+	await tabTo(page, '[data-testid="exchange"]');
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('exchange-token').getByTestId('annotation')).toHaveAttribute('data-outcome', 'success');
+	await tabTo(page, '[data-testid="read-me"]');
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('sbid-number')).toHaveText('STU0001');
+});
+
+test('dark theme: chosen from the header, applied to the page, kept after a reload', async ({ page }) => {
+	await page.emulateMedia({ colorScheme: 'light' });
+	await open(page, '/');
+	const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+	const light = await background();
+
+	await page.getByLabel('Theme').selectOption('dark');
+	expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+	const dark = await background();
+	expect(dark).not.toBe(light);
+
+	await page.reload();
+	expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+	expect(await background()).toBe(dark);
+	await expect(page.getByLabel('Theme')).toHaveValue('dark');
+
+	await page.getByLabel('Theme').selectOption('light');
+	expect(await background()).toBe(light);
+});
