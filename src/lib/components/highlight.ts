@@ -1,6 +1,7 @@
 /**
  * Syntax highlighting for exchanges, with shiki's fine-grained core: three languages, two themes, the JavaScript
  * regex engine (no WebAssembly). Components import this module dynamically so it never weighs on the first page.
+ * The high-contrast GitHub themes: the plain ones have tokens under WCAG's 4.5:1 on our code background.
  *
  * Dual themes with `defaultColor: false`: every token carries `--shiki-light` and `--shiki-dark` variables and the
  * stylesheet picks one, so switching the theme never re-highlights.
@@ -14,7 +15,7 @@ let highlighter: Promise<HighlighterCore> | null = null;
 
 function getHighlighter(): Promise<HighlighterCore> {
 	highlighter ??= createHighlighterCore({
-		themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
+		themes: [import('shiki/themes/github-light-high-contrast.mjs'), import('shiki/themes/github-dark-high-contrast.mjs')],
 		langs: [import('shiki/langs/http.mjs'), import('shiki/langs/json.mjs'), import('shiki/langs/shellscript.mjs')],
 		engine: createJavaScriptRegexEngine()
 	});
@@ -26,7 +27,7 @@ export async function highlight(code: string, lang: HighlightLanguage): Promise<
 	const shiki = await getHighlighter();
 	return shiki.codeToHtml(code, {
 		lang,
-		themes: { light: 'github-light', dark: 'github-dark' },
+		themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
 		defaultColor: false
 	});
 }
