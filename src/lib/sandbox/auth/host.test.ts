@@ -339,4 +339,14 @@ describe('host basics', () => {
 		expect(res.headers.get('content-type')).toMatch(/^text\/css/);
 		expect(await res.text()).toContain('prefers-color-scheme: dark');
 	});
+
+	it('names its own icon on every page and serves it, so no browser asks for a missing /favicon.ico', async () => {
+		const { page } = await new Browser().start(link({}));
+		const href = /<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/.exec(page)?.[1];
+		expect(href).toBe('/assets/icon.svg');
+		const res = await fetch(`${origin}${href}`);
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('image/svg+xml');
+		expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+	});
 });

@@ -5,7 +5,7 @@
  * rules gets an error page and never a redirect.
  *
  * Routes: GET /sso/{supergroup}, GET /flow/{id} (the current step's page), POST /flow/{id}/{login|verify|consent|
- * signout} (303 back, Post/Redirect/Get), GET /assets/auth.css, GET /health.
+ * signout} (303 back, Post/Redirect/Get), GET /assets/auth.css and /assets/icon.svg, GET /health.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest } from '../authorize';
@@ -23,8 +23,13 @@ import {
 	type SignedInView
 } from './pages';
 import { createSessionStore, type AuthSession } from './sessions';
-import { AUTH_CSS, AUTH_CSS_PATH } from './styles';
+import { AUTH_CSS, AUTH_CSS_PATH, AUTH_ICON, AUTH_ICON_PATH } from './styles';
 import { oneYearAfter, proofKind } from './verification';
+
+const STATIC_ASSETS: Record<string, { type: string; body: string }> = {
+	[AUTH_CSS_PATH]: { type: 'text/css; charset=utf-8', body: AUTH_CSS },
+	[AUTH_ICON_PATH]: { type: 'image/svg+xml', body: AUTH_ICON }
+};
 
 /** Distinct from the explorer's cookie: cookies ignore ports, and both run on localhost. */
 export const SESSION_COOKIE = 'sbid_sandbox_auth';
@@ -220,9 +225,10 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
 			return send(res, 200, 'application/json', JSON.stringify({ ok: true, host: 'authorisation' }));
 		}
-		if (path === AUTH_CSS_PATH) {
+		const asset = STATIC_ASSETS[path];
+		if (asset) {
 			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
-			return send(res, 200, 'text/css; charset=utf-8', AUTH_CSS, { 'Cache-Control': 'no-cache' });
+			return send(res, 200, asset.type, asset.body, { 'Cache-Control': 'no-cache' });
 		}
 		if (path.startsWith('/sso/') && !path.slice(5).includes('/')) {
 			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });

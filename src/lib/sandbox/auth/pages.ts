@@ -5,7 +5,7 @@
 import { errorRow, sandboxChoice, supergroupName, type Supergroup } from '../../protocol';
 import type { AuthorizationError } from '../authorize';
 import { attr, html, type SafeHtml } from './html';
-import { AUTH_CSS_PATH } from './styles';
+import { AUTH_CSS_PATH, AUTH_ICON_PATH, SHIELD_PATH } from './styles';
 import { PROOF_KINDS } from './verification';
 
 export const SERVICE_NAME = 'SBID Sign-in (sandbox)';
@@ -34,7 +34,7 @@ export interface DemoAccount {
 	description: string;
 }
 
-const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><path fill="currentColor" d="M16 2 4 7v8c0 7.4 5.1 13.6 12 15 6.9-1.4 12-7.6 12-15V7L16 2Zm-1.7 19.3-5-5 2.1-2.1 2.9 2.9 6.9-6.9 2.1 2.1-9 9Z"/></svg>`;
+const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><path fill="currentColor" d="${SHIELD_PATH}"/></svg>`;
 
 function layout(chrome: Chrome, title: string, page: string, content: SafeHtml): SafeHtml {
 	return html`<!doctype html>
@@ -46,6 +46,7 @@ function layout(chrome: Chrome, title: string, page: string, content: SafeHtml):
 <meta name="referrer" content="no-referrer">
 <title>${title} · ${SERVICE_NAME}</title>
 <link rel="stylesheet" href="${AUTH_CSS_PATH}">
+<link rel="icon" href="${AUTH_ICON_PATH}" type="image/svg+xml">
 </head>
 <body>
 <header class="brand">${LOGO}<span>SBID Sign-in</span><span class="badge" title="Sandbox: test accounts only">SANDBOX</span></header>

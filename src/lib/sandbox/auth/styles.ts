@@ -1,8 +1,16 @@
 /**
- * The authorisation host's stylesheet, served at /assets/auth.css (so the CSP can say `style-src 'self'`).
- * Same palette as the explorer (src/app.css), its own layout: a centred sign-in card.
+ * The authorisation host's static assets: its stylesheet and icon, served from its own origin (so the CSP can say
+ * `style-src 'self'; img-src 'self'`). Same palette as the explorer (src/app.css), its own layout: a centred
+ * sign-in card.
  */
 export const AUTH_CSS_PATH = '/assets/auth.css';
+export const AUTH_ICON_PATH = '/assets/icon.svg';
+
+/** The service's shield, drawn by the page's logo and by its icon. */
+export const SHIELD_PATH = 'M16 2 4 7v8c0 7.4 5.1 13.6 12 15 6.9-1.4 12-7.6 12-15V7L16 2Zm-1.7 19.3-5-5 2.1-2.1 2.9 2.9 6.9-6.9 2.1 2.1-9 9Z';
+
+/** Without an icon of its own, a browser asks for /favicon.ico and logs a 404 on every page. */
+export const AUTH_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#2851d8" d="${SHIELD_PATH}"/></svg>`;
 
 export const AUTH_CSS = `
 :root {
