@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { DEMO_SECRET, authorise, exchange } from './support/walk';
+import { DEMO_SECRET, authorise, exchange, open } from './support/walk';
 
 test('a saved run opens by permalink in a fresh context, exports HAR, and re-imports with the same annotations', async ({ page, browser }) => {
 	await authorise(page);
@@ -75,4 +75,23 @@ test('runs are searchable', async ({ page }) => {
 	await expect(page.getByTestId('run-list').locator('li').first()).toContainText('demo-client');
 	await page.goto('/runs?q=no-such-thing-anywhere');
 	await expect(page.getByText(/No run matches/)).toBeVisible();
+});
+
+test('a customer\'s HAR: what went wrong on one screen, then reproduced as a scenario on the sandbox', async ({ page }) => {
+	const har = await readFile('src/lib/support/fixtures/reused-code.har.json', 'utf8');
+	await open(page, '/runs');
+	await page.getByLabel('Or paste').selectOption('har');
+	await page.getByLabel('Pasted text').fill(har);
+	await page.getByRole('button', { name: 'Import' }).click();
+	await page.waitForURL(/\/runs\/[\w-]+\?/);
+	await expect(page.getByTestId('flag-code-reused')).toBeVisible();
+	await expect(page.locator('[data-testid="annotation"][data-row="token-invalid-grant"]')).toHaveCount(1);
+
+	await page.getByTestId('reproduce-code-exchanged-twice').click();
+	await page.waitForURL(/\/scenarios\?run=code-exchanged-twice#code-exchanged-twice$/);
+	const scenario = page.getByTestId('scenario-code-exchanged-twice');
+	await expect(scenario.getByTestId('scenario-result')).toHaveAttribute('data-passed', 'true');
+	await expect(scenario.getByTestId('scenario-step').last().getByTestId('annotation')).toHaveAttribute('data-row', 'token-invalid-grant');
+	// Only the requested scenario ran.
+	await expect(page.getByTestId('scenario-result')).toHaveCount(1);
 });

@@ -9,6 +9,7 @@ import { annotateRun } from '$lib/support/annotate';
 import { parseCurl, parseRawHttp } from '$lib/support/curl-import';
 import { crossFlags } from '$lib/support/flags';
 import { DEFAULT_MAX_HAR_BYTES, harToRun, runToHar } from '$lib/support/har';
+import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
@@ -25,14 +26,17 @@ async function findRun(id: string): Promise<Run> {
 /** Everything the run page shows, derived from the stored (redacted) run. */
 export function presentRun(run: Run) {
 	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
+	const annotations = annotateRun(run);
+	const callback = run.callback
+		? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
+		: null;
 	return {
 		run,
-		annotations: annotateRun(run),
-		callback: run.callback
-			? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
-			: null,
+		annotations,
+		callback,
 		redactionNotes: describeRedactions(run.redactions),
-		flags: crossFlags(run)
+		flags: crossFlags(run),
+		reproduce: scenariosReproducing(annotations.exchanges.filter((a) => a !== null), callback?.result.kind === 'cancel')
 	};
 }
 
