@@ -103,6 +103,20 @@ test('keyboard only: the whole walk, from the Open button to me.json', async ({ 
 	await expect(page.getByTestId('sbid-number')).toHaveText('STU0001');
 });
 
+test('on a phone no page scrolls sideways, the walk with its exchanges included', async ({ page }) => {
+	await page.setViewportSize({ width: 360, height: 740 });
+	const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+	await authorise(page);
+	await exchange(page);
+	await callMe(page);
+	await expect(page.getByTestId('me-result')).toBeVisible();
+	expect(await overflow(), '/ after a full walk').toBe(0);
+	for (const path of ['/reference', '/runs', '/sandbox', '/scenarios', '/learn/cancel']) {
+		await open(page, path);
+		expect(await overflow(), path).toBe(0);
+	}
+});
+
 test('dark theme: chosen from the header, applied to the page, kept after a reload', async ({ page }) => {
 	await page.emulateMedia({ colorScheme: 'light' });
 	await open(page, '/');

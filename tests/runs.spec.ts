@@ -95,3 +95,14 @@ test('a customer\'s HAR: what went wrong on one screen, then reproduced as a sce
 	// Only the requested scenario ran.
 	await expect(page.getByTestId('scenario-result')).toHaveCount(1);
 });
+
+test('flags across requests show the names they quote as code, not as raw backticks', async ({ page }) => {
+	await open(page, '/runs');
+	await page.getByLabel('Or paste').selectOption('har');
+	await page.getByLabel('Pasted text').fill(await readFile('src/lib/support/fixtures/redirect-uri-mismatch.har.json', 'utf8'));
+	await page.getByRole('button', { name: 'Import' }).click();
+	await page.waitForURL(/\/runs\/[\w-]+\?/);
+	const flag = page.getByTestId('flag-redirect-uri-differs');
+	await expect(flag.locator('code', { hasText: 'redirect_uri' }).first()).toBeVisible();
+	await expect(flag).not.toContainText('`');
+});
