@@ -61,4 +61,24 @@ describe('highlight', () => {
 		}
 		expect(weak).toEqual([]);
 	});
+
+	it('colours an exchange by part: method, status code, header names and values, and the JSON body', async () => {
+		const tokens = async (code: string) => {
+			const html = await highlight(code, 'http');
+			return [...html.matchAll(/<span style="--shiki-light:(#[0-9a-f]{6})[^"]*">([^<]*)<\/span>/gi)].map(([, colour, text]) => ({ colour, text: text! }));
+		};
+		const colourOf = (list: { colour?: string; text: string }[], text: string) => list.find((t) => t.text.trim() === text)?.colour;
+		const request = await tokens('GET /api/v3/me.json HTTP/1.1\nUser-Agent: x\n');
+		const response = await tokens('HTTP/1.1 401 Unauthorized\nContent-Type: application/json\n\n{"message": "Invalid token", "n": 2}');
+		const plain = colourOf(request, '/api/v3/me.json');
+		expect(colourOf(request, 'GET')).toBeDefined();
+		expect(colourOf(request, 'GET')).not.toBe(plain);
+		expect(colourOf(response, '401')).toBeDefined();
+		expect(colourOf(response, 'Content-Type')).not.toBe(colourOf(response, 'application/json'));
+		// The body is JSON: keys, strings and numbers each in their colour, unlike a header line.
+		const key = colourOf(response, '"message"') ?? colourOf(response, 'message');
+		expect(key).toBeDefined();
+		expect(colourOf(response, '2')).toBeDefined();
+		expect(colourOf(response, '2')).not.toBe(key);
+	});
 });

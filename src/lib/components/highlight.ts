@@ -1,6 +1,7 @@
 /**
- * Syntax highlighting for exchanges, with shiki's fine-grained core: three languages, two themes, the JavaScript
- * regex engine (no WebAssembly). Components import this module dynamically so it never weighs on the first page.
+ * Syntax highlighting for exchanges, with shiki's fine-grained core: JSON, shell and our own HTTP message grammar,
+ * two themes, the JavaScript regex engine (no WebAssembly). Components import this module dynamically so it never
+ * weighs on the first page.
  * The high-contrast GitHub themes: the plain ones have tokens under WCAG's 4.5:1 on our code background.
  *
  * Dual themes with `defaultColor: false`: every token carries `--shiki-light` and `--shiki-dark` variables and the
@@ -8,6 +9,7 @@
  */
 import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+import { HTTP_MESSAGE_GRAMMAR } from './httpGrammar';
 
 export type HighlightLanguage = 'http' | 'json' | 'shellscript';
 
@@ -16,7 +18,7 @@ let highlighter: Promise<HighlighterCore> | null = null;
 function getHighlighter(): Promise<HighlighterCore> {
 	highlighter ??= createHighlighterCore({
 		themes: [import('shiki/themes/github-light-high-contrast.mjs'), import('shiki/themes/github-dark-high-contrast.mjs')],
-		langs: [import('shiki/langs/http.mjs'), import('shiki/langs/json.mjs'), import('shiki/langs/shellscript.mjs')],
+		langs: [import('shiki/langs/json.mjs'), import('shiki/langs/shellscript.mjs'), HTTP_MESSAGE_GRAMMAR],
 		engine: createJavaScriptRegexEngine()
 	});
 	return highlighter;
