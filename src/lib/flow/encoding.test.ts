@@ -6,6 +6,7 @@ import {
 	decodeQueryComponent,
 	encodedForms,
 	formEncode,
+	memoizeByString,
 	parseHttpUrl,
 	replaceForms,
 	splitRawQuery,
@@ -91,5 +92,25 @@ describe('parseHttpUrl', () => {
 		expect(relative.ok || relative.reason).toMatch(/absolute URL/);
 		const ftp = parseHttpUrl('ftp://a.example/');
 		expect(ftp.ok || ftp.reason).toMatch(/scheme is ftp/);
+	});
+});
+
+describe('memoizeByString', () => {
+	it('computes each key once, and starts afresh when the limit is reached', () => {
+		const seen: string[] = [];
+		const upper = memoizeByString((value: string) => {
+			seen.push(value);
+			return value.toUpperCase();
+		}, 2);
+		expect([upper('a'), upper('a'), upper('b'), upper('a')]).toEqual(['A', 'A', 'B', 'A']);
+		expect(seen).toEqual(['a', 'b']);
+		upper('c'); // the third key empties the memo
+		upper('a');
+		expect(seen).toEqual(['a', 'b', 'c', 'a']);
+	});
+
+	it('gives encodedForms results that cannot be changed by a caller', () => {
+		expect(Object.isFrozen(encodedForms('a b/c'))).toBe(true);
+		expect(encodedForms('a b/c')).toBe(encodedForms('a b/c'));
 	});
 });

@@ -43,11 +43,29 @@ export function formEncode(value: string): string {
  * The forms a value takes when it is written into a URL, a form body or a JSON string. Used to find (and hide)
  * a secret wherever it was put. Longest first, so a replacement never leaves part of a longer form behind.
  */
-export function encodedForms(value: string): string[] {
+export const encodedForms = memoizeByString((value: string): readonly string[] => {
 	if (value === '') return [];
 	const json = JSON.stringify(value).slice(1, -1);
 	const forms = new Set([value, encodeURIComponent(value), formEncode(value), json, json.replace(/\//g, '\\/')]);
-	return [...forms].sort((a, b) => b.length - a.length);
+	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
+});
+
+/**
+ * `compute` with its latest results kept. Masking and redaction ask for the forms of the same few secrets for
+ * every header and body of every exchange, so computing them once each saves most of a walk step's time. Bounded
+ * (emptied when full), since the keys are arbitrary input; results must not be mutated, so they are frozen.
+ */
+export function memoizeByString<T>(compute: (value: string) => T, limit = 256): (value: string) => T {
+	const results = new Map<string, T>();
+	return (value) => {
+		let result = results.get(value);
+		if (result === undefined) {
+			result = compute(value);
+			if (results.size >= limit) results.clear();
+			results.set(value, result);
+		}
+		return result;
+	};
 }
 
 /** Replaces every occurrence of every form of `value` in `text`. */

@@ -7,7 +7,7 @@
  *
  * Each redaction is recorded as what and where, never the value. Redacting a redacted run changes nothing.
  */
-import { base64DecodeUtf8, base64EncodeUtf8, decodeQueryComponent, encodedForms, formEncode } from '$lib/flow/encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, decodeQueryComponent, encodedForms, formEncode, memoizeByString } from '$lib/flow/encoding';
 import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
 import type { Redaction, Run } from './run';
 
@@ -159,14 +159,14 @@ function escapeRegExp(text: string): string {
 }
 
 /** Every way a value can be written where it would be found again: each encoding, and each encoded once more. */
-function searchForms(value: string): string[] {
+const searchForms = memoizeByString((value: string): readonly string[] => {
 	const forms = new Set([
 		...encodedForms(value),
 		...encodedForms(encodeURIComponent(value)),
 		...encodedForms(formEncode(value))
 	]);
-	return [...forms].sort((a, b) => b.length - a.length);
-}
+	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
+});
 
 /* ------------------------------------------------------------------ the redactor */
 
