@@ -64,6 +64,9 @@ export function openRunStore(path: string): RunStore {
 	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
 	const db = new Database(path);
 	db.pragma('journal_mode = WAL');
+	// As the sandbox's store: WAL with NORMAL survives a process crash (SIGKILL); only a power loss may drop the
+	// last commits. FULL would wait for the disk at every walk step.
+	db.pragma('synchronous = NORMAL');
 	db.exec(SCHEMA);
 	const upsert = db.prepare(`
 		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, outcome, search_text, run_json)

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, walkView, type Walk } from './walk';
+import { applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, walkView, type Walk } from './walk';
 import { resolveTarget } from './targets';
 import { testConfig } from './testConfig';
 import type { ExplorerConfig } from './config';
@@ -16,6 +16,8 @@ const ACCESS = 'access-token-0123456789abcdef';
 const REFRESH = 'refresh-token-fedcba9876543210';
 
 let server: http.Server;
+/** Each exchange brings new tokens (ACCESS and REFRESH with a number after), so the walk's secrets keep changing. */
+let issued = 0;
 let config: ExplorerConfig;
 
 beforeAll(async () => {
@@ -26,7 +28,8 @@ beforeAll(async () => {
 		req.on('end', () => {
 			res.setHeader('Content-Type', 'application/json');
 			if (req.url?.startsWith('/oauth/token')) {
-				res.end(JSON.stringify({ access_token: ACCESS, token_type: 'Bearer', expires_in: 2419199, refresh_token: REFRESH, created_at: 1 }));
+				issued++;
+				res.end(JSON.stringify({ access_token: `${ACCESS}${issued}`, token_type: 'Bearer', expires_in: 2419199, refresh_token: `${REFRESH}${issued}`, created_at: 1 }));
 			} else {
 				res.writeHead(401).end(JSON.stringify({ message: `echo ${req.url} ${JSON.stringify(req.headers)} ${body}` }));
 			}
@@ -59,19 +62,41 @@ describe('walkView', () => {
 		const w = walk();
 		expect(startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`)).toEqual({ ok: true });
 		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		// A view after every step, as the browser gets one: earlier exchanges' masked views are reused.
+		const views: string[] = [];
 		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) {
 			await exchangeCode(w, { transport }, config, () => new Date());
+			views.push(JSON.stringify(walkView(w, null)));
+			await readMe(w, { transport: transport === 'query' ? 'query' : 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+			views.push(JSON.stringify(walkView(w, null)));
 		}
-		await readMe(w, { transport: 'query', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
-		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
 
-		expect(w.exchanges).toHaveLength(6);
+		expect(w.exchanges).toHaveLength(8);
 		expect(w.exchanges.every((e) => e.exchange.failure === null)).toBe(true);
-		const seen = JSON.stringify(walkView(w, null));
-		for (const value of [SECRET, ACCESS, REFRESH]) {
-			for (const form of forms(value)) expect(seen).not.toContain(form);
+		for (const seen of views) {
+			for (const value of [SECRET, ACCESS, REFRESH]) {
+				for (const form of forms(value)) expect(seen).not.toContain(form);
+			}
+			expect(seen).toContain('"set":true');
 		}
-		expect(seen).toContain('"set":true');
+	});
+
+	it('starts a new walk when the client secret changes, so no exchange carrying the old one is shown unmasked', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
+		const runBefore = w.runId;
+		const settings = { target: { kind: 'sandbox' as const }, clientId: 'demo-client', redirectUri: w.client.redirectUri, supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
+
+		expect(applySettings(w, settings, config)).toEqual({ ok: true });
+		expect(w.exchanges).toHaveLength(1); // no secret given: the one held is kept, and so is the walk
+
+		expect(applySettings(w, { ...settings, clientSecret: 'a-new-secret-value' }, config)).toEqual({ ok: true });
+		expect(w.exchanges).toHaveLength(0);
+		expect(w.runId).not.toBe(runBefore);
+		const seen = JSON.stringify(walkView(w, null));
+		for (const form of forms(SECRET)) expect(seen).not.toContain(form);
 	});
 });
 

@@ -11,7 +11,7 @@ import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
 import { TokenResponse } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
-import type { WalkView } from '$lib/flow/view';
+import type { ExchangeEntry, WalkView } from '$lib/flow/view';
 import { newRunId, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';
 import type { ExplorerConfig } from './config';
@@ -33,6 +33,13 @@ interface WalkEntry {
 	/** Unmasked, as sent and received; never leaves the server. */
 	exchange: RecordedExchange;
 	annotation: Annotation;
+	/** The token response, when this was a successful exchange (parsed once). */
+	tokens: TokenResponse | null;
+	/**
+	 * What the browser is shown of it, masked with the walk's secrets as they were then (`secretsKey`). Masking is
+	 * most of a step's time, and the secrets rarely change, so each step masks only what is new.
+	 */
+	shown?: { secretsKey: string; entry: ExchangeEntry };
 }
 
 export interface Walk {
@@ -92,10 +99,12 @@ export function applySettings(walk: Walk, settings: ClientSettings, config: Expl
 	const target = resolveTarget(settings.target, config);
 	if (!target.ok) return { ok: false, message: target.message };
 	const targetChanged = target.target.authUrl !== walk.target.authUrl || target.target.accountsUrl !== walk.target.accountsUrl;
-	walk.target = target.target;
 	const { clientSecret, target: _, ...client } = settings;
+	// A new secret starts a new walk too: the exchanges so far carry the old one, which masking no longer knows.
+	const secretChanged = clientSecret !== undefined && clientSecret !== walk.client.clientSecret;
+	walk.target = target.target;
 	walk.client = { ...walk.client, ...client, ...(clientSecret !== undefined ? { clientSecret } : {}) };
-	if (targetChanged) resetSteps(walk);
+	if (targetChanged || secretChanged) resetSteps(walk);
 	return { ok: true };
 }
 
@@ -207,7 +216,7 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 		sentCode: omit.includes('code') ? undefined : code,
 		issuedCode: code
 	});
-	walk.exchanges.push({ exchange, annotation });
+	walk.exchanges.push({ exchange, annotation, tokens });
 }
 
 function tamperedRedirectUri(uri: string): string {
@@ -255,7 +264,7 @@ export async function readMe(walk: Walk, options: MeOptions, config: ExplorerCon
 		sentUserAgent: options.userAgent,
 		sentToken: options.credential !== 'none'
 	});
-	walk.exchanges.push({ exchange, annotation });
+	walk.exchanges.push({ exchange, annotation, tokens: null });
 	return { ok: true };
 }
 
@@ -263,23 +272,31 @@ export async function readMe(walk: Walk, options: MeOptions, config: ExplorerCon
 export function revealToken(walk: Walk, exchangeId: string, kind: 'access_token' | 'refresh_token'): string | null {
 	const entry = walk.exchanges.find((e) => e.exchange.id === exchangeId);
 	if (!entry) return null;
-	const tokens = successfulTokens(entry.exchange);
-	if (tokens) return tokens[kind];
+	if (entry.tokens) return entry.tokens[kind];
 	return kind === 'access_token' && entry.exchange.step === 'me' ? walk.accessToken : null;
 }
 
 /** Everything to mask: the secret and every token this walk has obtained, `pending` included. */
 function secretsOf(walk: Walk, pending?: RecordedExchange) {
-	const exchanges = [...walk.exchanges.map((e) => e.exchange), ...(pending ? [pending] : [])];
-	const tokens = exchanges.flatMap((exchange) => {
-		const t = successfulTokens(exchange);
-		return t ? [t] : [];
-	});
+	const pendingTokens = pending ? successfulTokens(pending) : null;
+	const tokens = [...walk.exchanges.map((e) => e.tokens), pendingTokens].filter((t) => t !== null);
 	return {
 		clientSecret: walk.client.clientSecret,
 		accessTokens: [...tokens.map((t) => t.access_token), ...(walk.accessToken ? [walk.accessToken] : [])],
 		refreshTokens: tokens.map((t) => t.refresh_token)
 	};
+}
+
+type WalkSecrets = ReturnType<typeof secretsOf>;
+
+/** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
+function shownEntry(entry: WalkEntry, secrets: WalkSecrets): ExchangeEntry {
+	const secretsKey = JSON.stringify(secrets);
+	if (entry.shown?.secretsKey !== secretsKey) {
+		const masked = maskExchange(entry.exchange, secrets);
+		entry.shown = { secretsKey, entry: { exchange: masked, annotation: entry.annotation, curl: toCurl(masked.request, { value: secrets.clientSecret }) } };
+	}
+	return entry.shown.entry;
 }
 
 /** What the browser may see of the walk. */
@@ -305,10 +322,7 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 				? { codeExpiresAt: codeExpiresAt(new Date(walk.callback.receivedAt)).toISOString() }
 				: {})
 		},
-		exchanges: walk.exchanges.map(({ exchange, annotation }) => {
-			const masked = maskExchange(exchange, secrets);
-			return { exchange: masked, annotation, curl: toCurl(masked.request, { value: secret }) };
-		}),
+		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets)),
 		hasAccessToken: walk.accessToken !== null,
 		sandboxNow: sandboxNow?.toISOString() ?? null
 	};
