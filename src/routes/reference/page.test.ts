@@ -1,12 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import { ERRATA, SANDBOX_CHOICES, SECTIONS, allErrorRows } from '$lib/protocol';
+import { curlExamples, exampleKey } from '$lib/scenarios/curl-examples';
 import Page from './+page.svelte';
 
-const body = render(Page).body;
+const examples = Object.fromEntries(curlExamples({ authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002', redirectUri: 'http://localhost:3000/callback' }));
+const body = render(Page, { props: { data: { curlExamples: examples } } }).body;
+/** What the page shows of a text: HTML-escaped as Svelte escapes it. */
+const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const ids = [...body.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
 
 describe('reference page', () => {
+	it('shows each cause\'s curl script, or why the sandbox cannot produce it, inside that cause', () => {
+		for (const row of allErrorRows()) {
+			for (const cause of row.causes) {
+				const start = body.indexOf(`id="${row.id}-${cause.id}"`);
+				const section = body.slice(start, body.indexOf('</li>', start));
+				const example = examples[exampleKey(row.id, cause.id)]!;
+				expect(section, `${row.id} ${cause.id}`).toContain(escaped(example.kind === 'unavailable' ? example.why : example.script));
+			}
+		}
+		expect(body).toContain(escaped(examples.success!.kind === 'api' ? examples.success!.script : ''));
+	});
+
+	it('shows no curl section when the sandbox is off', () => {
+		const off = render(Page, { props: { data: { curlExamples: null } } }).body;
+		expect(off).not.toContain('id="curl"');
+		expect(off).not.toContain('Try it on the sandbox');
+	});
+
 	it('anchors every row of the three tables and every cause of each row', () => {
 		for (const row of allErrorRows()) {
 			expect(ids).toContain(row.id);

@@ -1,0 +1,3 @@
+import { loadReferencePage } from '$lib/server/reference';
+
+export const load = () => loadReferencePage();
