@@ -7,10 +7,10 @@
  * browser uses a code or token supplied by the caller, or is skipped; it is never reported as passed.
  */
 import { randomBytes } from 'node:crypto';
-import { AUTHORISATION_ERRORS, LIMITS, TokenResponse, errorRow, type ErrorRowId } from '$lib/protocol';
+import { AUTHORISATION_ERRORS, LIMITS, errorRow, type ErrorRowId } from '$lib/protocol';
 import { classifyCallback } from '$lib/flow/callback';
 import { annotateCallback, type Annotation } from '$lib/flow/diagnose';
-import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import { issuedTokens, type RecordedExchange, type StepId } from '$lib/flow/exchange';
 import { buildAuthorisationLink } from '$lib/flow/link';
 import { maskExchange } from '$lib/flow/mask';
 import { addDays } from '$lib/sandbox/verifications';
@@ -605,15 +605,6 @@ async function exchangeCode(world: World, step: TokenStep): Promise<Outcome> {
 	return recordFlowExchange(world, 'token', tokenText(step), exchange);
 }
 
-function issuedTokens(exchange: RecordedExchange): TokenResponse | null {
-	if (exchange.response?.status !== 200) return null;
-	try {
-		const parsed = TokenResponse.safeParse(JSON.parse(exchange.response.body));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
-}
 
 type MeStep = Extract<Step, { kind: 'me' }>;
 

@@ -9,8 +9,8 @@ import { classifyCallback, codeExpiresAt, type CallbackResult } from '$lib/flow/
 import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose';
 import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
-import { TokenResponse } from '$lib/protocol';
-import type { RecordedExchange } from '$lib/flow/exchange';
+import type { TokenResponse } from '$lib/protocol';
+import { issuedTokens, type RecordedExchange } from '$lib/flow/exchange';
 import type { ExchangeEntry, WalkView } from '$lib/flow/view';
 import { newRunId, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';
@@ -196,7 +196,7 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 	const label = `${options.tamper ? TAMPER_LABELS[options.tamper] : 'exchange the code'} (${options.transport})`;
 	const exchange = await send(request, { config, step: 'token', label });
 	const exchangedBefore = walk.codeExchanged;
-	const tokens = successfulTokens(exchange);
+	const tokens = issuedTokens(exchange);
 	if (tokens) {
 		walk.accessToken = tokens.access_token;
 		walk.refreshToken = tokens.refresh_token;
@@ -223,15 +223,6 @@ function tamperedRedirectUri(uri: string): string {
 	return `${uri}${uri.includes('?') ? '&' : '?'}tampered=1`;
 }
 
-function successfulTokens(exchange: RecordedExchange) {
-	if (exchange.response?.status !== 200) return null;
-	try {
-		const parsed = TokenResponse.safeParse(JSON.parse(exchange.response.body));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
-}
 
 export const MeOptions = z.object({
 	transport: z.enum(['header', 'query']).default('header'),
@@ -278,7 +269,7 @@ export function revealToken(walk: Walk, exchangeId: string, kind: 'access_token'
 
 /** Everything to mask: the secret and every token this walk has obtained, `pending` included. */
 function secretsOf(walk: Walk, pending?: RecordedExchange) {
-	const pendingTokens = pending ? successfulTokens(pending) : null;
+	const pendingTokens = pending ? issuedTokens(pending) : null;
 	const tokens = [...walk.exchanges.map((e) => e.tokens), pendingTokens].filter((t) => t !== null);
 	return {
 		clientSecret: walk.client.clientSecret,
