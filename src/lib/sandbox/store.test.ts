@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,14 @@ describe('store: users', () => {
 		expect(store.authenticateUser('a@example.com', 'pw')?.id).toBe(user.id);
 		expect(store.authenticateUser('a@example.com', 'PW')).toBeUndefined();
 		expect(store.authenticateUser('nobody@example.com', 'pw')).toBeUndefined();
+	});
+	it('still verifies a password hashed at another scrypt cost (a database from before the cost changed)', () => {
+		const { store } = storeWithUser();
+		const salt = randomBytes(16);
+		const key = scryptSync('older-pw', salt, 32, { N: 16384, r: 8, p: 1 });
+		store.upsertUser({ login: 'old@example.com', password: { hash: `scrypt$16384$${salt.toString('base64')}$${key.toString('base64')}` }, verifications: [] });
+		expect(store.authenticateUser('old@example.com', 'older-pw')?.login).toBe('old@example.com');
+		expect(store.authenticateUser('old@example.com', 'wrong')).toBeUndefined();
 	});
 	it('keeps an existing user\'s password when an update gives none, and refuses a new user without one', () => {
 		const { store } = storeWithUser();
