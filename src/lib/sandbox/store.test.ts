@@ -1,5 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -175,5 +175,33 @@ describe('store: persistence', () => {
 		expect(store.exchangeCode(spare, 'c1', 'https://app.example/cb').ok).toBe(true);
 		expect(store.now().getTime() - Date.now()).toBeGreaterThan(3500_000);
 		store.close();
+	});
+});
+
+describe('store: files after a purge', () => {
+	it('gives the space of purged codes back: the database file shrinks again, and the WAL stays bounded', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-purge-'));
+		try {
+			const path = join(dir, 'sandbox.db');
+			const store = openStore(path);
+			store.upsertClient(client);
+			const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+			const issue = (n: number) =>
+				store.transaction(() => {
+					for (let i = 0; i < n; i++) store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+				});
+			const sizes = () => ({ db: statSync(path).size, wal: existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0 });
+			for (let i = 0; i < 20; i++) issue(1000);
+			const total = ({ db, wal }: { db: number; wal: number }) => db + wal;
+			const peak = total(sizes());
+			store.advanceClock(3 * 24 * 3600); // past the codes' 2 hours and the purge's grace
+			for (let i = 0; i < 250; i++) issue(1); // ordinary traffic: each new code purges up to 100 expired ones
+			store.close();
+			const after = sizes();
+			expect(total(after)).toBeLessThan(peak / 4);
+			expect(after.wal).toBeLessThanOrEqual(4 * 1024 * 1024);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });

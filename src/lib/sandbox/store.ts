@@ -194,6 +194,10 @@ const LOG_CAPACITY = 500;
 const PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
 /** At most this many rows are purged per issue, so purging stays cheap. */
 const PURGE_BATCH = 100;
+/** Free pages given back to the file system after a purge: more than a purge frees, so the file keeps up. */
+const VACUUM_PAGES = 64;
+/** The WAL is cut back to this size after each checkpoint. */
+const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
 /** Log entries wait at most this long before they are written together. */
 const LOG_FLUSH_MS = 100;
 
@@ -296,6 +300,11 @@ function clientFromRow(row: ClientRow): SandboxClient {
 
 export function openStore(path: string): SandboxStore {
 	const db = new Database(path);
+	// So the files shrink again once expired codes are purged: pages freed by the purge go back to the file system,
+	// and the WAL is cut back after a checkpoint. Auto-vacuum takes effect only on a new database, and only when set
+	// before anything (switching to WAL included) writes its first page.
+	db.pragma('auto_vacuum = INCREMENTAL');
+	db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
 	db.pragma('journal_mode = WAL');
 	// WAL with NORMAL survives a process crash (the restart case); only a power loss may drop the last commits.
 	db.pragma('synchronous = NORMAL');
@@ -409,8 +418,8 @@ export function openStore(path: string): SandboxStore {
 	}
 
 	function purgeExpired(now: number): void {
-		sql.purgeCodes.run(now - PURGE_GRACE_MS, PURGE_BATCH);
-		sql.purgeTokens.run(now - PURGE_GRACE_MS, PURGE_BATCH);
+		const purged = sql.purgeCodes.run(now - PURGE_GRACE_MS, PURGE_BATCH).changes + sql.purgeTokens.run(now - PURGE_GRACE_MS, PURGE_BATCH).changes;
+		if (purged > 0) db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
 	}
 
 	function issueTokens(clientId: string, userId: number, now: number): IssuedTokens {
