@@ -70,12 +70,21 @@ export function memoizeByString<T>(compute: (value: string) => T, limit = 256): 
 
 /** Replaces every occurrence of every form of `value` in `text`. */
 export function replaceForms(text: string, value: string, replacement: string): string {
-	return encodedForms(value).reduce((acc, form) => acc.split(form).join(replacement), text);
+	return replaceEach(text, encodedForms(value), replacement);
+}
+
+/** Replaces every occurrence of each form in turn; for callers that search many texts for the same forms. */
+export function replaceEach(text: string, forms: readonly string[], replacement: string): string {
+	return forms.reduce((acc, form) => acc.split(form).join(replacement), text);
 }
 
 /** True when any form of `value` occurs in `text`. */
 export function containsForm(text: string, value: string): boolean {
-	return encodedForms(value).some((form) => text.includes(form));
+	return containsAny(text, encodedForms(value));
+}
+
+export function containsAny(text: string, forms: readonly string[]): boolean {
+	return forms.some((form) => text.includes(form));
 }
 
 /** UTF-8 text to base64 (btoa alone only takes Latin-1). */
@@ -86,10 +95,16 @@ export function base64EncodeUtf8(text: string): string {
 	return btoa(binary);
 }
 
+/** All that atob accepts: the base64 alphabet, padding and ASCII whitespace. */
+const BASE64_CHARACTERS = /^[A-Za-z0-9+/=\t\n\f\r ]*$/;
+
 /** Base64 to UTF-8 text; null when the input is not base64 of valid UTF-8 (then it was not a credentials payload). */
 export function base64DecodeUtf8(encoded: string): string | null {
+	// Checked first because atob refuses by throwing, which is slow, and most Bearer tokens are base64url.
+	const text = encoded.trim();
+	if (!BASE64_CHARACTERS.test(text)) return null;
 	try {
-		const binary = atob(encoded.trim());
+		const binary = atob(text);
 		const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
 		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 	} catch {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openRunStore } from './runs';
 import type { Run } from '$lib/support/run';
+import { createRunRedactor, redactRun } from '$lib/support/redact';
 
 const SECRET = 'a-very-secret-client-secret';
 const TOKEN = 'AccessTokenValue0123456789abcdef';
@@ -65,6 +66,14 @@ describe('run store', () => {
 		expect(store.list({ query: 'oauth/token' }).map((r) => r.id)).toEqual(['run-1']);
 		expect(store.list({ query: '100%' })).toEqual([]);
 		expect(store.list().find((r) => r.id === 'run-1')!.outcome).toBe('200 token');
+	});
+
+	it('redacts with the redactor it is given, as thoroughly as redactRun', () => {
+		const store = openRunStore(':memory:');
+		const secrets = { clientSecrets: [SECRET], tokens: [TOKEN] };
+		const saved = store.save(run(), secrets, createRunRedactor());
+		expect(saved).toEqual(redactRun(run(), secrets));
+		expect(store.get('run-1')).toEqual(saved);
 	});
 
 	it('replaces a run saved again under the same id', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/flow/exchange';
 import { base64DecodeUtf8 } from '$lib/flow/encoding';
-import { WHAT, redactRun } from './redact';
+import { WHAT, createRunRedactor, redactRun } from './redact';
 import { exchange, leaks, run } from './test-helpers';
 
 const SECRET = 'sEcr3t+value/with=odd&chars';
@@ -180,5 +180,32 @@ describe('redactRun: every other occurrence', () => {
 			})
 		);
 		expect(redactRun(once)).toEqual(once);
+	});
+});
+
+describe('createRunRedactor', () => {
+	it('gives what redactRun gives at every step of a growing run, when a later exchange teaches a token an earlier one holds', () => {
+		const exchanges = [
+			exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}&client_secret=${q(SECRET)}` }, { status: 400, body: `{"error":"invalid_grant","note":"${ACCESS}"}` }),
+			tokenExchange(`?code=${CODE}`),
+			exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${ACCESS}` } }, { status: 200, body: '{"sbid_number":"STU0001"}' })
+		];
+		const redact = createRunRedactor();
+		for (let n = 0; n <= exchanges.length; n++) {
+			const grown = run({ link: `https://auth.example.com/sso/student?client_id=shop`, exchanges: exchanges.slice(0, n) });
+			expect(redact(grown, { clientSecrets: [SECRET] })).toEqual(redactRun(grown, { clientSecrets: [SECRET] }));
+		}
+		const last = redact(run({ exchanges }), { clientSecrets: [SECRET] });
+		expect(last.exchanges[0]?.response?.body).toBe(`{"error":"invalid_grant","note":"${MASK}"}`);
+	});
+
+	it('follows a grant code that a later exchange adds: a Bearer value that is a code is kept', () => {
+		const bearer = exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${CODE}` } });
+		const later = exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}` });
+		const redact = createRunRedactor();
+		expect(redact(run({ exchanges: [bearer] })).exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${MASK}`);
+		const both = redact(run({ exchanges: [bearer, later] }));
+		expect(both).toEqual(redactRun(run({ exchanges: [bearer, later] })));
+		expect(both.exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${CODE}`);
 	});
 });

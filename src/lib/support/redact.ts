@@ -7,7 +7,15 @@
  *
  * Each redaction is recorded as what and where, never the value. Redacting a redacted run changes nothing.
  */
-import { base64DecodeUtf8, base64EncodeUtf8, decodeQueryComponent, encodedForms, formEncode, memoizeByString } from '$lib/flow/encoding';
+import {
+	base64DecodeUtf8,
+	base64EncodeUtf8,
+	containsAny,
+	decodeQueryComponent,
+	encodedForms,
+	formEncode,
+	replaceEach
+} from '$lib/flow/encoding';
 import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
 import type { Redaction, Run } from './run';
 
@@ -61,6 +69,9 @@ type Field =
 
 type TextMap = (text: string, where: string, field: Field) => string;
 
+/** `fn` applied to every text of one part of a run that could hold a secret. */
+type PartMap<T> = (part: T, fn: TextMap) => T;
+
 function contentTypeOf(headers: HttpHeader[]): string {
 	return headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
 }
@@ -93,16 +104,18 @@ function mapExchange(exchange: RecordedExchange, where: string, fn: TextMap): Re
 	};
 }
 
-/** The run with `fn` applied to every text that could hold a secret: URLs, headers, bodies, labels, messages. */
-function mapRunText(run: Run, fn: TextMap): Run {
-	return {
-		...run,
-		title: fn(run.title, 'the title', { kind: 'text' }),
-		link: run.link === null ? null : fn(run.link, LINK_PLACE, { kind: 'url' }),
-		callback: run.callback && { ...run.callback, url: fn(run.callback.url, CALLBACK_PLACE, { kind: 'url' }) },
-		exchanges: run.exchanges.map((e, i) => mapExchange(e, exchangePlace(i, e), fn))
-	};
-}
+/** The texts of a run outside its exchanges: title, link, callback. */
+const mapHead: PartMap<Run> = (run, fn) => ({
+	...run,
+	title: fn(run.title, 'the title', { kind: 'text' }),
+	link: run.link === null ? null : fn(run.link, LINK_PLACE, { kind: 'url' }),
+	callback: run.callback && { ...run.callback, url: fn(run.callback.url, CALLBACK_PLACE, { kind: 'url' }) }
+});
+
+const mapExchangeAt =
+	(index: number): PartMap<RecordedExchange> =>
+	(exchange, fn) =>
+		mapExchange(exchange, exchangePlace(index, exchange), fn);
 
 /* ------------------------------------------------------------------ query strings and form bodies */
 
@@ -159,14 +172,14 @@ function escapeRegExp(text: string): string {
 }
 
 /** Every way a value can be written where it would be found again: each encoding, and each encoded once more. */
-const searchForms = memoizeByString((value: string): readonly string[] => {
+function searchForms(value: string): string[] {
 	const forms = new Set([
 		...encodedForms(value),
 		...encodedForms(encodeURIComponent(value)),
 		...encodedForms(formEncode(value))
 	]);
-	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
-});
+	return [...forms].sort((a, b) => b.length - a.length);
+}
 
 /* ------------------------------------------------------------------ the redactor */
 
@@ -174,6 +187,9 @@ interface Needle {
 	what: string;
 	value: string;
 }
+
+/** Whether a value found is hidden everywhere else too; shorter values may be ordinary text elsewhere. */
+const searchable = (value: string) => value.length >= MIN_SEARCHED_LENGTH && !isMasked(value) && !PROTOCOL_WORDS.includes(value);
 
 const CREDENTIALS = /^(\S+)(\s+)(.*)$/s;
 
@@ -185,16 +201,12 @@ function credentialsPayload(encoded: string): { id: string; secret: string } | n
 	return colon === -1 ? null : { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-class Redactor {
-	readonly redactions: Redaction[];
-	private readonly needles: Needle[] = [];
+/** The first pass over one part of a run: values hidden by their name, and learnt to be hidden everywhere. */
+class NameRedactor {
+	readonly redactions: Redaction[] = [];
+	readonly needles: Needle[] = [];
 
-	constructor(
-		private readonly codes: ReadonlySet<string>,
-		earlier: Redaction[]
-	) {
-		this.redactions = [...earlier];
-	}
+	constructor(private readonly codes: ReadonlySet<string>) {}
 
 	record(what: string, where: string): void {
 		if (!this.redactions.some((r) => r.what === what && r.where === where)) this.redactions.push({ what, where });
@@ -202,11 +214,9 @@ class Redactor {
 
 	/** A value to hide everywhere else it appears. Passwords only where found: they are often ordinary words. */
 	addNeedle(what: string, value: string): void {
-		if (value.length < MIN_SEARCHED_LENGTH || isMasked(value) || PROTOCOL_WORDS.includes(value)) return;
-		if (!this.needles.some((n) => n.value === value)) this.needles.push({ what, value });
+		if (searchable(value) && !this.needles.some((n) => n.value === value)) this.needles.push({ what, value });
 	}
 
-	/** First pass: hide values by their name, and learn them as needles for the second pass. */
 	readonly structural: TextMap = (text, where, field) => {
 		switch (field.kind) {
 			case 'url':
@@ -218,19 +228,6 @@ class Redactor {
 			case 'text':
 				return text;
 		}
-	};
-
-	/** Second pass: every form of every value learnt, wherever it is. */
-	readonly searched: TextMap = (text, where) => {
-		let result = text;
-		for (const needle of [...this.needles].sort((a, b) => b.value.length - a.value.length)) {
-			for (const form of searchForms(needle.value)) {
-				if (!result.includes(form)) continue;
-				this.record(needle.what, where);
-				result = result.split(form).join(MASK);
-			}
-		}
-		return result;
 	};
 
 	/** A parameter's new raw value, or undefined to keep it. */
@@ -341,14 +338,14 @@ function maskJson(value: unknown): unknown {
 	);
 }
 
-/** Every grant code the run carries: `code` parameters of its URLs (link, callback, requests, redirects) and forms. */
-export function grantCodes(run: Run): Set<string> {
-	const codes = new Set<string>();
+/** The grant codes one part carries: `code` parameters of its URLs (link, callback, requests, redirects) and forms. */
+function codesIn<T>(part: T, map: PartMap<T>): string[] {
+	const codes: string[] = [];
 	const collect = (name: string, value: string) => {
-		if (name === 'code' && value !== '') codes.add(value);
+		if (name === 'code' && value !== '') codes.push(value);
 		return undefined;
 	};
-	mapRunText(run, (text, _where, field) => {
+	map(part, (text, _where, field) => {
 		const isUrl = field.kind === 'url' || (field.kind === 'header' && looksLikeUrl(text));
 		if (isUrl) mapUrlQuery(text, collect);
 		else if (field.kind === 'body' && looksLikeForm(text)) mapPairs(text, collect);
@@ -357,13 +354,177 @@ export function grantCodes(run: Run): Set<string> {
 	return codes;
 }
 
+interface PartRedaction<T> {
+	value: T;
+	redactions: Redaction[];
+}
+
+interface NamedPart<T> extends PartRedaction<T> {
+	needles: Needle[];
+}
+
+function redactByName<T>(part: T, map: PartMap<T>, codes: ReadonlySet<string>): NamedPart<T> {
+	const redactor = new NameRedactor(codes);
+	return { value: map(part, redactor.structural), redactions: redactor.redactions, needles: redactor.needles };
+}
+
+/** A value learnt in the first pass with every form it may be written in, longest first. */
+interface Search {
+	what: string;
+	forms: string[];
+}
+
+function searchesOf(needles: Needle[]): Search[] {
+	return [...needles].sort((a, b) => b.value.length - a.value.length).map(({ what, value }) => ({ what, forms: searchForms(value) }));
+}
+
+/** The second pass over one part: every form of every value learnt anywhere in the run, wherever it is. */
+function redactBySearch<T>(part: T, map: PartMap<T>, searches: Search[]): PartRedaction<T> {
+	const redactions: Redaction[] = [];
+	const value = map(part, (text, where) => {
+		let result = text;
+		for (const { what, forms } of searches) {
+			if (!containsAny(result, forms)) continue;
+			redactions.push({ what, where });
+			result = replaceEach(result, forms, MASK);
+		}
+		return result;
+	});
+	return { value, redactions };
+}
+
+/** What every exchange's redaction depends on, each with a key that is equal when the values are. */
+interface RunContext {
+	codes: { value: ReadonlySet<string>; key: string };
+	searches: { value: Search[]; key: string };
+}
+
+/** The steps of a redaction whose results do not change as a run grows: done afresh by `redactRun`, remembered by `createRunRedactor`. */
+interface RedactionSteps {
+	codes(exchange: RecordedExchange, index: number): string[];
+	named(exchange: RecordedExchange, index: number, context: Pick<RunContext, 'codes'>): NamedPart<RecordedExchange>;
+	/** `key` is equal for equal `needles`. */
+	searches(needles: Needle[], key: string): Search[];
+	/** `named` is the exchange after the first pass. */
+	searched(exchange: RecordedExchange, index: number, named: RecordedExchange, context: RunContext): PartRedaction<RecordedExchange>;
+}
+
+const freshly: RedactionSteps = {
+	codes: (exchange, index) => codesIn(exchange, mapExchangeAt(index)),
+	named: (exchange, index, { codes }) => redactByName(exchange, mapExchangeAt(index), codes.value),
+	searches: (needles) => searchesOf(needles),
+	searched: (_exchange, index, named, { searches }) => redactBySearch(named, mapExchangeAt(index), searches.value)
+};
+
+function codesOf(run: Run, steps: RedactionSteps): Set<string> {
+	return new Set([...codesIn(run, mapHead), ...run.exchanges.flatMap((e, i) => steps.codes(e, i))]);
+}
+
+/** Every grant code the run carries. */
+export function grantCodes(run: Run): Set<string> {
+	return codesOf(run, freshly);
+}
+
+/** `earlier`, then each of `found` that is not already listed. */
+function addRedactions(earlier: Redaction[], found: Redaction[]): Redaction[] {
+	const listed = new Set(earlier.map(({ what, where }) => `${what}\n${where}`));
+	const added = found.filter(({ what, where }) => {
+		const key = `${what}\n${where}`;
+		if (listed.has(key)) return false;
+		listed.add(key);
+		return true;
+	});
+	return [...earlier, ...added];
+}
+
+/**
+ * Two passes over the whole run: first each part (the head, then each exchange) hides values by their name and
+ * learns them; then every part is searched for every value known or learnt anywhere in the run.
+ */
+function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): Run {
+	const codes = codesOf(run, steps);
+	const codesContext = { codes: { value: codes, key: JSON.stringify([...codes].sort()) } };
+	const head = redactByName(run, mapHead, codes);
+	const named = run.exchanges.map((e, i) => steps.named(e, i, codesContext));
+	const candidates: Needle[] = [
+		...(known.clientSecrets ?? []).map((value) => ({ what: WHAT.clientSecret, value })),
+		...(known.tokens ?? []).map((value) => ({ what: WHAT.token, value })),
+		...head.needles,
+		...named.flatMap((n) => n.needles)
+	];
+	// Each value once, named as it was first found.
+	const needles = candidates.filter((n, i) => searchable(n.value) && candidates.findIndex((c) => c.value === n.value) === i);
+	const searchesKey = JSON.stringify(needles.map((n) => [n.what, n.value]));
+	const searches = { value: steps.searches(needles, searchesKey), key: searchesKey };
+	const context = { ...codesContext, searches };
+	const searchedHead = redactBySearch(head.value, mapHead, searches.value);
+	const searched = run.exchanges.map((e, i) => steps.searched(e, i, named[i]!.value, context));
+	return {
+		...searchedHead.value,
+		exchanges: searched.map((s) => s.value),
+		redactions: addRedactions(run.redactions, [
+			...head.redactions,
+			...named.flatMap((n) => n.redactions),
+			...searchedHead.redactions,
+			...searched.flatMap((s) => s.redactions)
+		])
+	};
+}
+
 export function redactRun(run: Run, known: KnownSecrets = {}): Run {
-	const redactor = new Redactor(grantCodes(run), run.redactions);
-	for (const secret of known.clientSecrets ?? []) redactor.addNeedle(WHAT.clientSecret, secret);
-	for (const token of known.tokens ?? []) redactor.addNeedle(WHAT.token, token);
-	const named = mapRunText(run, redactor.structural);
-	const searched = mapRunText(named, redactor.searched);
-	return { ...searched, redactions: redactor.redactions };
+	return redactWith(run, known, freshly);
+}
+
+export type RunRedactor = typeof redactRun;
+
+interface Remembered {
+	index: number;
+	codes: string[];
+	named?: { key: string; result: NamedPart<RecordedExchange> };
+	/** Dropped whenever `named` is done again. */
+	searched?: { key: string; result: PartRedaction<RecordedExchange> };
+}
+
+/**
+ * `redactRun` for runs that grow an exchange at a time (a walk, saved after each step). Each exchange's share is
+ * remembered and done again only when what it depends on changed: its place in the run, the run's grant codes, or
+ * the values to hide (a later exchange may teach a token that an earlier one holds). The result is always what
+ * `redactRun` gives. Exchanges must not be changed once redacted.
+ */
+export function createRunRedactor(): RunRedactor {
+	const memory = new WeakMap<RecordedExchange, Remembered>();
+	let lastSearches: { key: string; value: Search[] } | null = null;
+	const remembered = (exchange: RecordedExchange, index: number): Remembered => {
+		let entry = memory.get(exchange);
+		if (entry?.index !== index) {
+			entry = { index, codes: freshly.codes(exchange, index) };
+			memory.set(exchange, entry);
+		}
+		return entry;
+	};
+	const steps: RedactionSteps = {
+		codes: (exchange, index) => remembered(exchange, index).codes,
+		named(exchange, index, context) {
+			const entry = remembered(exchange, index);
+			if (entry.named?.key !== context.codes.key) {
+				entry.named = { key: context.codes.key, result: freshly.named(exchange, index, context) };
+				entry.searched = undefined;
+			}
+			return entry.named.result;
+		},
+		searches(needles, key) {
+			if (lastSearches?.key !== key) lastSearches = { key, value: freshly.searches(needles, key) };
+			return lastSearches.value;
+		},
+		searched(exchange, index, named, context) {
+			const entry = remembered(exchange, index);
+			if (entry.searched?.key !== context.searches.key) {
+				entry.searched = { key: context.searches.key, result: freshly.searched(exchange, index, named, context) };
+			}
+			return entry.searched.result;
+		}
+	};
+	return (run, known = {}) => redactWith(run, known, steps);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
