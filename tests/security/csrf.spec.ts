@@ -154,7 +154,7 @@ interface Snapshot {
 /** The sandbox's clients and users, and how far its clock is from real time (to the minute). */
 async function sandboxState() {
 	const state = (await (await fetch(`${ACCOUNTS_HOST}/sandbox/state`)).json()) as { now: string; clients: unknown[]; users: unknown[] };
-	return { clients: state.clients, users: state.users, clockOffsetMinutes: Math.round((Date.parse(state.now) - Date.now()) / 60_000) };
+	return { clients: state.clients, users: state.users, clockOffsetMinutes: Math.round((Date.parse(state.now) - Date.now()) / 60_000) || 0 }; // || 0: a drift just under zero rounds to -0
 }
 
 /** What a forged request could change, minus the clock. */

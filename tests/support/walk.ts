@@ -1,17 +1,11 @@
 /**
  * Shared steps of the browser tests: the sandbox's sign-in dance (login, the verification step when the user has
- * none, consent) and the walk page's steps. Ports come from playwright.config.ts.
+ * none, consent) and the walk page's steps. Ports follow E2E_PORT, as playwright.config.ts does (support/ports.ts).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { ACCOUNTS_HOST, AUTH_HOST, DEMO_PASSWORD, DEMO_SECRET, EXPLORER, STUDENT } from '../security/support/ports';
 
-export const EXPLORER = 'http://localhost:4173';
-export const AUTH_HOST = 'http://localhost:4174';
-export const ACCOUNTS_HOST = 'http://localhost:4175';
-
-/** The demo client's secret as the sandbox ships it (src/lib/sandbox/fixtures.ts). */
-export const DEMO_SECRET = 'demo-secret-change-me';
-export const DEMO_PASSWORD = 'password';
-export const STUDENT = 'student@example.com';
+export { ACCOUNTS_HOST, AUTH_HOST, DEMO_PASSWORD, DEMO_SECRET, EXPLORER, STUDENT };
 
 export type Decision = 'authorise' | 'cancel';
 

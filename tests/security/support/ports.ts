@@ -1,6 +1,6 @@
 /**
- * Where the servers of this run listen. playwright.config.ts moves every port with E2E_PORT, so these specs must
- * read it too (tests/support/walk.ts assumes the default ports).
+ * Where the servers of this run listen. playwright.config.ts moves every port with E2E_PORT, so every spec reads
+ * them from here (tests/support/walk.ts re-exports them).
  */
 export const PORT = Number(process.env.E2E_PORT ?? 4173);
 export const EXPLORER = `http://localhost:${PORT}`;
