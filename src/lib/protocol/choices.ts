@@ -32,6 +32,12 @@ export const SANDBOX_CHOICES = [
 		why: 'The client must be known before its redirect URIs can be checked, and nothing is trusted before the redirect URI is.'
 	},
 	{
+		id: 'authorisation-error-status',
+		topic: 'Authorisation page: the HTTP status of a page that shows an error',
+		sandbox: '400, with the row\'s message on the page (and the same for the undescribed errors above); it never redirects.',
+		why: 'The interface says only that errors are displayed to the user. A 4xx also tells a script or a proxy that the request was refused.'
+	},
+	{
 		id: 'cancel-redirect',
 		topic: 'Cancel: what the redirect carries',
 		sandbox: 'The redirect URI with its extra query parameters, any `code` among them removed, and nothing added (no `error` parameter).',
