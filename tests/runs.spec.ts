@@ -18,7 +18,7 @@ test('a saved run opens by permalink in a fresh context, exports HAR, and re-imp
 
 	const fresh = await browser.newContext();
 	const runPage = await fresh.newPage();
-	await runPage.goto(permalink!);
+	await open(runPage, permalink!);
 	const annotations = runPage.getByTestId('annotation');
 	await expect(annotations).toHaveCount(3);
 	const rows = await annotations.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-outcome')}:${n.getAttribute('data-row') ?? ''}`));
@@ -30,7 +30,7 @@ test('a saved run opens by permalink in a fresh context, exports HAR, and re-imp
 	expect(JSON.parse(har).log.version).toBe('1.2');
 	expect(har).not.toContain(DEMO_SECRET);
 
-	await runPage.goto('/runs');
+	await open(runPage, '/runs');
 	await runPage.getByLabel('Or paste').selectOption('har');
 	await runPage.getByLabel('Pasted text').fill(har);
 	await runPage.getByRole('button', { name: 'Import' }).click();
@@ -59,7 +59,7 @@ test('the Markdown report and curl script of a run carry no secret', async ({ pa
 });
 
 test('a file that is not HAR gets a clear error and nothing is stored', async ({ page }) => {
-	await page.goto('/runs');
+	await open(page, '/runs');
 	const before = await page.getByTestId('run-list').locator('li').count().catch(() => 0);
 	await page.getByLabel('Pasted text').fill('{"not": "a har"}');
 	await page.getByRole('button', { name: 'Import' }).click();
@@ -71,9 +71,9 @@ test('a file that is not HAR gets a clear error and nothing is stored', async ({
 test('runs are searchable', async ({ page }) => {
 	await authorise(page);
 	await exchange(page);
-	await page.goto('/runs?q=demo-client');
+	await open(page, '/runs?q=demo-client');
 	await expect(page.getByTestId('run-list').locator('li').first()).toContainText('demo-client');
-	await page.goto('/runs?q=no-such-thing-anywhere');
+	await open(page, '/runs?q=no-such-thing-anywhere');
 	await expect(page.getByText(/No run matches/)).toBeVisible();
 });
 

@@ -9,6 +9,7 @@ import { signInAndDecide } from '../security/support/browser';
 import { ExplorerSession, customTarget, sandboxWalk } from '../security/support/explorer';
 import { ACCOUNTS_HOST, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT, OUTBOUND_TIMEOUT_MS, STUDENT } from '../security/support/ports';
 import { startTarget, type Target } from '../security/support/servers';
+import { open } from '../support/walk';
 
 /** The outbound timeout plus the explorer's own work and the round trip. */
 const BOUND_MS = OUTBOUND_TIMEOUT_MS + 1500;
@@ -122,13 +123,13 @@ for (const fault of FAULTS) {
 }
 
 async function chooseCustomTarget(page: Page) {
-	await page.goto('/');
+	await open(page, '/');
 	await page.getByLabel('Custom deployment').check();
 	await page.getByLabel('Authorisation URL').fill(HOSTILE_ORIGIN);
 	await page.getByLabel('Accounts URL').fill(HOSTILE_ORIGIN);
 	await page.getByRole('button', { name: 'Save client settings' }).click();
 	await expect(page.getByTestId('auth-link')).toContainText(`${HOSTILE_ORIGIN}/sso/`);
-	await page.goto('/callback?code=fault-test');
+	await open(page, '/callback?code=fault-test');
 	await expect(page.getByTestId('callback-result')).toHaveAttribute('data-kind', /.+/);
 }
 

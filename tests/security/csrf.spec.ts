@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { ExplorerSession, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT } from './support/ports';
 import { startTarget } from './support/servers';
+import { open } from '../support/walk';
 
 const ROUTES = join(process.cwd(), 'src', 'routes');
 const MARKER = 'csrf-attacker';
@@ -256,7 +257,7 @@ test('the same writes from the explorer\'s own origin are let through (the contr
 });
 
 test('in Chromium, a page on another site that posts to the explorer (fetch and form) changes nothing', async ({ page, context }) => {
-	await page.goto('/');
+	await open(page, '/');
 	const before = await page.request.get('/__data.json').then((r) => r.text());
 	const forgedTo: string[] = [];
 	const attacker = await startTarget(HOSTILE_PORT, (_req, res) => {

@@ -15,6 +15,7 @@ import { addExchange, signInAndDecide } from './support/browser';
 import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
 import { spawnExplorer } from './support/servers';
+import { open } from '../support/walk';
 
 /** The secret as it could travel: as is, URL-encoded, in a Basic header (client_id:secret), alone in base64. */
 const SECRET_FORMS = [
@@ -66,7 +67,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	const storages: string[] = [];
 
 	// The walk, with the secret typed once into the form.
-	await page.goto('/');
+	await open(page, '/');
 	await page.getByLabel('Client secret').fill(DEMO_SECRET);
 	await page.getByRole('button', { name: 'Save client settings' }).click();
 	await expect(page.getByLabel('Client secret')).toHaveValue('');
@@ -104,7 +105,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	storages.push(await storageOf(page));
 
 	// The lesson, both trips.
-	await page.goto('/learn/cancel');
+	await open(page, '/learn/cancel');
 	await page.getByTestId('lesson-cancel').click();
 	await signInAndDecide(page, STUDENT, 'cancel');
 	await page.getByTestId('lesson-authorise').click();
@@ -156,7 +157,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	expect(pages.filter((p) => p.startsWith('5')), 'pages that failed').toEqual([]);
 
 	// A HAR export downloaded as a person would, and every export link the crawl found.
-	await page.goto('/runs');
+	await open(page, '/runs');
 	await page.locator('[data-testid="run-list"] a').first().click();
 	const download = page.waitForEvent('download');
 	await page.getByTestId('export-har').click();

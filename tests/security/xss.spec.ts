@@ -11,6 +11,7 @@ import { addExchange } from './support/browser';
 import { HOSTILE, PAYLOADS, expectInert, hostileTarget, poisonHar } from './support/hostile';
 import { EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT } from './support/ports';
 import { startTarget, type Target } from './support/servers';
+import { open } from '../support/walk';
 
 let target: Target;
 test.beforeAll(async () => {
@@ -41,7 +42,7 @@ async function openAllDetails(page: Page) {
 
 test('a walk against a hostile target, with hostile settings, renders inert', async ({ page }) => {
 	const { dialogs } = watch(page);
-	await page.goto('/');
+	await open(page, '/');
 	// Hostile client settings, saved through the API in the page's own session, then shown by the page.
 	const saved = await page.request.post('/api/walk/client', {
 		data: {
@@ -92,7 +93,7 @@ test('a walk against a hostile target, with hostile settings, renders inert', as
 	const runHref = await runLink.getAttribute('href');
 	expect(runHref).toMatch(/^\/runs\/[\w-]+$/);
 	for (const path of [runHref!, '/runs', `/runs?q=${encodeURIComponent(PAYLOADS[0]!)}`, `${runHref}?note=${encodeURIComponent(HOSTILE)}`]) {
-		await page.goto(path);
+		await open(page, path);
 		await openAllDetails(page);
 		await page.waitForTimeout(500);
 		await expectInert(page, path);
@@ -102,7 +103,7 @@ test('a walk against a hostile target, with hostile settings, renders inert', as
 
 test('a hostile redirect delivered straight to /callback renders inert', async ({ page }) => {
 	const { dialogs } = watch(page);
-	await page.goto('/');
+	await open(page, '/');
 	await page.request.post('/api/walk/reset', { data: {} });
 	await page.reload();
 	await page.getByTestId('open-link').click();
@@ -112,7 +113,7 @@ test('a hostile redirect delivered straight to /callback renders inert', async (
 		`error=${encodeURIComponent(HOSTILE)}&error_description=${encodeURIComponent(HOSTILE)}&${encodeURIComponent(PAYLOADS[1]!)}=1`,
 		`code=${encodeURIComponent(PAYLOADS[2]!)}#${encodeURIComponent(PAYLOADS[0]!)}`
 	]) {
-		await page.goto(`/callback?${query}`);
+		await open(page, `/callback?${query}`);
 		await expect(page.getByTestId('callback-result')).toBeVisible();
 		await openAllDetails(page);
 		await expectInert(page, `/callback?${query}`);
@@ -123,7 +124,7 @@ test('a hostile redirect delivered straight to /callback renders inert', async (
 test('a hostile HAR imported through the page renders inert, on the import and on the run page', async ({ page }) => {
 	const { dialogs } = watch(page);
 	const har = poisonHar(readFileSync(join(process.cwd(), 'src', 'lib', 'support', 'fixtures', 'success.har.json'), 'utf8'));
-	await page.goto('/runs');
+	await open(page, '/runs');
 	await page.getByTestId('import-file').setInputFiles({ name: `${PAYLOADS[1]}.har`, mimeType: 'application/json', buffer: Buffer.from(har) });
 	await page.waitForURL(/\/runs\/[\w-]+/);
 	await expect(page.locator('h1')).toBeVisible();
@@ -132,7 +133,7 @@ test('a hostile HAR imported through the page renders inert, on the import and o
 	await expectInert(page, 'imported hostile HAR');
 	// The payloads are there, as text.
 	expect(await page.locator('main').innerText()).toContain('<script>window.__pwned=1</script>');
-	await page.goto('/runs');
+	await open(page, '/runs');
 	await expectInert(page, '/runs after the import');
 	expect(dialogs).toEqual([]);
 });
