@@ -29,26 +29,36 @@ function isUnlogged(method: string | undefined, url: string | undefined): boolea
 	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path.startsWith('/assets/');
 }
 
+/** Keeps the first RECORDED_BODY_BYTES of a body as it passes; strings stay strings until the text is asked for. */
 class BodyRecorder {
-	private chunks: Buffer[] = [];
+	private chunks: (Buffer | string)[] = [];
 	private size = 0;
 	truncated = false;
 
 	add(chunk: unknown, encoding?: unknown): void {
 		if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+		const room = RECORDED_BODY_BYTES - this.size;
+		if (typeof chunk === 'string' && (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8' || typeof encoding === 'function')) {
+			const bytes = Buffer.byteLength(chunk);
+			if (bytes <= room) {
+				this.chunks.push(chunk);
+				this.size += bytes;
+				return;
+			}
+		}
 		const buffer = Buffer.isBuffer(chunk)
 			? chunk
 			: chunk instanceof Uint8Array
 				? Buffer.from(chunk)
 				: Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-		const room = RECORDED_BODY_BYTES - this.size;
 		if (buffer.length > room) this.truncated = true;
 		if (room > 0) this.chunks.push(buffer.subarray(0, room));
 		this.size += Math.min(buffer.length, Math.max(room, 0));
 	}
 
 	text(): string {
-		return Buffer.concat(this.chunks).toString('utf8');
+		if (this.chunks.every((c) => typeof c === 'string')) return this.chunks.join('');
+		return Buffer.concat(this.chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
 	}
 }
 
@@ -77,6 +87,83 @@ function headersOfWriteHead(args: unknown[]): Record<string, HeaderValue> {
 	return Object.fromEntries(Object.entries((headers ?? {}) as Record<string, HeaderValue>).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
+/**
+ * What one exchange leaves behind for the log: plain values, not the request and response objects (so a pending
+ * entry holds no socket), turned into a masked `LoggedExchange` only if the log keeps it.
+ */
+class ExchangeCapture {
+	readonly requestBody = new BodyRecorder();
+	readonly responseBody = new BodyRecorder();
+	writeHeadArgs: unknown[] = [];
+	durationMs = 0;
+	response: { status: number; statusText: string; headers: Record<string, HeaderValue> } | null = null;
+	private readonly method: string;
+	private readonly url: string;
+	private readonly rawHeaders: string[];
+	private readonly contentType: string | undefined;
+
+	constructor(
+		private readonly host: SandboxHost,
+		private readonly sandboxAtMs: number,
+		req: IncomingMessage
+	) {
+		this.method = req.method ?? '';
+		this.url = req.headers.host ? `http://${req.headers.host}${req.url ?? ''}` : (req.url ?? '');
+		this.rawHeaders = req.rawHeaders;
+		this.contentType = req.headers['content-type'];
+	}
+
+	/**
+	 * Records the request body as it is emitted and the response as it is written, by wrapping the four methods
+	 * on these two objects. Observing 'data' as it is emitted neither switches the stream's mode nor consumes
+	 * anything.
+	 */
+	observe(req: IncomingMessage, res: ServerResponse): void {
+		const emit = req.emit;
+		const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+		const write = res.write as (...args: unknown[]) => boolean;
+		const end = res.end as (...args: unknown[]) => ServerResponse;
+		req.emit = ((event: string | symbol, ...args: unknown[]) => {
+			if (event === 'data') this.requestBody.add(args[0]);
+			return emit.call(req, event, ...args);
+		}) as typeof req.emit;
+		res.writeHead = ((...args: unknown[]) => {
+			this.writeHeadArgs = args.slice(1);
+			return writeHead.apply(res, args);
+		}) as typeof res.writeHead;
+		res.write = ((...args: unknown[]) => {
+			this.responseBody.add(args[0], args[1]);
+			return write.apply(res, args);
+		}) as typeof res.write;
+		res.end = ((...args: unknown[]) => {
+			this.responseBody.add(args[0], args[1]);
+			return end.apply(res, args);
+		}) as typeof res.end;
+	}
+
+	entry(): LoggedExchange {
+		const sentHeaderRecord = { ...this.response?.headers, ...headersOfWriteHead(this.writeHeadArgs) };
+		return {
+			host: this.host,
+			sandboxAt: new Date(this.sandboxAtMs).toISOString(),
+			durationMs: this.durationMs,
+			request: {
+				method: this.method,
+				url: maskUrl(this.url),
+				headers: headerPairs(this.rawHeaders).map(maskHeader),
+				body: this.requestBody.text() === '' ? null : maskBody(this.requestBody.text(), this.contentType)
+			},
+			response: this.response && {
+				status: this.response.status,
+				statusText: this.response.statusText,
+				headers: headerList(sentHeaderRecord).map(maskHeader),
+				body: maskBody(this.responseBody.text(), sentHeaderRecord['content-type']?.toString()),
+				truncated: this.responseBody.truncated
+			}
+		};
+	}
+}
+
 export function withRequestLog(
 	store: SandboxStore,
 	host: SandboxHost,
@@ -85,58 +172,14 @@ export function withRequestLog(
 	return (req, res) => {
 		if (isUnlogged(req.method, req.url)) return handler(req, res);
 		const started = performance.now();
-		const sandboxAt = store.now().toISOString();
-		const requestBody = new BodyRecorder();
-		const responseBody = new BodyRecorder();
+		const capture = new ExchangeCapture(host, store.now().getTime(), req);
 
-		// Observing 'data' as it is emitted neither switches the stream's mode nor consumes anything.
-		const emit = req.emit.bind(req);
-		req.emit = ((event: string | symbol, ...args: unknown[]) => {
-			if (event === 'data') requestBody.add(args[0]);
-			return emit(event, ...args);
-		}) as typeof req.emit;
-		let writeHeadHeaders: Record<string, HeaderValue> = {};
-		const writeHead = res.writeHead.bind(res);
-		res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
-			writeHeadHeaders = headersOfWriteHead(rest);
-			return (writeHead as (...a: unknown[]) => ServerResponse)(statusCode, ...rest);
-		}) as typeof res.writeHead;
-		const write = res.write.bind(res);
-		const end = res.end.bind(res);
-		res.write = ((chunk: unknown, ...rest: unknown[]) => {
-			responseBody.add(chunk, rest[0]);
-			return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-		}) as typeof res.write;
-		res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-			responseBody.add(chunk, rest[0]);
-			return (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
-		}) as typeof res.end;
-
+		capture.observe(req, res);
 		res.on('close', () => {
-			const requestHeaders = headerPairs(req.rawHeaders);
-			const sentHeaderRecord = { ...(res.getHeaders() as Record<string, HeaderValue>), ...writeHeadHeaders };
-			const sentHeaders = headerList(sentHeaderRecord);
-			const entry: LoggedExchange = {
-				host,
-				sandboxAt,
-				durationMs: Math.round((performance.now() - started) * 100) / 100,
-				request: {
-					method: req.method ?? '',
-					url: maskUrl(req.headers.host ? `http://${req.headers.host}${req.url ?? ''}` : (req.url ?? '')),
-					headers: requestHeaders.map(maskHeader),
-					body: requestBody.text() === '' ? null : maskBody(requestBody.text(), req.headers['content-type'])
-				},
-				response: res.headersSent
-					? {
-							status: res.statusCode,
-							statusText: res.statusMessage,
-							headers: sentHeaders.map(maskHeader),
-							body: maskBody(responseBody.text(), sentHeaderRecord['content-type']?.toString()),
-							truncated: responseBody.truncated
-						}
-					: null
-			};
-			store.log({ host, entry });
+			capture.durationMs = Math.round((performance.now() - started) * 100) / 100;
+			if (res.headersSent) capture.response = { status: res.statusCode, statusText: res.statusMessage, headers: res.getHeaders() };
+			// Built and masked only if the store keeps it: under load most entries are pushed out unwritten.
+			store.log({ host, entry: () => capture.entry() });
 		});
 		handler(req, res);
 	};

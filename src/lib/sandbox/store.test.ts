@@ -127,6 +127,74 @@ describe('store: codes and tokens', () => {
 	});
 });
 
+describe('store: what it serves from memory stays true to the database', () => {
+	function tokenFor(store: SandboxStore, userId: number): string {
+		const exchanged = store.exchangeCode(store.issueCode({ clientId: 'c1', userId, redirectUri: 'https://app.example/cb' }), 'c1', 'https://app.example/cb');
+		if (!exchanged.ok) throw new Error(exchanged.cause);
+		return exchanged.tokens.access_token;
+	}
+	const valid = (store: SandboxStore, token: string) => {
+		const lookup = store.lookupAccessToken(token);
+		if (lookup.kind !== 'valid') throw new Error(`token is ${lookup.kind}`);
+		return lookup;
+	};
+
+	it('a token\'s user and client reflect every edit at once', () => {
+		const { store, user } = storeWithUser();
+		const token = tokenFor(store, user.id);
+		expect(valid(store, token).user.verifications).toEqual([{ supergroup: 'student', expires_on: '2099-01-01' }]);
+		store.addVerification(user.id, 'graduate', '2098-01-01');
+		expect(valid(store, token).user.verifications.map((v) => v.supergroup)).toEqual(['graduate', 'student']);
+		store.upsertUser({ login: 'a@example.com', verifications: [], deletion_requested: true });
+		expect(valid(store, token).user).toMatchObject({ verifications: [], deletion_requested: true });
+		store.upsertClient({ ...client, verification_key: 'group' });
+		expect(valid(store, token).client.verification_key).toBe('group');
+	});
+	it('a remembered token still expires on the sandbox clock, and is gone after a clear', () => {
+		const { store, user } = storeWithUser();
+		const token = tokenFor(store, user.id);
+		valid(store, token);
+		store.advanceClock(LIMITS.accessTokenExpiresIn + 1);
+		expect(store.lookupAccessToken(token).kind).toBe('expired');
+		store.clear();
+		expect(store.lookupAccessToken(token).kind).toBe('unknown');
+	});
+	it('a token whose user was removed by a clear is not valid even if the user is recreated', () => {
+		const { store, user } = storeWithUser();
+		const token = tokenFor(store, user.id);
+		valid(store, token);
+		store.clear();
+		store.upsertClient(client);
+		store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		expect(store.lookupAccessToken(token).kind).toBe('unknown');
+	});
+	it('a purged token is unknown, whether or not it was looked up before', () => {
+		const { store, user } = storeWithUser();
+		const lookedUp = tokenFor(store, user.id);
+		const notLookedUp = tokenFor(store, user.id);
+		valid(store, lookedUp);
+		store.advanceClock(LIMITS.accessTokenExpiresIn + 2 * 86400);
+		store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' }); // purges
+		expect(store.lookupAccessToken(notLookedUp).kind).toBe('unknown');
+		expect(store.lookupAccessToken(lookedUp).kind).toBe('unknown');
+	});
+	it('hands out users and clients that cannot be changed behind the store\'s back', () => {
+		const { store, user } = storeWithUser();
+		const lookup = valid(store, tokenFor(store, user.id));
+		expect(() => lookup.user.verifications.push({ supergroup: 'graduate', expires_on: '2099-01-01' })).toThrow(TypeError);
+		expect(() => (lookup.client.redirect_uris[0] = 'https://evil.example/')).toThrow(TypeError);
+		expect(store.getClient('c1')?.redirect_uris).toEqual(['https://app.example/cb']);
+	});
+	it('today follows the sandbox clock across midnight', () => {
+		const store = openStore(':memory:');
+		const day = store.today();
+		expect(day).toBe(store.now().toISOString().slice(0, 10));
+		store.advanceClock(86400);
+		expect(store.today()).toBe(store.now().toISOString().slice(0, 10));
+		expect(store.today() > day).toBe(true);
+	});
+});
+
 describe('store: clock, log, clear', () => {
 	it('moves the clock forward and back to real time on clear', () => {
 		const store = openStore(':memory:');
@@ -138,10 +206,25 @@ describe('store: clock, log, clear', () => {
 	});
 	it('keeps the most recent log entries, newest first', () => {
 		const store = openStore(':memory:');
-		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: { i } });
+		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: () => ({ i }) });
 		const recent = store.recentLog(1000);
 		expect(recent).toHaveLength(500);
 		expect(recent[0]?.entry).toEqual({ i: 509 });
+	});
+	it('builds only the entries it keeps: a burst beyond the log\'s size costs the newest 500', () => {
+		const store = openStore(':memory:');
+		const built: number[] = [];
+		for (let i = 0; i < 2000; i++) store.log({ host: 'accounts', entry: () => (built.push(i), { i }) });
+		expect(store.recentLog(1)[0]?.entry).toEqual({ i: 1999 });
+		expect(built).toHaveLength(500);
+		expect(built[0]).toBe(1500);
+	});
+	it('keeps the order of entries across several flushes', () => {
+		const store = openStore(':memory:');
+		for (let i = 0; i < 3; i++) store.log({ host: 'accounts', entry: () => ({ i }) });
+		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 2 }, { i: 1 }, { i: 0 }]);
+		store.log({ host: 'authorisation', entry: () => ({ i: 3 }) });
+		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 3 }, { i: 2 }, { i: 1 }, { i: 0 }]);
 	});
 	it('clear empties everything', () => {
 		const { store } = storeWithUser();

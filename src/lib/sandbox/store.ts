@@ -80,8 +80,11 @@ export type AccessTokenLookup =
 
 export interface LogEntryInput {
 	host: 'authorisation' | 'accounts';
-	/** JSON-serialisable record of the exchange, already masked. */
-	entry: unknown;
+	/**
+	 * Builds the JSON-serialisable record of the exchange, already masked. Called only for entries the log keeps
+	 * when it is written, so a burst of requests costs the building of the last `LOG_CAPACITY` only.
+	 */
+	entry: () => unknown;
 }
 
 export interface LogEntry {
@@ -198,8 +201,11 @@ const PURGE_BATCH = 100;
 const VACUUM_PAGES = 64;
 /** The WAL is cut back to this size after each checkpoint. */
 const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
-/** Log entries wait at most this long before they are written together. */
-const LOG_FLUSH_MS = 100;
+/** Log entries wait at most this long before they are written together (reading the log writes them first). */
+const LOG_FLUSH_MS = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Access tokens remembered in memory after a lookup; the oldest is forgotten first. */
+const ACCESS_TOKEN_CACHE_SIZE = 10_000;
 
 /**
  * Sandbox passwords are test passwords (the fixtures' are published): hashing keeps the database from holding a
@@ -248,6 +254,11 @@ function randomSbidNumber(): string {
 	let value = '';
 	for (let i = 0; i < LIMITS.sbidLength; i++) value += SBID_ALPHABET[randomInt(SBID_ALPHABET.length)];
 	return value;
+}
+
+function deepFreeze<T extends object>(value: T): T {
+	for (const inner of Object.values(value)) if (inner !== null && typeof inner === 'object') deepFreeze(inner as object);
+	return Object.freeze(value);
 }
 
 export function isoDay(date: Date): string {
@@ -369,26 +380,52 @@ export function openStore(path: string): SandboxStore {
 		countAll: db.prepare<[], { n: number }>('SELECT (SELECT COUNT(*) FROM clients) + (SELECT COUNT(*) FROM users) AS n')
 	};
 
-	// Log entries are written in batches: one transaction per request would dominate the hot path's cost.
-	let pendingLog: [string, string, string][] = [];
+	// Log entries are written in batches: one transaction per request would dominate the hot path's cost. Only
+	// the newest LOG_CAPACITY can survive the trim, so they wait in a ring of that size: under load, older ones
+	// are overwritten before they are ever built.
+	type PendingEntry = { atMs: number; host: LogEntryInput['host']; entry: () => unknown };
+	const pendingLog: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
+	let pendingNext = 0;
+	let pendingCount = 0;
 	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
-	const writeLog = db.transaction((rows: [string, string, string][]) => {
+	const writeLog = db.transaction((entries: PendingEntry[]) => {
 		let last = 0;
-		for (const row of rows) last = Number(sql.insertLog.run(...row).lastInsertRowid);
+		for (const { atMs, host, entry } of entries) {
+			last = Number(sql.insertLog.run(new Date(atMs).toISOString(), host, JSON.stringify(entry())).lastInsertRowid);
+		}
 		if (last > LOG_CAPACITY) sql.trimLog.run(last - LOG_CAPACITY);
 	});
+	function takePendingLog(): PendingEntry[] {
+		const entries: PendingEntry[] = [];
+		for (let i = pendingCount; i > 0; i--) {
+			const slot = (pendingNext - i + LOG_CAPACITY) % LOG_CAPACITY;
+			entries.push(pendingLog[slot]!);
+			pendingLog[slot] = undefined;
+		}
+		pendingCount = 0;
+		return entries;
+	}
 	function flushLog(): void {
 		clearTimeout(logFlushTimer);
 		logFlushTimer = undefined;
-		if (pendingLog.length === 0 || !db.open) return;
-		const rows = pendingLog;
-		pendingLog = [];
-		writeLog(rows);
+		const entries = takePendingLog();
+		if (entries.length > 0 && db.open) writeLog(entries);
 	}
 
 	// The offset is read once and written through: this process is the database's only writer.
 	let clockOffsetMs = sql.getOffset.get()?.clock_offset_ms ?? 0;
 	const nowMs = () => Date.now() + clockOffsetMs;
+
+	// me.json asks for the day on every request; the string is made once a day.
+	let day = { startMs: 0, endMs: 0, iso: '' };
+	function today(): string {
+		const now = nowMs();
+		if (now < day.startMs || now >= day.endMs) {
+			const startMs = now - (now % DAY_MS);
+			day = { startMs, endMs: startMs + DAY_MS, iso: isoDay(new Date(startMs)) };
+		}
+		return day.iso;
+	}
 
 	function userFromRow(row: UserRow): SandboxUser {
 		return {
@@ -400,14 +437,35 @@ export function openStore(path: string): SandboxStore {
 		};
 	}
 
+	// This process is the database's only writer, so the reads on me.json's and the token endpoint's path are
+	// served from memory: each write below drops what it changes. Cached objects are frozen, so a caller cannot
+	// change what the next caller reads.
+	const users = new Map<number, SandboxUser | undefined>();
+	const clients = new Map<string, SandboxClient | undefined>();
+	/** Raw access token → its row; only tokens that exist, so a flood of unknown tokens cannot fill it. */
+	const accessTokens = new Map<string, TokenRow>();
+
 	function getUser(id: number): SandboxUser | undefined {
+		if (users.has(id)) return users.get(id);
 		const row = sql.getUser.get(id);
-		return row && userFromRow(row);
+		const user = row && deepFreeze(userFromRow(row));
+		users.set(id, user);
+		return user;
 	}
 
 	function getClient(clientId: string): SandboxClient | undefined {
+		if (clients.has(clientId)) return clients.get(clientId);
 		const row = sql.getClient.get(clientId);
-		return row && clientFromRow(row);
+		const client = row && deepFreeze(clientFromRow(row));
+		// Unknown ids are not remembered: anyone can send any number of them.
+		if (client) clients.set(clientId, client);
+		return client;
+	}
+
+	function rememberAccessToken(token: string, row: TokenRow): TokenRow {
+		if (accessTokens.size >= ACCESS_TOKEN_CACHE_SIZE) accessTokens.delete(accessTokens.keys().next().value!);
+		accessTokens.set(token, row);
+		return row;
 	}
 
 	function uniqueSbidNumber(): string {
@@ -419,7 +477,10 @@ export function openStore(path: string): SandboxStore {
 
 	function purgeExpired(now: number): void {
 		const purged = sql.purgeCodes.run(now - PURGE_GRACE_MS, PURGE_BATCH).changes + sql.purgeTokens.run(now - PURGE_GRACE_MS, PURGE_BATCH).changes;
-		if (purged > 0) db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
+		if (purged > 0) {
+			accessTokens.clear();
+			db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
+		}
 	}
 
 	function issueTokens(clientId: string, userId: number, now: number): IssuedTokens {
@@ -482,12 +543,13 @@ export function openStore(path: string): SandboxStore {
 			id = Number(sql.insertUser.run(input.login, passwordHash, sbid, deletion).lastInsertRowid);
 		}
 		for (const v of input.verifications) sql.putVerification.run(id, v.supergroup, v.expires_on);
+		users.delete(id);
 		return getUser(id)!;
 	});
 
 	return {
 		now: () => new Date(nowMs()),
-		today: () => isoDay(new Date(nowMs())),
+		today,
 		advanceClock(seconds) {
 			sql.setOffset.run(clockOffsetMs + Math.round(seconds * 1000));
 			clockOffsetMs += Math.round(seconds * 1000);
@@ -502,6 +564,7 @@ export function openStore(path: string): SandboxStore {
 				redirect_uris: JSON.stringify(client.redirect_uris),
 				countries: JSON.stringify(client.countries)
 			});
+			clients.delete(client.client_id);
 			return getClient(client.client_id)!;
 		},
 		authenticateClient(clientId, clientSecret) {
@@ -526,6 +589,7 @@ export function openStore(path: string): SandboxStore {
 		},
 		addVerification(userId, supergroup, expiresOn) {
 			sql.putVerification.run(userId, supergroup, expiresOn);
+			users.delete(userId);
 			const user = getUser(userId);
 			if (!user) throw new Error(`no user with id ${userId}`);
 			return user;
@@ -541,10 +605,14 @@ export function openStore(path: string): SandboxStore {
 		exchangeCode: (code, clientId, redirectUri) => exchangeCode(code, clientId, redirectUri),
 		refresh: (refreshToken, clientId) => refresh(refreshToken, clientId),
 		lookupAccessToken(token) {
-			const hash = digestHex(token);
-			const row = sql.getToken.get(hash);
-			if (!row) return sql.getCode.get(hash) ? { kind: 'grant-code' } : { kind: 'unknown' };
-			if (row.kind === 'refresh') return { kind: 'refresh-token' };
+			let row = accessTokens.get(token);
+			if (!row) {
+				const hash = digestHex(token);
+				const found = sql.getToken.get(hash);
+				if (!found) return sql.getCode.get(hash) ? { kind: 'grant-code' } : { kind: 'unknown' };
+				if (found.kind === 'refresh') return { kind: 'refresh-token' };
+				row = rememberAccessToken(token, found);
+			}
 			if (row.expires_ms !== null && row.expires_ms <= nowMs()) return { kind: 'expired', expiredAt: new Date(row.expires_ms) };
 			const user = getUser(row.user_id);
 			const client = getClient(row.client_id);
@@ -554,7 +622,9 @@ export function openStore(path: string): SandboxStore {
 		},
 
 		log({ host, entry }) {
-			pendingLog.push([new Date().toISOString(), host, JSON.stringify(entry)]);
+			pendingLog[pendingNext] = { atMs: Date.now(), host, entry };
+			pendingNext = (pendingNext + 1) % LOG_CAPACITY;
+			pendingCount = Math.min(pendingCount + 1, LOG_CAPACITY);
 			logFlushTimer ??= setTimeout(flushLog, LOG_FLUSH_MS);
 		},
 		recentLog(limit) {
@@ -563,7 +633,10 @@ export function openStore(path: string): SandboxStore {
 		},
 
 		clear() {
-			pendingLog = [];
+			takePendingLog();
+			users.clear();
+			clients.clear();
+			accessTokens.clear();
 			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM tokens; DELETE FROM request_log;');
 			sql.setOffset.run(0);
 			clockOffsetMs = 0;

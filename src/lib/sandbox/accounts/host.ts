@@ -21,7 +21,8 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export function createAccountsHost(store: SandboxStore, options: AccountsHostOptions): RequestHandler {
 	const control = options.controlApi ? createControlApi(store, options.explorerOrigin) : null;
 
-	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+	/** Synchronous where it can be (me.json is the busiest path); the token endpoint waits for its body. */
+	function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
 		const { path, query } = splitTarget(req.url);
 		if (path === '/oauth/token') return handleToken(store, req, res, query);
 		if (path === '/api/v3/me.json') return handleMe(store, req, res, query);
@@ -35,12 +36,18 @@ export function createAccountsHost(store: SandboxStore, options: AccountsHostOpt
 		});
 	}
 
+	// A bug, not a client error: say so without details, and keep the process serving.
+	function failed(res: ServerResponse, error: unknown): void {
+		console.error('sandbox accounts host:', error);
+		if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'The sandbox failed unexpectedly; see its console.' });
+		else res.destroy();
+	}
+
 	return (req, res) => {
-		route(req, res).catch((error: unknown) => {
-			// A bug, not a client error: say so without details, and keep the process serving.
-			console.error('sandbox accounts host:', error);
-			if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'The sandbox failed unexpectedly; see its console.' });
-			else res.destroy();
-		});
+		try {
+			route(req, res)?.catch((error: unknown) => failed(res, error));
+		} catch (error) {
+			failed(res, error);
+		}
 	};
 }

@@ -82,7 +82,11 @@ export function mediaType(req: IncomingMessage): string {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-	const text = JSON.stringify(body);
+	sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** `sendJson` for a body already serialised. */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
 	res.writeHead(status, {
 		'Content-Type': 'application/json; charset=utf-8',
 		'Content-Length': Buffer.byteLength(text),

@@ -85,6 +85,20 @@ describe('me.json: success (2.4)', () => {
 		const body = MeResponse.parse(await (await me({ token })).json());
 		expect(body.verifications.map((v) => ('supergroup' in v ? v.supergroup : v.group)).sort()).toEqual(['graduate', 'key-worker']);
 	});
+	it('answers the same token afresh after the day, the user or the client changed (answers are reused only while all three hold)', async () => {
+		const token = await accessTokenFor(sandbox, 'multi@example.com');
+		const supergroups = async () =>
+			MeResponse.parse(await (await me({ token })).json()).verifications.map((v) => ('supergroup' in v ? `supergroup:${v.supergroup}` : `group:${v.group}`)).sort();
+		const three = ['supergroup:graduate', 'supergroup:key-worker', 'supergroup:social-assistance'];
+		expect(await supergroups()).toEqual(three);
+		const user = sandbox.store.getUserByLogin('multi@example.com')!;
+		sandbox.store.addVerification(user.id, 'student', addDays(sandbox.store.today(), 1));
+		expect(await supergroups()).toEqual([...three, 'supergroup:student']);
+		sandbox.store.advanceClock(86400);
+		expect(await supergroups()).toEqual(three);
+		sandbox.store.upsertClient({ ...sandbox.store.getClient('demo-client')!, verification_key: 'group' });
+		expect(await supergroups()).toEqual(['group:graduate', 'group:key-worker', 'group:social-assistance']);
+	});
 });
 
 describe('me.json: 7.3 rows', () => {

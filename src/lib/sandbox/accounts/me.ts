@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MeResponse } from '../../protocol';
 import type { SandboxStore, SandboxUser, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
-import { parseParams, sendEmpty, sendJson, type Params } from './http';
+import { parseParams, sendEmpty, sendJsonText, type Params } from './http';
 
 export type MeOutcome =
 	| { status: 200; body: MeResponse }
@@ -45,13 +45,31 @@ function findToken(input: MeInput, params: Params): TokenFound {
 	return { ok: true, token };
 }
 
-export function userInformation(user: SandboxUser, key: VerificationKey, today: string): MeResponse {
-	return {
+/**
+ * The last answer built for each user, with its JSON: the store replaces a user object whenever the user changes,
+ * so an answer stays right for as long as its user object, verification key and day.
+ */
+const answers = new WeakMap<SandboxUser, { key: VerificationKey; today: string; body: MeResponse }>();
+/** Each answer's JSON, made once. */
+const answerTexts = new WeakMap<MeResponse, string>();
+
+function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
+	const known = answers.get(user);
+	if (known && known.key === key && known.today === today) return known;
+	const body: MeResponse = {
 		sbid_number: user.sbid_number,
 		verifications: activeVerifications(user.verifications, today).map((v) =>
 			key === 'group' ? { group: v.supergroup, expires_on: v.expires_on } : { supergroup: v.supergroup, expires_on: v.expires_on }
 		)
 	};
+	const answer = { key, today, body };
+	answers.set(user, answer);
+	answerTexts.set(body, JSON.stringify(body));
+	return answer;
+}
+
+export function userInformation(user: SandboxUser, key: VerificationKey, today: string): MeResponse {
+	return answerFor(user, key, today).body;
 }
 
 export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
@@ -83,7 +101,7 @@ export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
 			if (lookup.user.deletion_requested) {
 				return { status: 404, body: { message: 'The user of this token has asked for their account to be deleted.' } };
 			}
-			return { status: 200, body: userInformation(lookup.user, lookup.client.verification_key, store.today()) };
+			return { status: 200, body: answerFor(lookup.user, lookup.client.verification_key, store.today()).body };
 	}
 }
 
@@ -100,5 +118,5 @@ export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerR
 	if (outcome.status === 405) headers.Allow = 'GET, HEAD';
 	if (outcome.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="SSO sandbox accounts"';
 	if (outcome.body === null) sendEmpty(res, outcome.status, headers);
-	else sendJson(res, outcome.status, outcome.body, headers);
+	else sendJsonText(res, outcome.status, (outcome.status === 200 && answerTexts.get(outcome.body)) || JSON.stringify(outcome.body), headers);
 }
