@@ -2,6 +2,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../protocol';
 import { openStore, type SandboxStore } from './store';
@@ -195,6 +196,42 @@ describe('store: what it serves from memory stays true to the database', () => {
 	});
 });
 
+describe('store: shared transactions (group commit)', () => {
+	it('runs the calls of one turn together, each resolving to its own result once committed', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-shared-'));
+		try {
+			const path = join(dir, 'sandbox.db');
+			const store = openStore(path);
+			store.upsertClient(client);
+			const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+			const codes = Array.from({ length: 5 }, () => store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' }));
+			const exchanges = codes.map((code) => store.sharedTransaction(() => store.exchangeCode(code, 'c1', 'https://app.example/cb')));
+			const replay = store.sharedTransaction(() => store.exchangeCode(codes[0]!, 'c1', 'https://app.example/cb'));
+			const results = await Promise.all(exchanges);
+			expect(results.every((r) => r.ok)).toBe(true);
+			expect(await replay).toEqual({ ok: false, cause: 'used' });
+			// Committed: another connection sees every token issued.
+			const reader = new Database(path, { readonly: true });
+			expect(reader.prepare('SELECT COUNT(*) AS n FROM tokens').get()).toEqual({ n: 10 });
+			reader.close();
+			store.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+	it('undoes and rejects only the call that throws', async () => {
+		const { store, user } = storeWithUser();
+		const kept = store.sharedTransaction(() => store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' }));
+		const failing = store.sharedTransaction(() => {
+			store.addVerification(user.id, 'graduate', '2099-01-01');
+			throw new Error('a bug');
+		});
+		await expect(failing).rejects.toThrow('a bug');
+		expect(store.exchangeCode(await kept, 'c1', 'https://app.example/cb').ok).toBe(true);
+		expect(store.getUser(user.id)?.verifications.map((v) => v.supergroup)).toEqual(['student']);
+	});
+});
+
 describe('store: clock, log, clear', () => {
 	it('moves the clock forward and back to real time on clear', () => {
 		const store = openStore(':memory:');
@@ -261,11 +298,38 @@ describe('store: persistence', () => {
 	});
 });
 
+/** A database as an older version left it: WAL, no auto-vacuum, a clock offset set. */
+function databaseWithoutAutoVacuum(path: string): void {
+	const db = new Database(path);
+	db.pragma('journal_mode = WAL');
+	db.exec('CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), clock_offset_ms INTEGER NOT NULL); INSERT INTO settings VALUES (1, 86400000);');
+	db.close();
+}
+
 describe('store: files after a purge', () => {
-	it('gives the space of purged codes back: the database file shrinks again, and the WAL stays bounded', () => {
+	it('turns on auto-vacuum in a database made without it, keeping its data', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-old-'));
+		try {
+			const path = join(dir, 'sandbox.db');
+			databaseWithoutAutoVacuum(path);
+			const store = openStore(path);
+			expect(store.now().getTime() - Date.now()).toBeGreaterThan(86_000_000);
+			store.close();
+			const db = new Database(path, { readonly: true });
+			expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
+			db.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+	it.each([
+		['a new database', () => {}],
+		['a database made before auto-vacuum', databaseWithoutAutoVacuum]
+	])('gives the space of purged codes back in %s: the database file shrinks again, and the WAL stays bounded', (_, prepare) => {
 		const dir = mkdtempSync(join(tmpdir(), 'store-purge-'));
 		try {
 			const path = join(dir, 'sandbox.db');
+			prepare(path);
 			const store = openStore(path);
 			store.upsertClient(client);
 			const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });

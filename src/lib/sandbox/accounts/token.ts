@@ -230,5 +230,6 @@ export async function handleToken(store: SandboxStore, req: IncomingMessage, res
 	const params = await readTokenParameters(req, query);
 	if (params === 'aborted') return; // nobody left to answer
 	if (!params.ok) return send(res, params.failure);
-	send(res, tokenOutcome(store, { params: params.value, authorization: req.headers.authorization }));
+	const input = { params: params.value, authorization: req.headers.authorization };
+	send(res, await store.sharedTransaction(() => tokenOutcome(store, input)));
 }
