@@ -10,8 +10,10 @@ import type { Measurement } from './report';
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = 2;
-/** Enough fresh codes for the token run (autocannon stops when they are used up) and its warm-up. */
-const TOKEN_CODES = Number(process.env.BENCH_TOKEN_CODES ?? 60_000);
+/** Rounds of bare, me.json and token runs, alternating, so a slow spell of the machine hits all three alike. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Fresh codes per token run (autocannon stops when they are used up, so this caps the run's rate at CODES / DURATION). */
+const TOKEN_CODES = Number(process.env.BENCH_TOKEN_CODES ?? 250_000);
 const TOKEN_WARMUP_CODES = 3_000;
 
 interface Figures {
@@ -62,25 +64,50 @@ function describe(name: string, f: Figures): string {
 	return `${name}: ${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.requests} requests in ${f.seconds.toFixed(1)} s, ${f.non2xx} non-2xx, ${f.errors} errors`;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The median of each figure over the rounds; errors and non-2xx answers are summed. */
+function combine(rounds: Figures[]): Figures {
+	return {
+		rps: median(rounds.map((f) => f.rps)),
+		p50: median(rounds.map((f) => f.p50)),
+		p99: median(rounds.map((f) => f.p99)),
+		requests: rounds.reduce((sum, f) => sum + f.requests, 0),
+		non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
+		errors: rounds.reduce((sum, f) => sum + f.errors, 0),
+		seconds: rounds.reduce((sum, f) => sum + f.seconds, 0)
+	};
+}
+
 export async function benchLoad(log: (line: string) => void): Promise<Measurement[]> {
-	const servers = await startChild<ServersReady>('./servers.ts', [String(TOKEN_CODES + TOKEN_WARMUP_CODES)]);
+	const servers = await startChild<ServersReady>('./servers.ts', [String(ROUNDS * TOKEN_CODES + TOKEN_WARMUP_CODES)]);
 	try {
 		const { bareUrl, accountsUrl, accessToken, codes } = servers.message;
 		const meHeaders = { authorization: `Bearer ${accessToken}`, 'user-agent': 'autocannon' };
+		const meUrl = `${accountsUrl}/api/v3/me.json`;
 
 		await cannon({ url: bareUrl, duration: WARMUP_S, headers: meHeaders });
-		const bare = await cannon({ url: bareUrl, duration: DURATION_S, headers: meHeaders });
-		log(describe('bare node:http', bare));
-
-		await cannon({ url: `${accountsUrl}/api/v3/me.json`, duration: WARMUP_S, headers: meHeaders });
-		const me = await cannon({ url: `${accountsUrl}/api/v3/me.json`, duration: DURATION_S, headers: meHeaders });
-		log(describe('sandbox me.json', me));
-
+		await cannon({ url: meUrl, duration: WARMUP_S, headers: meHeaders });
 		await cannon({ url: accountsUrl, amount: TOKEN_WARMUP_CODES, requests: tokenRequests(codes.slice(0, TOKEN_WARMUP_CODES)) });
-		const tokenCodes = codes.slice(TOKEN_WARMUP_CODES);
-		// Duration-bound like the others, but never past the last fresh code (a reused code would be a cheap 400).
-		const token = await cannon({ url: accountsUrl, amount: tokenCodes.length, requests: tokenRequests(tokenCodes) }, DURATION_S);
-		log(describe('sandbox token exchange (fresh code each)', token));
+
+		const runs: Record<'bare' | 'me' | 'token', Figures[]> = { bare: [], me: [], token: [] };
+		for (let round = 0; round < ROUNDS; round++) {
+			runs.bare.push(await cannon({ url: bareUrl, duration: DURATION_S, headers: meHeaders }));
+			log(describe(`round ${round + 1} bare node:http`, runs.bare.at(-1)!));
+			runs.me.push(await cannon({ url: meUrl, duration: DURATION_S, headers: meHeaders }));
+			log(describe(`round ${round + 1} sandbox me.json`, runs.me.at(-1)!));
+			const first = TOKEN_WARMUP_CODES + round * TOKEN_CODES;
+			const tokenCodes = codes.slice(first, first + TOKEN_CODES);
+			// Duration-bound like the others, but never past the last fresh code (a reused code would be a cheap 400).
+			runs.token.push(await cannon({ url: accountsUrl, amount: tokenCodes.length, requests: tokenRequests(tokenCodes) }, DURATION_S));
+			log(describe(`round ${round + 1} sandbox token exchange (fresh code each)`, runs.token.at(-1)!));
+		}
+		const bare = combine(runs.bare);
+		const me = combine(runs.me);
+		const token = combine(runs.token);
+		log(describe(`median of ${ROUNDS} rounds, bare node:http`, bare));
+		log(describe(`median of ${ROUNDS} rounds, sandbox me.json`, me));
+		log(describe(`median of ${ROUNDS} rounds, sandbox token exchange`, token));
 
 		const clean = (f: Figures) => f.non2xx === 0 && f.errors === 0;
 		return [

@@ -25,7 +25,9 @@ const RECORDED_BODY_BYTES = 8 * 1024;
 /** Requests not worth a log entry: health checks, static assets and the log reading itself. */
 function isUnlogged(method: string | undefined, url: string | undefined): boolean {
 	if (method !== 'GET' && method !== 'HEAD') return false;
-	const path = (url ?? '').split('?')[0]!;
+	const target = url ?? '';
+	const query = target.indexOf('?');
+	const path = query === -1 ? target : target.slice(0, query);
 	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path.startsWith('/assets/');
 }
 
