@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../protocol';
 import { openStore, type SandboxStore } from './store';
 
@@ -262,6 +262,37 @@ describe('store: clock, log, clear', () => {
 		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 2 }, { i: 1 }, { i: 0 }]);
 		store.log({ host: 'authorisation', entry: () => ({ i: 3 }) });
 		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 3 }, { i: 2 }, { i: 1 }, { i: 0 }]);
+	});
+	it('writes waiting entries once requests pause, and within 5 s under steady traffic', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-log-'));
+		vi.useFakeTimers();
+		try {
+			const path = join(dir, 'sandbox.db');
+			const store = openStore(path);
+			const written = () => {
+				const reader = new Database(path, { readonly: true });
+				const { n } = reader.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number };
+				reader.close();
+				return n;
+			};
+			store.log({ host: 'accounts', entry: () => ({ i: 0 }) });
+			vi.advanceTimersByTime(150);
+			expect(written()).toBe(0);
+			vi.advanceTimersByTime(100);
+			expect(written()).toBe(1);
+			// A request every 50 ms never leaves the sandbox idle; the oldest entry still waits at most 5 s.
+			for (let i = 1; i <= 110; i++) {
+				store.log({ host: 'accounts', entry: () => ({ i }) });
+				vi.advanceTimersByTime(50);
+			}
+			expect(written()).toBeGreaterThan(1);
+			expect(written()).toBeLessThan(111);
+			store.close();
+			expect(written()).toBe(111);
+		} finally {
+			vi.useRealTimers();
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 	it('clear empties everything', () => {
 		const { store } = storeWithUser();

@@ -208,8 +208,13 @@ const PURGE_BATCH = 100;
 const VACUUM_PAGES = 64;
 /** The WAL is cut back to this size after each checkpoint. */
 const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
-/** Log entries wait at most this long before they are written together (reading the log writes them first). */
-const LOG_FLUSH_MS = 500;
+/**
+ * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
+ * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
+ * 500 entries takes milliseconds, which a burst of traffic should not wait for.
+ */
+const LOG_IDLE_MS = 200;
+const LOG_MAX_WAIT_MS = 5000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Access tokens remembered in memory after a lookup; the oldest is forgotten first. */
 const ACCESS_TOKEN_CACHE_SIZE = 10_000;
@@ -416,6 +421,16 @@ export function openStore(path: string): SandboxStore {
 	let pendingNext = 0;
 	let pendingCount = 0;
 	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
+	let firstPendingAtMs = 0;
+	let lastLogAtMs = 0;
+	function flushLogWhenIdle(): void {
+		const now = Date.now();
+		if (now - lastLogAtMs < LOG_IDLE_MS && now - firstPendingAtMs < LOG_MAX_WAIT_MS) {
+			logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS - (now - lastLogAtMs)).unref();
+			return;
+		}
+		flushLog();
+	}
 	const writeLog = db.transaction((entries: PendingEntry[]) => {
 		let last = 0;
 		for (const { atMs, host, entry } of entries) {
@@ -699,10 +714,15 @@ export function openStore(path: string): SandboxStore {
 		},
 
 		log({ host, entry }) {
-			pendingLog[pendingNext] = { atMs: Date.now(), host, entry };
+			lastLogAtMs = Date.now();
+			pendingLog[pendingNext] = { atMs: lastLogAtMs, host, entry };
 			pendingNext = (pendingNext + 1) % LOG_CAPACITY;
 			pendingCount = Math.min(pendingCount + 1, LOG_CAPACITY);
-			logFlushTimer ??= setTimeout(flushLog, LOG_FLUSH_MS);
+			if (logFlushTimer === undefined) {
+				firstPendingAtMs = lastLogAtMs;
+				// Unreferenced: a waiting log entry never keeps the process alive (close() writes it).
+				logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS).unref();
+			}
 		},
 		recentLog(limit) {
 			flushLog();
