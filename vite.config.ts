@@ -20,6 +20,8 @@ function startSandboxWithDevServer(): Plugin {
 
 export default defineConfig({
 	plugins: [sveltekit(), startSandboxWithDevServer()],
+	// The highlighting worker loads shiki's themes and grammars with dynamic imports, which need ES module workers.
+	worker: { format: 'es' },
 	test: {
 		include: ['src/**/*.test.ts'],
 		environment: 'node',

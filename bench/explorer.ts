@@ -172,17 +172,19 @@ async function walkToToken(session: Session): Promise<string> {
 	return ((await revealed.json()) as { value: string }).value;
 }
 
-async function timed(call: () => Promise<Response>): Promise<number> {
+async function timed(call: () => Promise<Response>, expectedStatus = 200): Promise<number> {
 	const started = performance.now();
 	const res = await call();
 	await res.arrayBuffer();
-	if (!res.ok) throw new Error(`a timed call answered ${res.status}`);
+	if (res.status !== expectedStatus) throw new Error(`a timed call answered ${res.status}, not ${expectedStatus}`);
 	return performance.now() - started;
 }
 
 interface Overhead {
 	viaExplorer: number[];
 	direct: number[];
+	/** A POST through the same hooks and route that answers at once (reveal of an unknown exchange: 404). */
+	floor: number[];
 	longWalkFirst: number;
 	longWalkLast: number;
 }
@@ -191,6 +193,8 @@ async function routeOverhead(): Promise<Overhead> {
 	const session = new Session();
 	const viaExplorer: number[] = [];
 	const direct: number[] = [];
+	const floor: number[] = [];
+	const answerAtOnce = () => session.post('/api/walk/reveal', { exchangeId: 'none', kind: 'access_token' });
 	const readMe = () => session.post('/api/walk/me', { transport: 'header', userAgent: true, host: true, credential: 'token' });
 	for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
 		const token = await walkToToken(session);
@@ -199,12 +203,13 @@ async function routeOverhead(): Promise<Overhead> {
 		for (let i = 0; i < READS_PER_WALK; i++) {
 			viaExplorer.push(await timed(readMe));
 			direct.push(await timed(directMe));
+			floor.push(await timed(answerAtOnce, 404));
 		}
 	}
 	await walkToToken(session);
 	const long: number[] = [];
 	for (let i = 0; i < LONG_WALK_READS; i++) long.push(await timed(readMe));
-	return { viaExplorer, direct, longWalkFirst: median(long.slice(0, 20)), longWalkLast: median(long.slice(-20)) };
+	return { viaExplorer, direct, floor, longWalkFirst: median(long.slice(0, 20)), longWalkLast: median(long.slice(-20)) };
 }
 
 /* ------------------------------------------------------------------ all of it */
@@ -241,7 +246,8 @@ export async function benchExplorer(log: (line: string) => void): Promise<{ meas
 		const overhead = await routeOverhead();
 		const viaMedian = median(overhead.viaExplorer);
 		const directMedian = median(overhead.direct);
-		log(`me.json via POST /api/walk/me: median ${viaMedian.toFixed(2)} ms; direct: median ${directMedian.toFixed(2)} ms`);
+		const floorMedian = median(overhead.floor);
+		log(`me.json via POST /api/walk/me: median ${viaMedian.toFixed(2)} ms; direct: median ${directMedian.toFixed(2)} ms; a route answering at once: ${floorMedian.toFixed(2)} ms`);
 		log(`one walk of ${LONG_WALK_READS} reads: median of the first 20 ${overhead.longWalkFirst.toFixed(2)} ms, of the last 20 ${overhead.longWalkLast.toFixed(2)} ms`);
 
 		const walkMedian = median(walks);
@@ -261,6 +267,12 @@ export async function benchExplorer(log: (line: string) => void): Promise<{ meas
 					pass: viaMedian - directMedian < 2
 				},
 				{
+					metric: 'floor: POST to a walk route that answers at once (404), median',
+					measured: `${floorMedian.toFixed(2)} ms`,
+					target: '(reported)',
+					pass: null
+				},
+				{
 					metric: `same, read #${LONG_WALK_READS - 19}-${LONG_WALK_READS} of one long walk`,
 					measured: `${(overhead.longWalkLast - directMedian).toFixed(2)} ms (first 20: ${(overhead.longWalkFirst - directMedian).toFixed(2)} ms)`,
 					target: '(reported)',
@@ -270,7 +282,7 @@ export async function benchExplorer(log: (line: string) => void): Promise<{ meas
 			notes: [
 				`Walk times (ms), after one warm-up walk: ${walks.map((w) => w.toFixed(0)).join(', ')}.`,
 				...failures.map((f) => `A walk failed and was retried: ${f}`),
-				`Route overhead: ${OVERHEAD_ROUNDS} fresh walks × ${READS_PER_WALK} reads, each POST /api/walk/me followed by a direct GET me.json with the same token (${overhead.viaExplorer.length} samples each).`
+				`Route overhead: ${OVERHEAD_ROUNDS} fresh walks × ${READS_PER_WALK} reads, each POST /api/walk/me followed by a direct GET me.json with the same token and by a POST /api/walk/reveal for an unknown exchange, which passes the same hooks (CSRF check, session) and answers a 404 at once: the cost of one request through SvelteKit, before the route does anything (${overhead.viaExplorer.length} samples each).`
 			]
 		};
 	} finally {

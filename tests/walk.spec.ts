@@ -21,6 +21,33 @@ test('full success walk: link, sign-in, code, token, me.json', async ({ page }) 
 	await expect(page.locator('[data-outcome="error"]')).toHaveCount(0);
 });
 
+test('exchanges are highlighted by the worker, and keep their colours when the next step re-renders them', async ({ page }) => {
+	const errors: string[] = [];
+	page.on('pageerror', (error) => errors.push(error.message));
+	page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+	const workers: string[] = [];
+	page.on('worker', (worker) => workers.push(worker.url()));
+	await authorise(page);
+	await exchange(page);
+	const token = page.getByTestId('exchange-token');
+	await expect(token.locator('pre.shiki').first()).toBeVisible();
+	expect(workers.some((url) => url.includes('highlight.worker'))).toBe(true);
+	// The token exchange, rendered again with the me.json step, never falls back to plain text.
+	const plainSeen = await token.evaluate((element) => {
+		const seen = { plain: false };
+		new MutationObserver(() => {
+			if (element.querySelector('pre.plain')) seen.plain = true;
+		}).observe(element, { subtree: true, childList: true });
+		(window as unknown as { __plainSeen: typeof seen }).__plainSeen = seen;
+		return seen.plain;
+	});
+	expect(plainSeen).toBe(false);
+	await callMe(page);
+	await expect(page.getByTestId('exchange-me').locator('pre.shiki').first()).toBeVisible();
+	expect(await page.evaluate(() => (window as unknown as { __plainSeen: { plain: boolean } }).__plainSeen.plain)).toBe(false);
+	expect(errors).toEqual([]);
+});
+
 test('cancel walk: shown as a cancel, not as an error', async ({ page }) => {
 	await authorise(page, undefined, 'cancel');
 	const result = page.getByTestId('callback-result');
