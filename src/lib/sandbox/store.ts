@@ -528,21 +528,24 @@ export function openStore(path: string): SandboxStore {
 	// This process is the database's only writer, so the reads on me.json's and the token endpoint's path are
 	// served from memory: each write below drops what it changes. Cached objects are frozen, so a caller cannot
 	// change what the next caller reads.
-	const users = new Map<number, SandboxUser | undefined>();
-	const clients = new Map<string, SandboxClient | undefined>();
+	const users = new Map<number, SandboxUser>();
+	const clients = new Map<string, SandboxClient>();
 	/** Raw access token → its row; only tokens that exist, so a flood of unknown tokens cannot fill it. */
 	const accessTokens = new Map<string, TokenRow>();
 
 	function getUser(id: number): SandboxUser | undefined {
-		if (users.has(id)) return users.get(id);
+		const known = users.get(id);
+		if (known) return known;
 		const row = sql.getUser.get(id);
 		const user = row && deepFreeze(userFromRow(row));
-		users.set(id, user);
+		// Unknown ids are not remembered, as for clients below.
+		if (user) users.set(id, user);
 		return user;
 	}
 
 	function getClient(clientId: string): SandboxClient | undefined {
-		if (clients.has(clientId)) return clients.get(clientId);
+		const known = clients.get(clientId);
+		if (known) return known;
 		const row = sql.getClient.get(clientId);
 		const client = row && deepFreeze(clientFromRow(row));
 		// Unknown ids are not remembered: anyone can send any number of them.
