@@ -145,6 +145,7 @@ class ExchangeCapture {
 
 	entry(): LoggedExchange {
 		const sentHeaderRecord = { ...this.response?.headers, ...headersOfWriteHead(this.writeHeadArgs) };
+		const requestBody = this.requestBody.text();
 		return {
 			host: this.host,
 			sandboxAt: new Date(this.sandboxAtMs).toISOString(),
@@ -153,7 +154,7 @@ class ExchangeCapture {
 				method: this.method,
 				url: maskUrl(this.url),
 				headers: headerPairs(this.rawHeaders).map(maskHeader),
-				body: this.requestBody.text() === '' ? null : maskBody(this.requestBody.text(), this.contentType)
+				body: requestBody === '' ? null : maskBody(requestBody, this.contentType)
 			},
 			response: this.response && {
 				status: this.response.status,

@@ -68,10 +68,6 @@ function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
 	return answer;
 }
 
-export function userInformation(user: SandboxUser, key: VerificationKey, today: string): MeResponse {
-	return answerFor(user, key, today).body;
-}
-
 export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
 	if (!input.host) return { status: 400, body: null };
 	if (!input.userAgent) return { status: 403, body: null };
