@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { send, type OutboundRequest } from './outbound';
 import { testConfig } from './testConfig';
 
@@ -30,11 +30,15 @@ async function serve(handler: (req: http.IncomingMessage, res: http.ServerRespon
 			handler(req, res);
 		});
 	});
-	server.on('connection', (socket) => server.once('close', () => socket.destroy()));
+	const connections: Socket[] = [];
+	server.on('connection', (socket) => {
+		connections.push(socket);
+		server.once('close', () => socket.destroy());
+	});
 	servers.push(server);
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return { origin, seen, server };
+	return { origin, seen, server, connections };
 }
 
 const get = (url: string, headers: OutboundRequest['headers'] = []): OutboundRequest => ({ method: 'GET', url, headers, body: null });
@@ -55,7 +59,7 @@ describe('send', () => {
 			headers: [
 				{ name: 'Host', value: origin.slice('http://'.length) },
 				{ name: 'User-Agent', value: 'ua/1' },
-				{ name: 'Connection', value: 'close' }
+				{ name: 'Connection', value: 'keep-alive' }
 			],
 			body: null
 		});
@@ -78,7 +82,7 @@ describe('send', () => {
 	it('a POST without a body says Content-Length: 0', async () => {
 		const { origin, seen } = await serve((_req, res) => res.end());
 		await send({ method: 'POST', url: `${origin}/oauth/token?code=x`, headers: [], body: null }, options);
-		expect(seen[0]!.rawHeaders).toEqual(['Host', origin.slice(7), 'Content-Length', '0', 'Connection', 'close']);
+		expect(seen[0]!.rawHeaders).toEqual(['Host', origin.slice(7), 'Content-Length', '0', 'Connection', 'keep-alive']);
 	});
 
 	it('sends no User-Agent when none is given: the server sees none', async () => {
@@ -213,5 +217,69 @@ describe('send', () => {
 		const exchange = await send(get(origin, [{ name: 'X-Bad', value: 'a\r\nInjected: 1' }]), options);
 		expect(exchange.failure?.kind).toBe('refused');
 		expect(seen).toEqual([]);
+	});
+});
+
+describe('send: kept-alive connections', () => {
+	it('reuses one connection for consecutive requests to the same checked address', async () => {
+		const { origin, connections, seen } = await serve((_req, res) => res.end('ok'));
+		for (let i = 0; i < 3; i++) expect((await send(get(`${origin}/api/v3/me.json`), options)).response?.body).toBe('ok');
+		expect(seen).toHaveLength(3);
+		expect(connections).toHaveLength(1);
+	});
+
+	it('pools by the addresses the guard checked: a name that now resolves elsewhere gets a new connection there', async () => {
+		const server = http.createServer((req, res) => res.end(req.socket.localAddress));
+		servers.push(server);
+		await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
+		const port = (server.address() as AddressInfo).port;
+		const rebinding = testConfig({ EXPLORER_ALLOWED_HOSTS: 'moving.test', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		let address = '127.0.0.1';
+		const resolve = async () => [{ address, family: 4 }];
+		const call = () => send(get(`http://moving.test:${port}/`), { ...options, config: rebinding, resolve });
+		expect((await call()).response?.body).toBe('127.0.0.1');
+		address = '127.0.0.2';
+		// Node's own pool key (host and port) would hand back the connection to 127.0.0.1.
+		expect((await call()).response?.body).toBe('127.0.0.2');
+		address = '127.0.0.1';
+		expect((await call()).response?.body).toBe('127.0.0.1');
+	});
+
+	it('never pools a connection that ended in a failure: the next request opens a new one', async () => {
+		const { origin, connections } = await serve((req, res) => (req.url === '/slow' ? undefined : res.end('x'.repeat(5000))));
+		expect((await send(get(`${origin}/slow`), { ...options, timeoutMs: 200 })).failure?.kind).toBe('timeout');
+		expect((await send(get(origin), { ...options, maxBodyBytes: 1024 })).failure?.kind).toBe('too-large');
+		expect((await send(get(origin), options)).failure).toBeNull();
+		expect(connections).toHaveLength(3);
+	});
+
+	/** A server that answers the first request of each connection, then drops the connection at its next one. */
+	async function oneRequestPerConnection() {
+		const target = await serve((req, res) => {
+			const socket = req.socket as Socket & { served?: boolean };
+			if (socket.served) return socket.destroy();
+			socket.served = true;
+			res.end('fresh');
+		});
+		return target;
+	}
+
+	it('a GET whose pooled connection was dropped by the target is sent again on a new connection', async () => {
+		const { origin, connections, seen } = await oneRequestPerConnection();
+		await send(get(origin), options);
+		const exchange = await send(get(`${origin}/again`), options);
+		expect(exchange.failure).toBeNull();
+		expect(exchange.response?.body).toBe('fresh');
+		expect(connections).toHaveLength(2);
+		expect(seen.map((s) => s.url)).toEqual(['/', '/again', '/again']);
+	});
+
+	it('a POST on a dropped pooled connection is not sent again (it may have arrived): the failure is recorded', async () => {
+		const { origin, seen } = await oneRequestPerConnection();
+		await send(get(origin), options);
+		const exchange = await send({ method: 'POST', url: `${origin}/oauth/token`, headers: [], body: 'code=x' }, options);
+		expect(exchange.response).toBeNull();
+		expect(exchange.failure?.kind).toBe('unreachable');
+		expect(seen.map((s) => s.url)).toEqual(['/', '/oauth/token']);
 	});
 });

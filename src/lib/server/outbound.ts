@@ -3,12 +3,17 @@
  * control every header: a request without `User-Agent` (or without `Host`) must really go without it. Redirects are
  * never followed (a 3xx is recorded as it came), the whole exchange has one deadline, the body is capped, and every
  * failure is returned as data in the exchange: `send` never throws.
+ *
+ * Connections are kept alive and reused, but only for the same host, port and the same list of addresses the SSRF
+ * guard checked for this request (`POOL_KEY`): a pooled connection always leads to an address that was just
+ * allowed. A connection that ended in any failure (timeout, cut body, oversized body) is destroyed, never pooled.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
 import type { ExplorerConfig } from './config';
+import type { LookupAddress } from 'node:dns';
 import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
 
 export interface OutboundRequest {
@@ -35,9 +40,34 @@ export interface SendOptions {
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
+/** Idle pooled connections are closed after this long, or sooner when the target's `Keep-Alive: timeout` says so. */
+const IDLE_CONNECTION_MS = 4000;
+
+/** The request option that names the checked addresses; part of every pooled connection's key. */
+const POOL_KEY = 'pinnedAddresses';
+
+/**
+ * A keep-alive agent whose connections are pooled by host, port (and TLS options) as Node does, plus the addresses
+ * the guard allowed: a request never reuses a connection opened to an address its own check did not return.
+ */
+function pinnedAgent<T extends http.Agent>(agent: T): T {
+	const named = agent as unknown as { getName(options: Record<string, unknown>): string };
+	const nodeName = named.getName.bind(agent);
+	named.getName = (options) => `${nodeName(options)}|${String(options[POOL_KEY])}`;
+	return agent;
+}
+
+const AGENT_OPTIONS = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: 16 };
+const agents = { 'http:': pinnedAgent(new http.Agent(AGENT_OPTIONS)), 'https:': pinnedAgent(new https.Agent(AGENT_OPTIONS)) };
+
+/** The key part for a checked list of addresses (order kept: it is the order connections try them). */
+export function poolKey(addresses: readonly { address: string; family: number }[]): string {
+	return addresses.map((a) => `${a.address}/${a.family}`).join(',');
+}
+
 const hasHeader = (headers: HttpHeader[], name: string) => headers.some((h) => h.name.toLowerCase() === name.toLowerCase());
 
-/** The headers as they go on the wire: Host first, the caller's, then the body's length and `Connection: close`. */
+/** The headers as they go on the wire: Host first, the caller's, then the body's length and `Connection: keep-alive`. */
 export function wireHeaders(request: OutboundRequest, url: URL): HttpHeader[] {
 	const headers: HttpHeader[] = [];
 	if (!request.omitHost && !hasHeader(request.headers, 'host')) headers.push({ name: 'Host', value: url.host });
@@ -46,8 +76,8 @@ export function wireHeaders(request: OutboundRequest, url: URL): HttpHeader[] {
 	if ((request.body !== null || request.method === 'POST') && !hasHeader(request.headers, 'content-length')) {
 		headers.push({ name: 'Content-Length', value: String(bodyBytes) });
 	}
-	// Stated explicitly so Node adds nothing of its own; every exchange uses a fresh, pinned connection.
-	if (!hasHeader(request.headers, 'connection')) headers.push({ name: 'Connection', value: 'close' });
+	// Stated explicitly so Node adds nothing of its own (it would add the same for a keep-alive agent).
+	if (!hasHeader(request.headers, 'connection')) headers.push({ name: 'Connection', value: 'keep-alive' });
 	return headers;
 }
 
@@ -81,13 +111,19 @@ export async function send(request: OutboundRequest, options: SendOptions): Prom
 	if (check === 'timeout') return record(null, timeout);
 	if (!check.ok) return record(null, { kind: check.kind, message: check.message });
 
-	const remainingMs = Math.max(1, timeoutMs - (Date.now() - started));
-	const outcome = await transmit(parsed!, request, headers, {
-		lookup: pinnedLookup(check.addresses),
-		timeoutMs: remainingMs,
-		maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES
-	});
-	return record(outcome.response, outcome.failure === 'timeout' ? timeout : outcome.failure);
+	const attempt = () =>
+		transmit(parsed!, request, headers, {
+			lookup: pinnedLookup(check.addresses),
+			addresses: check.addresses,
+			timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)),
+			maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES
+		});
+	let outcome = await attempt();
+	// A pooled connection the target closed while it lay idle fails before any answer. A GET is sent once more, on
+	// whichever connection the pool gives next (a new one when none is left); a POST never is: it may have arrived.
+	for (let retries = 0; outcome.failure === 'stale' && retries < 2; retries++) outcome = await attempt();
+	const failure = outcome.failure === 'stale' ? outcome.staleFailure : outcome.failure;
+	return record(outcome.response, failure === 'timeout' ? timeout : failure);
 }
 
 async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
@@ -100,17 +136,17 @@ async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | 'ti
 	}
 }
 
-interface Outcome {
-	response: RecordedResponse | null;
-	failure: TransportFailure | 'timeout' | null;
-}
+type Outcome =
+	| { response: RecordedResponse | null; failure: TransportFailure | 'timeout' | null }
+	/** A reused connection failed before any answer and the request may be sent again; `staleFailure` if not. */
+	| { response: null; failure: 'stale'; staleFailure: TransportFailure };
 
 /** One request on one connection; resolves once with what came back, however it ended. */
 function transmit(
 	url: URL,
 	request: OutboundRequest,
 	headers: HttpHeader[],
-	limits: { lookup: ReturnType<typeof pinnedLookup>; timeoutMs: number; maxBodyBytes: number }
+	limits: { lookup: ReturnType<typeof pinnedLookup>; addresses: LookupAddress[]; timeoutMs: number; maxBodyBytes: number }
 ): Promise<Outcome> {
 	return new Promise((resolve) => {
 		let settled = false;
@@ -126,11 +162,12 @@ function transmit(
 				body: Buffer.concat(chunks).toString('utf8'),
 				truncated
 			};
-		const finish = (truncated: boolean, failure: Outcome['failure']) => {
+		const finish = (truncated: boolean, failure: TransportFailure | 'timeout' | null) => {
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
-			req.destroy();
+			// A complete exchange leaves its connection to the pool; any other end closes it.
+			if (failure !== null || truncated) req.destroy();
 			resolve({ response: response(truncated), failure });
 		};
 
@@ -144,10 +181,11 @@ function transmit(
 				path: `${url.pathname}${url.search}`,
 				headers: headers.map((h) => [h.name, h.value]).flat(),
 				setHost: false,
-				agent: false,
+				agent: agents[url.protocol === 'https:' ? 'https:' : 'http:'],
+				[POOL_KEY]: poolKey(limits.addresses),
 				// Node 20 tries every address this returns (autoSelectFamily is on by default).
 				lookup: limits.lookup
-			});
+			} as http.RequestOptions);
 		} catch (error) {
 			// Node refuses invalid header names or values before anything is sent.
 			resolve({ response: null, failure: { kind: 'refused', message: `Not sent: ${(error as Error).message}` } });
@@ -186,7 +224,22 @@ function transmit(
 			res.on('error', cut);
 			res.on('close', cut);
 		});
-		req.on('error', (error: NodeJS.ErrnoException) => finish(false, { kind: 'unreachable', message: describeError(error, url) }));
+		req.on('socket', (socket) => {
+			// The pool's key already guarantees it; checked again because a wrong address here would be a way round the guard.
+			if (req.reusedSocket && !limits.addresses.some((a) => a.address === socket.remoteAddress)) {
+				finish(false, { kind: 'refused', message: `Not sent: a pooled connection led to ${socket.remoteAddress}, which this request's check did not allow.` });
+			}
+		});
+		req.on('error', (error: NodeJS.ErrnoException) => {
+			const failure: TransportFailure = { kind: 'unreachable', message: describeError(error, url) };
+			if (settled) return;
+			if (req.reusedSocket && head === null && received === 0 && request.method === 'GET') {
+				settled = true;
+				clearTimeout(timer);
+				req.destroy();
+				resolve({ response: null, failure: 'stale', staleFailure: failure });
+			} else finish(false, failure);
+		});
 		req.end(request.body ?? undefined);
 	});
 }
