@@ -68,6 +68,12 @@ export const SANDBOX_CHOICES = [
 		why: 'The interface says refresh requests go to `/oauth/token` and refresh tokens are issued, but shows neither; this follows RFC 6749 6.'
 	},
 	{
+		id: 'credential-format',
+		topic: 'What grant codes and tokens look like',
+		sandbox: 'Codes, access tokens and refresh tokens are 43 base64url characters (32 bytes). A code is 256 random bits. A token is 192 random bits plus 64 bits that name its row in the sandbox\'s database, hidden with a key so they look as random as the rest. The database keeps only digests of codes and tokens.',
+		why: 'The interface calls the access token opaque and does not show the others\' format. Clients must treat all three as opaque strings of any length.'
+	},
+	{
 		id: 'replayed-code',
 		topic: 'A code exchanged a second time',
 		sandbox: 'The second exchange fails with invalid_grant; the tokens issued by the first exchange stay valid.',

@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,34 @@ describe('store: codes and tokens', () => {
 		expect(store.refresh(exchange.tokens.refresh_token, 'c1')).toEqual({ ok: false, cause: 'used' });
 		expect(store.refresh(exchange.tokens.access_token, 'c1')).toEqual({ ok: false, cause: 'unknown-token' });
 	});
+	it('refuses a token changed in any one character, a token of another sandbox, and a token from before a clear', () => {
+		const { store, user } = storeWithUser();
+		const exchange = store.exchangeCode(store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' }), 'c1', 'https://app.example/cb');
+		if (!exchange.ok) throw new Error('exchange failed');
+		const token = exchange.tokens.access_token;
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+		for (let i = 0; i < token.length; i++) {
+			const changed = token.slice(0, i) + alphabet[(alphabet.indexOf(token[i]!) + 4) % 64] + token.slice(i + 1);
+			expect(store.lookupAccessToken(changed).kind, `character ${i}`).toBe('unknown');
+			expect(store.refresh(changed, 'c1'), `character ${i}`).toEqual({ ok: false, cause: 'unknown-token' });
+		}
+		const other = storeWithUser();
+		const foreign = other.store.exchangeCode(other.store.issueCode({ clientId: 'c1', userId: other.user.id, redirectUri: 'https://app.example/cb' }), 'c1', 'https://app.example/cb');
+		if (!foreign.ok) throw new Error('exchange failed');
+		// The other sandbox's first token names row 1 too, under its own key.
+		expect(store.lookupAccessToken(foreign.tokens.access_token).kind).toBe('unknown');
+		expect(store.refresh(foreign.tokens.refresh_token, 'c1')).toEqual({ ok: false, cause: 'unknown-token' });
+
+		store.clear();
+		store.upsertClient(client);
+		const again = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		const fresh = store.exchangeCode(store.issueCode({ clientId: 'c1', userId: again.id, redirectUri: 'https://app.example/cb' }), 'c1', 'https://app.example/cb');
+		if (!fresh.ok) throw new Error('exchange failed');
+		// Row ids start again after a clear; the old token names a row that is now someone else's.
+		expect(store.lookupAccessToken(token).kind).toBe('unknown');
+		expect(store.refresh(exchange.tokens.refresh_token, 'c1')).toEqual({ ok: false, cause: 'unknown-token' });
+		expect(store.lookupAccessToken(fresh.tokens.access_token).kind).toBe('valid');
+	});
 	it('purges codes long expired', () => {
 		const { store, user } = storeWithUser();
 		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
@@ -212,7 +240,7 @@ describe('store: shared transactions (group commit)', () => {
 			expect(await replay).toEqual({ ok: false, cause: 'used' });
 			// Committed: another connection sees every token issued.
 			const reader = new Database(path, { readonly: true });
-			expect(reader.prepare('SELECT COUNT(*) AS n FROM tokens').get()).toEqual({ n: 10 });
+			expect(reader.prepare('SELECT COUNT(*) AS n FROM issued_tokens').get()).toEqual({ n: 10 });
 			reader.close();
 			store.close();
 		} finally {
@@ -323,8 +351,53 @@ describe('store: persistence', () => {
 		expect(store.getClient('c1')).toEqual(client);
 		expect(store.authenticateUser('a@example.com', 'pw')?.sbid_number).toBe(user.sbid_number);
 		expect(store.lookupAccessToken(exchange.tokens.access_token).kind).toBe('valid');
+		expect(store.refresh(exchange.tokens.refresh_token, 'c1').ok).toBe(true);
 		expect(store.exchangeCode(spare, 'c1', 'https://app.example/cb').ok).toBe(true);
 		expect(store.now().getTime() - Date.now()).toBeGreaterThan(3500_000);
+		store.close();
+	});
+});
+
+describe('store: tokens issued before tokens carried their row id', () => {
+	let dir: string | undefined;
+	afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+	/** Writes tokens the way the previous version did: a row keyed by the SHA-256 of the token, in `tokens`. */
+	function issueLegacyTokens(path: string, userId: number, createdMs: number) {
+		const access = randomBytes(32).toString('base64url');
+		const refresh = randomBytes(32).toString('base64url');
+		const db = new Database(path);
+		const insert = db.prepare('INSERT INTO tokens (token_hash, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)');
+		const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+		insert.run(digest(access), 'access', 'c1', userId, createdMs, createdMs + LIMITS.accessTokenExpiresIn * 1000);
+		insert.run(digest(refresh), 'refresh', 'c1', userId, createdMs, null);
+		db.close();
+		return { access, refresh };
+	}
+
+	it('still finds them: me.json, refresh once, expiry and purge', () => {
+		dir = mkdtempSync(join(tmpdir(), 'store-legacy-'));
+		const path = join(dir, 'sandbox.db');
+		let store = openStore(path);
+		store.upsertClient(client);
+		const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		store.close();
+		const legacy = issueLegacyTokens(path, user.id, Date.now());
+		const expired = issueLegacyTokens(path, user.id, Date.now() - (LIMITS.accessTokenExpiresIn + 2 * 24 * 3600) * 1000);
+
+		store = openStore(path);
+		expect(store.lookupAccessToken(legacy.access).kind).toBe('valid');
+		expect(store.lookupAccessToken(legacy.refresh).kind).toBe('refresh-token');
+		expect(store.refresh(legacy.refresh, 'c2')).toEqual({ ok: false, cause: 'other-client' });
+		const refreshed = store.refresh(legacy.refresh, 'c1');
+		expect(refreshed.ok).toBe(true);
+		expect(store.refresh(legacy.refresh, 'c1')).toEqual({ ok: false, cause: 'used' });
+		if (refreshed.ok) expect(store.lookupAccessToken(refreshed.tokens.access_token).kind).toBe('valid');
+		expect(store.lookupAccessToken(expired.access).kind).toBe('expired');
+		// Issuing a code purges what expired more than the grace ago, old tokens included.
+		store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		expect(store.lookupAccessToken(expired.access).kind).toBe('unknown');
+		expect(store.lookupAccessToken(legacy.access).kind).toBe('valid');
 		store.close();
 	});
 });

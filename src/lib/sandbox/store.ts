@@ -1,13 +1,15 @@
 /**
  * The sandbox's state in SQLite (better-sqlite3, WAL): clients, users and their verifications, grant codes,
  * tokens, the request log and the sandbox clock. Codes and tokens are stored as SHA-256 digests, so the database
- * never holds a usable credential; passwords as scrypt hashes.
+ * never holds a usable credential; passwords as scrypt hashes. A token carries the id of its row (hidden, see
+ * `TokenCodec`), so it is found without an index of random digests, whose writes dominated the token endpoint.
  *
  * All times are on the sandbox clock (real time plus an offset that `POST /sandbox/clock` moves forward).
  */
 import Database from 'better-sqlite3';
 import { hash, randomBytes, randomFillSync, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Supergroup } from '../protocol';
+import { checksMatch, tokenCodec, VERIFIER_BYTES } from './token-codec';
 
 export type VerificationKey = 'supergroup' | 'group';
 
@@ -180,6 +182,7 @@ CREATE TABLE IF NOT EXISTS codes (
 	used_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS codes_expiry ON codes (expires_ms);
+-- Tokens issued before tokens carried their row id, found by digest. None are added; they go as they expire.
 CREATE TABLE IF NOT EXISTS tokens (
 	token_hash TEXT PRIMARY KEY,
 	kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
@@ -190,6 +193,23 @@ CREATE TABLE IF NOT EXISTS tokens (
 	retired_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_ms);
+-- Tokens found by the row id they carry; the check is a keyed digest of the rest of the token (TokenCodec).
+CREATE TABLE IF NOT EXISTS issued_tokens (
+	id INTEGER PRIMARY KEY,
+	check_digest BLOB NOT NULL,
+	kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+	client_id TEXT NOT NULL,
+	user_id INTEGER NOT NULL,
+	created_ms INTEGER NOT NULL,
+	expires_ms INTEGER,
+	retired_ms INTEGER
+);
+-- Refresh tokens never expire, so only access tokens need to be found by expiry.
+CREATE INDEX IF NOT EXISTS issued_tokens_expiry ON issued_tokens (expires_ms) WHERE expires_ms IS NOT NULL;
+CREATE TABLE IF NOT EXISTS token_key (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	key BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS request_log (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
 	at TEXT NOT NULL,
@@ -232,17 +252,22 @@ const CREDENTIAL_BYTES = 32;
 const randomPool = Buffer.alloc(128 * CREDENTIAL_BYTES);
 let randomPoolOffset = randomPool.length;
 
-/** 256 bits of randomness, URL-safe: used for codes and tokens. Each byte of the pool is used once, then wiped. */
-export function randomCredential(): string {
-	if (randomPoolOffset === randomPool.length) {
+/** `length` random bytes; each byte of the pool is used once, then wiped. */
+function takeRandom(length: number): Buffer {
+	if (randomPoolOffset + length > randomPool.length) {
 		randomFillSync(randomPool);
 		randomPoolOffset = 0;
 	}
-	const end = randomPoolOffset + CREDENTIAL_BYTES;
-	const credential = randomPool.toString('base64url', randomPoolOffset, end);
+	const end = randomPoolOffset + length;
+	const bytes = Buffer.from(randomPool.subarray(randomPoolOffset, end));
 	randomPool.fill(0, randomPoolOffset, end);
 	randomPoolOffset = end;
-	return credential;
+	return bytes;
+}
+
+/** 256 bits of randomness, URL-safe: used for codes. */
+export function randomCredential(): string {
+	return takeRandom(CREDENTIAL_BYTES).toString('base64url');
 }
 
 function digest(value: string): Buffer {
@@ -316,6 +341,8 @@ interface CodeRow {
 }
 
 interface TokenRow {
+	/** Absent for a token issued before tokens carried their row id: that one is found by its digest. */
+	id?: number;
 	kind: 'access' | 'refresh';
 	client_id: string;
 	user_id: number;
@@ -392,17 +419,26 @@ export function openStore(path: string): SandboxStore {
 			 AND expires_ms > ? RETURNING user_id`
 		),
 		getCode: db.prepare<[string], CodeRow & { user_id: number }>('SELECT * FROM codes WHERE code_hash = ?'),
-		insertToken: db.prepare<[string, string, string, number, number, number | null]>(
-			'INSERT INTO tokens (token_hash, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
+		getTokenKey: db.prepare<[], { key: Buffer }>('SELECT key FROM token_key WHERE id = 1'),
+		setTokenKey: db.prepare<[Buffer]>('INSERT INTO token_key (id, key) VALUES (1, ?)'),
+		insertToken: db.prepare<[Buffer, string, string, number, number, number | null]>(
+			'INSERT INTO issued_tokens (check_digest, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
 		),
-		getToken: db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?'),
-		retireRefresh: db.prepare<[number, string, string]>(
+		getToken: db.prepare<[number], TokenRow & { check_digest: Buffer }>('SELECT * FROM issued_tokens WHERE id = ?'),
+		retireRefresh: db.prepare<[number, number, string]>(
+			`UPDATE issued_tokens SET retired_ms = ? WHERE id = ? AND kind = 'refresh' AND retired_ms IS NULL AND client_id = ?`
+		),
+		getLegacyToken: db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?'),
+		retireLegacyRefresh: db.prepare<[number, string, string]>(
 			`UPDATE tokens SET retired_ms = ? WHERE token_hash = ? AND kind = 'refresh' AND retired_ms IS NULL AND client_id = ?`
 		),
 		purgeCodes: db.prepare<[number, number]>(
 			'DELETE FROM codes WHERE rowid IN (SELECT rowid FROM codes WHERE expires_ms < ? LIMIT ?)'
 		),
 		purgeTokens: db.prepare<[number, number]>(
+			'DELETE FROM issued_tokens WHERE id IN (SELECT id FROM issued_tokens WHERE expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
+		),
+		purgeLegacyTokens: db.prepare<[number, number]>(
 			'DELETE FROM tokens WHERE rowid IN (SELECT rowid FROM tokens WHERE expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
 		),
 		insertLog: db.prepare<[string, string, string]>('INSERT INTO request_log (at, host, entry) VALUES (?, ?, ?)'),
@@ -500,6 +536,23 @@ export function openStore(path: string): SandboxStore {
 		});
 	}
 
+	const tokens = tokenCodec(
+		sql.getTokenKey.get()?.key ??
+			(() => {
+				const key = takeRandom(32);
+				sql.setTokenKey.run(key);
+				return key;
+			})()
+	);
+
+	/** The row of a token, whichever way it was issued; undefined when no row matches it. */
+	function findToken(token: string): TokenRow | undefined {
+		const named = tokens.decode(token);
+		const row = named && sql.getToken.get(named.id);
+		if (row && checksMatch(row.check_digest, named.check)) return row;
+		return sql.getLegacyToken.get(digestHex(token));
+	}
+
 	// The offset is read once and written through: this process is the database's only writer.
 	let clockOffsetMs = sql.getOffset.get()?.clock_offset_ms ?? 0;
 	const nowMs = () => Date.now() + clockOffsetMs;
@@ -573,21 +626,27 @@ export function openStore(path: string): SandboxStore {
 	}
 
 	function purgeExpired(now: number): void {
-		const purged = sql.purgeCodes.run(now - PURGE_GRACE_MS, PURGE_BATCH).changes + sql.purgeTokens.run(now - PURGE_GRACE_MS, PURGE_BATCH).changes;
+		const before = now - PURGE_GRACE_MS;
+		const purged =
+			sql.purgeCodes.run(before, PURGE_BATCH).changes +
+			sql.purgeTokens.run(before, PURGE_BATCH).changes +
+			sql.purgeLegacyTokens.run(before, PURGE_BATCH).changes;
 		if (purged > 0) {
 			accessTokens.clear();
 			db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
 		}
 	}
 
+	function issueToken(kind: TokenRow['kind'], clientId: string, userId: number, now: number, expiresMs: number | null): string {
+		const verifier = takeRandom(VERIFIER_BYTES);
+		const id = Number(sql.insertToken.run(tokens.check(verifier), kind, clientId, userId, now, expiresMs).lastInsertRowid);
+		return tokens.encode(id, verifier);
+	}
+
 	function issueTokens(clientId: string, userId: number, now: number): IssuedTokens {
-		const access = randomCredential();
-		const refresh = randomCredential();
-		sql.insertToken.run(digestHex(access), 'access', clientId, userId, now, now + LIMITS.accessTokenExpiresIn * 1000);
-		sql.insertToken.run(digestHex(refresh), 'refresh', clientId, userId, now, null);
 		return {
-			access_token: access,
-			refresh_token: refresh,
+			access_token: issueToken('access', clientId, userId, now, now + LIMITS.accessTokenExpiresIn * 1000),
+			refresh_token: issueToken('refresh', clientId, userId, now, null),
 			created_at: Math.floor(now / 1000),
 			expires_in: LIMITS.accessTokenExpiresIn
 		};
@@ -613,13 +672,14 @@ export function openStore(path: string): SandboxStore {
 
 	const refresh = transaction((refreshToken: string, clientId: string): RefreshResult => {
 		const now = nowMs();
-		const tokenHash = digestHex(refreshToken);
-		if (sql.retireRefresh.run(now, tokenHash, clientId).changes !== 1) {
-			const row = sql.getToken.get(tokenHash);
-			if (!row || row.kind !== 'refresh') return { ok: false, cause: 'unknown-token' };
-			return { ok: false, cause: row.client_id !== clientId ? 'other-client' : 'used' };
-		}
-		return { ok: true, tokens: issueTokens(clientId, sql.getToken.get(tokenHash)!.user_id, now) };
+		const row = findToken(refreshToken);
+		if (!row || row.kind !== 'refresh') return { ok: false, cause: 'unknown-token' };
+		const retired =
+			row.id === undefined
+				? sql.retireLegacyRefresh.run(now, digestHex(refreshToken), clientId)
+				: sql.retireRefresh.run(now, row.id, clientId);
+		if (retired.changes !== 1) return { ok: false, cause: row.client_id !== clientId ? 'other-client' : 'used' };
+		return { ok: true, tokens: issueTokens(clientId, row.user_id, now) };
 	});
 
 	const upsertUser = transaction((input: UserInput): SandboxUser => {
@@ -702,9 +762,8 @@ export function openStore(path: string): SandboxStore {
 		lookupAccessToken(token) {
 			let row = accessTokens.get(token);
 			if (!row) {
-				const tokenHash = digestHex(token);
-				const found = sql.getToken.get(tokenHash);
-				if (!found) return sql.getCode.get(tokenHash) ? { kind: 'grant-code' } : { kind: 'unknown' };
+				const found = findToken(token);
+				if (!found) return sql.getCode.get(digestHex(token)) ? { kind: 'grant-code' } : { kind: 'unknown' };
 				if (found.kind === 'refresh') return { kind: 'refresh-token' };
 				row = rememberAccessToken(token, found);
 			}
@@ -735,7 +794,7 @@ export function openStore(path: string): SandboxStore {
 		clear() {
 			takePendingLog();
 			forgetCached();
-			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM tokens; DELETE FROM request_log;');
+			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM tokens; DELETE FROM issued_tokens; DELETE FROM request_log;');
 			sql.setOffset.run(0);
 			clockOffsetMs = 0;
 		},

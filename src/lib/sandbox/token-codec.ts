@@ -1,0 +1,70 @@
+/**
+ * How a sandbox token names its database row without a lookup by digest (sandbox choice 'credential-format').
+ *
+ * A token is 32 bytes, base64url (43 characters): an 8-byte selector, then a 24-byte verifier (192 random bits).
+ * With D = SHA-256(key ‖ verifier), the selector is the row id XOR D[0..8], and the row stores D[8..32] as its
+ * check. Finding a token is then a lookup by row id, and issuing one appends a row: an index of random digests
+ * would cost the token endpoint two random index pages written per exchange, most of its time under load.
+ *
+ * The key (random, kept in the database) hides the id: without it the selector's bits are as random as the
+ * verifier's, so a token tells nothing about how many were issued. A token whose selector or verifier was
+ * changed names another row, or none, and fails the check: only the verifier's digest proves the token.
+ */
+import { hash, timingSafeEqual } from 'node:crypto';
+
+export const TOKEN_BYTES = 32;
+export const VERIFIER_BYTES = 24;
+const SELECTOR_BYTES = TOKEN_BYTES - VERIFIER_BYTES;
+/** 43 characters hold 258 bits: the last character's two spare bits must be 0, so each token has one spelling. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+/** Row ids above 2^53 - 1 cannot be held exactly in a number; SQLite never reaches them by counting up. */
+const MAX_ROW_ID = Number.MAX_SAFE_INTEGER;
+const TWO_32 = 2 ** 32;
+
+export interface TokenCodec {
+	/** The check to store in the row of a token with this verifier. */
+	check(verifier: Buffer): Buffer;
+	/** The token for the row `id` whose verifier is `verifier`. */
+	encode(id: number, verifier: Buffer): string;
+	/** The row a token names and the check that row must hold; undefined when the text cannot be a token. */
+	decode(token: string): { id: number; check: Buffer } | undefined;
+}
+
+export function tokenCodec(key: Buffer): TokenCodec {
+	const input = Buffer.alloc(key.length + VERIFIER_BYTES);
+	key.copy(input);
+	function keyedDigest(verifier: Buffer): Buffer {
+		verifier.copy(input, key.length);
+		const digest = hash('sha256', input, 'buffer') as Buffer;
+		input.fill(0, key.length);
+		return digest;
+	}
+	return {
+		check: (verifier) => keyedDigest(verifier).subarray(SELECTOR_BYTES),
+		encode(id, verifier) {
+			if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`a token's row id must be a positive integer, not ${id}`);
+			if (verifier.length !== VERIFIER_BYTES) throw new RangeError(`a verifier is ${VERIFIER_BYTES} bytes, not ${verifier.length}`);
+			const digest = keyedDigest(verifier);
+			const token = Buffer.alloc(TOKEN_BYTES);
+			token.writeUInt32BE((Math.floor(id / TWO_32) ^ digest.readUInt32BE(0)) >>> 0, 0);
+			token.writeUInt32BE(((id % TWO_32) ^ digest.readUInt32BE(4)) >>> 0, 4);
+			verifier.copy(token, SELECTOR_BYTES);
+			return token.toString('base64url');
+		},
+		decode(text) {
+			if (!TOKEN_PATTERN.test(text)) return undefined;
+			const token = Buffer.from(text, 'base64url');
+			const digest = keyedDigest(token.subarray(SELECTOR_BYTES));
+			const high = (token.readUInt32BE(0) ^ digest.readUInt32BE(0)) >>> 0;
+			const low = (token.readUInt32BE(4) ^ digest.readUInt32BE(4)) >>> 0;
+			const id = high * TWO_32 + low;
+			if (id < 1 || id > MAX_ROW_ID) return undefined;
+			return { id, check: digest.subarray(SELECTOR_BYTES) };
+		}
+	};
+}
+
+/** Whether a stored check matches a decoded token's, in time independent of where they differ. */
+export function checksMatch(stored: Buffer, presented: Buffer): boolean {
+	return stored.length === presented.length && timingSafeEqual(stored, presented);
+}
