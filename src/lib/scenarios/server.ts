@@ -93,7 +93,7 @@ export async function scenarioStream(id: string): Promise<Response> {
 			const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
 			let runId: string | null = null;
 			try {
-				runId = runs.save(result.run, result.secrets).id;
+				runId = runs.save(result.run, result.secrets).head.id;
 			} catch (error) {
 				send({ type: 'error', message: `The run could not be saved: ${error instanceof Error ? error.message : String(error)}` });
 			}

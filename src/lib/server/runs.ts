@@ -1,13 +1,21 @@
 /**
  * Saved runs, in SQLite beside the sandbox's database. A run is redacted before it is stored (the caller passes
- * what it knows to be secret; `redactRun` also finds credentials by name), so the database never holds a client
- * secret, an access token or a refresh token.
+ * what it knows to be secret; the redaction also finds credentials by name), so the database never holds a client
+ * secret, an access token or a refresh token. Each exchange is stored on its own row (see SCHEMA_VERSION).
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/support/run';
-import { redactRun, type KnownSecrets, type RunRedactor } from '$lib/support/redact';
+import {
+	assembleRun,
+	redactRunInParts,
+	type KnownSecrets,
+	type RedactedExchange,
+	type RedactedRun,
+	type RunRedactor
+} from '$lib/support/redact';
 
 export interface RunSummary {
 	id: string;
@@ -21,45 +29,89 @@ export interface RunSummary {
 }
 
 export interface RunStore {
-	/** Redacts with `redact` (`redactRun` unless the caller has a faster equivalent), then stores. */
-	save(run: Run, secrets: KnownSecrets, redact?: RunRedactor): Run;
+	/**
+	 * Redacts with `redact` (`redactRunInParts` unless the caller has a faster equivalent, such as a
+	 * `createRunRedactor` kept for the run's life), then stores. Saving a run again writes only what changed.
+	 * Answers the redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
+	 */
+	save(run: Run, secrets: KnownSecrets, redact?: RunRedactor): RedactedRun;
 	get(id: string): Run | undefined;
 	list(options?: { query?: string; limit?: number }): RunSummary[];
 	remove(id: string): boolean;
 	close(): void;
 }
 
+/**
+ * Version 2: each exchange of a run is a row of its own, so a walk that grows by a step writes its new exchange
+ * (and any earlier one whose redaction changed) instead of the whole run again. Version 1 (user_version 0) kept
+ * each run as one JSON document; `migrate` converts it.
+ */
+const SCHEMA_VERSION = 2;
+
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS runs (
+CREATE TABLE runs (
 	id TEXT PRIMARY KEY,
 	title TEXT NOT NULL,
 	created_at TEXT NOT NULL,
 	updated_at TEXT NOT NULL,
 	source TEXT NOT NULL,
 	target_kind TEXT NOT NULL,
+	-- The run without its exchanges (RedactedRun's head) and what its redaction found there, as JSON.
+	head_json TEXT NOT NULL,
+	head_redactions TEXT NOT NULL,
+	-- What a search matches outside the exchanges; how the outcome starts ("cancel" or ''), and what it says when no
+	-- exchange adds to it.
+	search_text TEXT NOT NULL,
+	outcome_prefix TEXT NOT NULL,
+	outcome_empty TEXT NOT NULL
+);
+CREATE INDEX runs_updated ON runs (updated_at DESC);
+CREATE TABLE run_exchanges (
+	run_id TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	exchange_json TEXT NOT NULL,
+	-- {named, searched}: what each pass of the redaction found in this exchange.
+	redactions_json TEXT NOT NULL,
+	-- Its part of the run's outcome ("200 me.json"), '' for none; what a search matches in it.
 	outcome TEXT NOT NULL,
 	search_text TEXT NOT NULL,
-	run_json TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_updated ON runs (updated_at DESC);
+	PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
 `;
 
-function outcomeOf(run: Run): string {
-	const parts = run.exchanges
-		.filter((e) => e.step === 'token' || e.step === 'me')
-		.map((e) => `${e.response ? e.response.status : (e.failure?.kind ?? 'no response')} ${e.step === 'me' ? 'me.json' : 'token'}`);
-	if (run.callback && !/[?&]code=/.test(run.callback.url)) parts.unshift('cancel');
-	return parts.join(', ') || (run.link ? 'link built' : 'empty');
+/** e.g. "200 me.json"; '' for an exchange that is neither a token exchange nor a me.json read. */
+function exchangeOutcome(e: RecordedExchange): string {
+	if (e.step !== 'token' && e.step !== 'me') return '';
+	return `${e.response ? e.response.status : (e.failure?.kind ?? 'no response')} ${e.step === 'me' ? 'me.json' : 'token'}`;
+}
+
+/** The outcome a summary shows: "cancel" first for a callback without a code, then each exchange's part. */
+function outcomeOf(prefix: string, parts: string | null, empty: string): string {
+	return [prefix, parts ?? ''].filter((p) => p !== '').join(', ') || empty;
 }
 
 /** What a search matches: title, URLs, statuses, error codes and messages of the run. */
-function searchTextOf(run: Run): string {
-	const texts = [run.title, run.link ?? '', run.callback?.url ?? '', run.target.authUrl, run.target.accountsUrl];
-	for (const e of run.exchanges) texts.push(e.label, e.request.url, String(e.response?.status ?? ''), e.response?.body.slice(0, 2000) ?? '', e.failure?.message ?? '');
-	return texts.join('\n').toLowerCase();
+function headSearchText(run: Run): string {
+	return [run.title, run.link ?? '', run.callback?.url ?? '', run.target.authUrl, run.target.accountsUrl].join('\n').toLowerCase();
+}
+
+function exchangeSearchText(e: RecordedExchange): string {
+	return [e.label, e.request.url, String(e.response?.status ?? ''), e.response?.body.slice(0, 2000) ?? '', e.failure?.message ?? ''].join('\n').toLowerCase();
+}
+
+/** A stored run of version 1 (one JSON document, already redacted) in version 2's pieces; assembles to the same run. */
+function piecesOfStored(run: Run): RedactedRun {
+	return {
+		head: { ...run, exchanges: [] },
+		headRedactions: { named: [], searched: [] },
+		exchanges: run.exchanges.map((exchange) => ({ exchange, named: [], searched: [] }))
+	};
 }
 
 const LIKE_SPECIALS = /[\\%_]/g;
+
+/** Runs whose exchange pieces this store last wrote, most recently saved last: a walk's next save skips them. */
+const REMEMBERED_RUNS = 64;
 
 export function openRunStore(path: string): RunStore {
 	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -68,44 +120,114 @@ export function openRunStore(path: string): RunStore {
 	// As the sandbox's store: WAL with NORMAL survives a process crash (SIGKILL); only a power loss may drop the
 	// last commits. FULL would wait for the disk at every walk step.
 	db.pragma('synchronous = NORMAL');
-	db.exec(SCHEMA);
-	const upsert = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, outcome, search_text, run_json)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @outcome, @searchText, @json)
-		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, outcome = excluded.outcome,
-			search_text = excluded.search_text, run_json = excluded.run_json, target_kind = excluded.target_kind`);
-	const byId = db.prepare('SELECT run_json FROM runs WHERE id = ?');
+
+	const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+	const version = db.pragma('user_version', { simple: true }) as number;
+	const fromVersion1 = version < SCHEMA_VERSION && hasTable('runs');
+	if (version < SCHEMA_VERSION) {
+		db.transaction(() => {
+			if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
+			db.exec(SCHEMA);
+		})();
+	}
+
+	const upsertHead = db.prepare(`
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty)
+		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
+			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
+			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty`);
+	const upsertExchange = db.prepare(`
+		INSERT OR REPLACE INTO run_exchanges (run_id, seq, exchange_json, redactions_json, outcome, search_text)
+		VALUES (@runId, @seq, @exchangeJson, @redactionsJson, @outcome, @searchText)`);
+	const removeExchangesFrom = db.prepare('DELETE FROM run_exchanges WHERE run_id = ? AND seq >= ?');
+	const headById = db.prepare('SELECT head_json, head_redactions FROM runs WHERE id = ?');
+	const exchangesById = db.prepare('SELECT exchange_json, redactions_json FROM run_exchanges WHERE run_id = ? ORDER BY seq');
 	const search = db.prepare(`
-		SELECT id, title, created_at AS createdAt, updated_at AS updatedAt, source, target_kind AS targetKind, outcome
-		FROM runs WHERE search_text LIKE @pattern ESCAPE '\\' OR title LIKE @pattern ESCAPE '\\'
-		ORDER BY updated_at DESC, rowid DESC LIMIT @limit`);
-	const remove = db.prepare('DELETE FROM runs WHERE id = ?');
+		SELECT r.id, r.title, r.created_at AS createdAt, r.updated_at AS updatedAt, r.source, r.target_kind AS targetKind,
+			r.outcome_prefix AS prefix, r.outcome_empty AS empty,
+			(SELECT group_concat(e.outcome, ', ' ORDER BY e.seq) FROM run_exchanges e WHERE e.run_id = r.id AND e.outcome <> '') AS parts
+		FROM runs r
+		WHERE r.search_text LIKE @pattern ESCAPE '\\' OR r.title LIKE @pattern ESCAPE '\\'
+			OR EXISTS (SELECT 1 FROM run_exchanges e WHERE e.run_id = r.id AND e.search_text LIKE @pattern ESCAPE '\\')
+		ORDER BY r.updated_at DESC, r.rowid DESC LIMIT @limit`);
+	const removeHead = db.prepare('DELETE FROM runs WHERE id = ?');
+
+	/** The pieces last written for each run (identity tells what a new save must write again). */
+	const written = new Map<string, RedactedExchange[]>();
+
+	/** Writes the pieces of `run`, skipping those that are the very objects already written at the same place. */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: RedactedExchange[] | undefined) => {
+		const { head } = run;
+		upsertHead.run({
+			id: head.id,
+			title: head.title,
+			createdAt: head.createdAt,
+			updatedAt,
+			source: head.source,
+			targetKind: head.target.kind,
+			headJson: JSON.stringify(head),
+			headRedactions: JSON.stringify(run.headRedactions),
+			searchText: headSearchText(head),
+			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
+			outcomeEmpty: head.link ? 'link built' : 'empty'
+		});
+		removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
+		run.exchanges.forEach((piece, seq) => {
+			if (previous?.[seq] === piece) return;
+			upsertExchange.run({
+				runId: head.id,
+				seq,
+				exchangeJson: JSON.stringify(piece.exchange),
+				redactionsJson: JSON.stringify({ named: piece.named, searched: piece.searched }),
+				outcome: exchangeOutcome(piece.exchange),
+				searchText: exchangeSearchText(piece.exchange)
+			});
+		});
+	});
+
+	if (fromVersion1) {
+		db.transaction(() => {
+			const rows = db.prepare('SELECT run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { run_json: string; updated_at: string }[];
+			for (const row of rows) write(piecesOfStored(JSON.parse(row.run_json) as Run), row.updated_at, undefined);
+			db.exec('DROP TABLE runs_v1');
+		})();
+	}
+	if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
 
 	return {
-		save(run, secrets, redact = redactRun) {
+		save(run, secrets, redact = redactRunInParts) {
 			const redacted = redact(run, secrets);
-			upsert.run({
-				id: redacted.id,
-				title: redacted.title,
-				createdAt: redacted.createdAt,
-				updatedAt: new Date().toISOString(),
-				source: redacted.source,
-				targetKind: redacted.target.kind,
-				outcome: outcomeOf(redacted),
-				searchText: searchTextOf(redacted),
-				json: JSON.stringify(redacted)
-			});
+			const id = redacted.head.id;
+			const previous = written.get(id);
+			written.delete(id);
+			write(redacted, new Date().toISOString(), previous);
+			written.set(id, redacted.exchanges);
+			if (written.size > REMEMBERED_RUNS) written.delete(written.keys().next().value!);
 			return redacted;
 		},
 		get(id) {
-			const row = byId.get(id) as { run_json: string } | undefined;
-			return row ? (JSON.parse(row.run_json) as Run) : undefined;
+			const head = headById.get(id) as { head_json: string; head_redactions: string } | undefined;
+			if (!head) return undefined;
+			const rows = exchangesById.all(id) as { exchange_json: string; redactions_json: string }[];
+			return assembleRun({
+				head: JSON.parse(head.head_json) as Run,
+				headRedactions: JSON.parse(head.head_redactions) as RedactedRun['headRedactions'],
+				exchanges: rows.map((row) => ({ exchange: JSON.parse(row.exchange_json) as RecordedExchange, ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
+			});
 		},
 		list({ query = '', limit = 50 } = {}) {
 			const pattern = `%${query.toLowerCase().replace(LIKE_SPECIALS, (c) => `\\${c}`)}%`;
-			return search.all({ pattern, limit }) as RunSummary[];
+			const rows = search.all({ pattern, limit }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
+			return rows.map(({ prefix, empty, parts, ...summary }) => ({ ...summary, outcome: outcomeOf(prefix, parts, empty) }));
 		},
-		remove: (id) => remove.run(id).changes === 1,
+		remove: (id) => {
+			written.delete(id);
+			return db.transaction(() => {
+				removeExchangesFrom.run(id, 0);
+				return removeHead.run(id).changes === 1;
+			})();
+		},
 		close: () => db.close()
 	};
 }

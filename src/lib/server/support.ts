@@ -10,7 +10,7 @@ import { parseCurl, parseRawHttp } from '$lib/support/curl-import';
 import { crossFlags } from '$lib/support/flags';
 import { DEFAULT_MAX_HAR_BYTES, harToRun, runToHar } from '$lib/support/har';
 import { scenariosReproducing } from '$lib/scenarios/reproduce';
-import { describeRedactions } from '$lib/support/redact';
+import { assembleRun, describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
 import { services } from './services';
@@ -92,6 +92,6 @@ export async function importRun(request: Request): Promise<Response> {
 	const result = parseImport(parsed.data.kind, parsed.data.text);
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	const { runs } = await services();
-	const saved = runs.save(result.run, {});
+	const saved = assembleRun(runs.save(result.run, {}));
 	return json({ id: saved.id, found: result.found, redacted: describeRedactions(saved.redactions) });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/flow/exchange';
 import { base64DecodeUtf8 } from '$lib/flow/encoding';
-import { WHAT, createRunRedactor, redactRun } from './redact';
+import { WHAT, assembleRun, createRunRedactor, redactRun } from './redact';
 import { exchange, leaks, run } from './test-helpers';
 
 const SECRET = 'sEcr3t+value/with=odd&chars';
@@ -193,9 +193,9 @@ describe('createRunRedactor', () => {
 		const redact = createRunRedactor();
 		for (let n = 0; n <= exchanges.length; n++) {
 			const grown = run({ link: `https://auth.example.com/sso/student?client_id=shop`, exchanges: exchanges.slice(0, n) });
-			expect(redact(grown, { clientSecrets: [SECRET] })).toEqual(redactRun(grown, { clientSecrets: [SECRET] }));
+			expect(assembleRun(redact(grown, { clientSecrets: [SECRET] }))).toEqual(redactRun(grown, { clientSecrets: [SECRET] }));
 		}
-		const last = redact(run({ exchanges }), { clientSecrets: [SECRET] });
+		const last = assembleRun(redact(run({ exchanges }), { clientSecrets: [SECRET] }));
 		expect(last.exchanges[0]?.response?.body).toBe(`{"error":"invalid_grant","note":"${MASK}"}`);
 	});
 
@@ -203,9 +203,23 @@ describe('createRunRedactor', () => {
 		const bearer = exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${CODE}` } });
 		const later = exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}` });
 		const redact = createRunRedactor();
-		expect(redact(run({ exchanges: [bearer] })).exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${MASK}`);
-		const both = redact(run({ exchanges: [bearer, later] }));
+		expect(assembleRun(redact(run({ exchanges: [bearer] }))).exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${MASK}`);
+		const both = assembleRun(redact(run({ exchanges: [bearer, later] })));
 		expect(both).toEqual(redactRun(run({ exchanges: [bearer, later] })));
 		expect(both.exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${CODE}`);
+	});
+
+	it('gives back the same piece for an exchange it did not redact again, and a new one when a later exchange changes it', () => {
+		const note = exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}` }, { status: 400, body: `{"note":"${ACCESS}"}` });
+		const me = () => exchange('me', { url: ME_URL, headers: { 'User-Agent': 'x' } }, { status: 200, body: '{}' });
+		const [read1, read2] = [me(), me()];
+		const redact = createRunRedactor();
+		const first = redact(run({ exchanges: [note, read1] }));
+		const again = redact(run({ exchanges: [note, read1, read2] }));
+		expect(again.exchanges[0]).toBe(first.exchanges[0]);
+		expect(again.exchanges[1]).toBe(first.exchanges[1]);
+		const taught = redact(run({ exchanges: [note, read1, tokenExchange(`?code=${CODE}`)] }));
+		expect(taught.exchanges[0]).not.toBe(first.exchanges[0]);
+		expect(taught.exchanges[0]!.exchange.response!.body).toBe(`{"note":"${MASK}"}`);
 	});
 });

@@ -399,6 +399,38 @@ interface RunContext {
 	searches: { value: Search[]; key: string };
 }
 
+/** One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). */
+export interface RedactedExchange {
+	exchange: RecordedExchange;
+	named: Redaction[];
+	searched: Redaction[];
+}
+
+/**
+ * A redacted run in the pieces it is assembled from, so a store can keep each exchange on its own and write again
+ * only what changed. `head` is the run without its exchanges (`exchanges` is empty) and with the redactions it
+ * came with; `assembleRun` gives the redacted run.
+ */
+export interface RedactedRun {
+	head: Run;
+	headRedactions: { named: Redaction[]; searched: Redaction[] };
+	exchanges: RedactedExchange[];
+}
+
+/** The redacted run: its redactions listed as one pass after the other, each place once. */
+export function assembleRun({ head, headRedactions, exchanges }: RedactedRun): Run {
+	return {
+		...head,
+		exchanges: exchanges.map((e) => e.exchange),
+		redactions: addRedactions(head.redactions, [
+			...headRedactions.named,
+			...exchanges.flatMap((e) => e.named),
+			...headRedactions.searched,
+			...exchanges.flatMap((e) => e.searched)
+		])
+	};
+}
+
 /** The steps of a redaction whose results do not change as a run grows: done afresh by `redactRun`, remembered by `createRunRedactor`. */
 interface RedactionSteps {
 	codes(exchange: RecordedExchange, index: number): string[];
@@ -407,13 +439,16 @@ interface RedactionSteps {
 	searches(needles: Needle[], key: string): Search[];
 	/** `named` is the exchange after the first pass. */
 	searched(exchange: RecordedExchange, index: number, named: RecordedExchange, context: RunContext): PartRedaction<RecordedExchange>;
+	/** The exchange's piece of the result; the same object as long as both passes gave the same results. */
+	piece(exchange: RecordedExchange, index: number, named: NamedPart<RecordedExchange>, searched: PartRedaction<RecordedExchange>): RedactedExchange;
 }
 
 const freshly: RedactionSteps = {
 	codes: (exchange, index) => codesIn(exchange, mapExchangeAt(index)),
 	named: (exchange, index, { codes }) => redactByName(exchange, mapExchangeAt(index), codes.value),
 	searches: (needles) => searchesOf(needles),
-	searched: (_exchange, index, named, { searches }) => redactBySearch(named, mapExchangeAt(index), searches.value)
+	searched: (_exchange, index, named, { searches }) => redactBySearch(named, mapExchangeAt(index), searches.value),
+	piece: (_exchange, _index, named, searched) => ({ exchange: searched.value, named: named.redactions, searched: searched.redactions })
 };
 
 function codesOf(run: Run, steps: RedactionSteps): Set<string> {
@@ -441,7 +476,7 @@ function addRedactions(earlier: Redaction[], found: Redaction[]): Redaction[] {
  * Two passes over the whole run: first each part (the head, then each exchange) hides values by their name and
  * learns them; then every part is searched for every value known or learnt anywhere in the run.
  */
-function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): Run {
+function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): RedactedRun {
 	const codes = codesOf(run, steps);
 	const codesContext = { codes: { value: codes, key: JSON.stringify([...codes].sort()) } };
 	const head = redactByName(run, mapHead, codes);
@@ -458,24 +493,23 @@ function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): Run {
 	const searches = { value: steps.searches(needles, searchesKey), key: searchesKey };
 	const context = { ...codesContext, searches };
 	const searchedHead = redactBySearch(head.value, mapHead, searches.value);
-	const searched = run.exchanges.map((e, i) => steps.searched(e, i, named[i]!.value, context));
 	return {
-		...searchedHead.value,
-		exchanges: searched.map((s) => s.value),
-		redactions: addRedactions(run.redactions, [
-			...head.redactions,
-			...named.flatMap((n) => n.redactions),
-			...searchedHead.redactions,
-			...searched.flatMap((s) => s.redactions)
-		])
+		head: { ...searchedHead.value, exchanges: [], redactions: run.redactions },
+		headRedactions: { named: head.redactions, searched: searchedHead.redactions },
+		exchanges: run.exchanges.map((e, i) => steps.piece(e, i, named[i]!, steps.searched(e, i, named[i]!.value, context)))
 	};
 }
 
-export function redactRun(run: Run, known: KnownSecrets = {}): Run {
+/** `redactRun` in the pieces a store keeps (see `RedactedRun`). */
+export function redactRunInParts(run: Run, known: KnownSecrets = {}): RedactedRun {
 	return redactWith(run, known, freshly);
 }
 
-export type RunRedactor = typeof redactRun;
+export function redactRun(run: Run, known: KnownSecrets = {}): Run {
+	return assembleRun(redactRunInParts(run, known));
+}
+
+export type RunRedactor = typeof redactRunInParts;
 
 interface Remembered {
 	index: number;
@@ -483,13 +517,15 @@ interface Remembered {
 	named?: { key: string; result: NamedPart<RecordedExchange> };
 	/** Dropped whenever `named` is done again. */
 	searched?: { key: string; result: PartRedaction<RecordedExchange> };
+	piece?: { from: [NamedPart<RecordedExchange>, PartRedaction<RecordedExchange>]; result: RedactedExchange };
 }
 
 /**
- * `redactRun` for runs that grow an exchange at a time (a walk, saved after each step). Each exchange's share is
- * remembered and done again only when what it depends on changed: its place in the run, the run's grant codes, or
- * the values to hide (a later exchange may teach a token that an earlier one holds). The result is always what
- * `redactRun` gives. Exchanges must not be changed once redacted.
+ * `redactRunInParts` for runs that grow an exchange at a time (a walk, saved after each step). Each exchange's
+ * share is remembered and done again only when what it depends on changed: its place in the run, the run's grant
+ * codes, or the values to hide (a later exchange may teach a token that an earlier one holds). The result is always
+ * what `redactRunInParts` gives, and an exchange whose share was not done again is the same `RedactedExchange`
+ * object as in the previous result, so a store can skip it. Exchanges must not be changed once redacted.
  */
 export function createRunRedactor(): RunRedactor {
 	const memory = new WeakMap<RecordedExchange, Remembered>();
@@ -522,6 +558,13 @@ export function createRunRedactor(): RunRedactor {
 				entry.searched = { key: context.searches.key, result: freshly.searched(exchange, index, named, context) };
 			}
 			return entry.searched.result;
+		},
+		piece(exchange, index, named, searched) {
+			const entry = remembered(exchange, index);
+			if (entry.piece?.from[0] !== named || entry.piece.from[1] !== searched) {
+				entry.piece = { from: [named, searched], result: freshly.piece(exchange, index, named, searched) };
+			}
+			return entry.piece.result;
 		}
 	};
 	return (run, known = {}) => redactWith(run, known, steps);
