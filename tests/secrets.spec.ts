@@ -36,10 +36,12 @@ function clientFiles(dir: string): { path: string; text: string }[] {
 		});
 }
 
-/** The `access_token` and `refresh_token` fields of every exchange body in a walk API answer. */
+/** The `access_token` and `refresh_token` fields of every exchange body in a walk API answer (a step or a whole view). */
 function tokenFields(received: Received): string[] {
-	const payload = JSON.parse(received.body) as { view?: { exchanges?: { exchange: { response: { body: string } | null } }[] } } | null;
-	return (payload?.view?.exchanges ?? []).flatMap(({ exchange }) => {
+	type Exchanges = { exchanges?: { exchange: { response: { body: string } | null } }[] };
+	// A step answers what it changed (`step`); `view` is the whole view.
+	const payload = JSON.parse(received.body) as { view?: Exchanges; step?: Exchanges } | null;
+	return [...(payload?.view?.exchanges ?? []), ...(payload?.step?.exchanges ?? [])].flatMap(({ exchange }) => {
 		try {
 			const body = JSON.parse(exchange.response?.body ?? '') as Record<string, unknown>;
 			return [body.access_token, body.refresh_token].filter((v): v is string => typeof v === 'string');

@@ -1,6 +1,6 @@
 /** The walk against the sandbox: success, cancel, and the token and me.json errors each produced in a click. */
 import { expect, test } from '@playwright/test';
-import { annotationOf, authorise, callMe, exchange, resetSandbox, tamper } from './support/walk';
+import { annotationOf, authorise, callMe, exchange, hydrated, resetSandbox, tamper } from './support/walk';
 
 /** --err of the light theme (src/app.css): nothing about a cancel may be drawn in it. */
 const ERROR_COLOUR = 'rgb(179, 38, 30)';
@@ -19,6 +19,33 @@ test('full success walk: link, sign-in, code, token, me.json', async ({ page }) 
 	await expect(page.getByTestId('sbid-number')).toHaveText('STU0001');
 	await expect(page.getByTestId('verification-student')).toContainText('student');
 	await expect(page.locator('[data-outcome="error"]')).toHaveCount(0);
+});
+
+test('each step answers only what changed, and a second tab on the same walk still shows every exchange', async ({ page, context }) => {
+	await authorise(page);
+	await exchange(page);
+	const answer = page.waitForResponse((r) => r.url().endsWith('/api/walk/me'));
+	await callMe(page);
+	const step = (await (await answer).json()) as { step: { from: number; exchanges: unknown[] }; view?: unknown };
+	expect(step.view).toBeUndefined();
+	expect(step.step.from).toBe(1);
+	expect(step.step.exchanges).toHaveLength(1);
+
+	// The second tab loads the walk as it is, then the first moves on: the second's next step does not follow what
+	// it holds, so it asks for the whole view.
+	const other = await context.newPage();
+	await other.goto('/');
+	await hydrated(other);
+	await expect(other.getByTestId('exchange-me')).toHaveCount(1);
+	await callMe(page);
+	await callMe(page);
+	const whole = other.waitForResponse((r) => r.url().endsWith('/api/walk/view'));
+	await callMe(other);
+	await whole;
+	await expect(other.getByTestId('exchange-me')).toHaveCount(4);
+	await expect(other.getByTestId('exchange-token')).toHaveCount(1);
+	await callMe(page);
+	await expect(page.getByTestId('exchange-me')).toHaveCount(5);
 });
 
 test('exchanges are highlighted by the worker, and keep their colours when the next step re-renders them', async ({ page }) => {

@@ -21,9 +21,12 @@ import {
 	recordCallback,
 	revealToken,
 	startAuthorisation,
+	stepBase,
 	walkSecrets,
+	walkStep,
 	walkToRun,
 	walkView,
+	type StepBase,
 	type Walk,
 	type WalkResult
 } from './walk';
@@ -77,8 +80,10 @@ async function sandboxNow(walk: Walk): Promise<Date | null> {
 	return walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null;
 }
 
+const runIdOf = (walk: Walk) => (walk.link || walk.callback ? walk.runId : null);
+
 async function view(s: ExplorerSession) {
-	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: s.walk.link || s.walk.callback ? s.walk.runId : null };
+	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: runIdOf(s.walk) };
 }
 
 /** A walk's run grows an exchange per step: this redacts only what a step changed (see createRunRedactor). */
@@ -128,31 +133,37 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 	return parsed.data;
 }
 
-async function answer(s: ExplorerSession, result: WalkResult = { ok: true }) {
+/** A step's answer: what changed since `before` (see walkStep), which the page merges into the view it holds. */
+async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	await saveRun(s.walk);
-	return json({ view: await view(s) });
+	const step = walkStep(s.walk, await sandboxNow(s.walk), before);
+	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
 }
 
 const RevealRequest = z.object({ exchangeId: z.string().max(64), kind: z.enum(['access_token', 'refresh_token']) });
 
-/** POST /api/walk/{action}. Unknown actions are a 404; invalid bodies a 400 naming the field. */
+/**
+ * POST /api/walk/{action}: a step, answered with what it changed (`{ step }`); `view` answers the whole view.
+ * Unknown actions are a 404; invalid bodies a 400 naming the field.
+ */
 export async function walkAction(sessionId: string, action: string, request: Request): Promise<Response> {
 	const s = await session(sessionId);
 	const cfg = config();
+	const before = stepBase(s.walk);
 	switch (action) {
 		case 'client':
-			return answer(s, applySettings(s.walk, await readBody(request, ClientSettings), cfg));
+			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg));
 		case 'start': {
 			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';
-			return answer(s, startAuthorisation(s.walk, link));
+			return answer(s, before, startAuthorisation(s.walk, link));
 		}
 		case 'exchange':
 			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s.walk));
-			return answer(s);
+			return answer(s, before);
 		case 'me':
-			return answer(s, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s.walk)));
+			return answer(s, before, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s.walk)));
 		case 'reveal': {
 			const { exchangeId, kind } = await readBody(request, RevealRequest);
 			const value = revealToken(s.walk, exchangeId, kind);
@@ -160,9 +171,11 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		}
 		case 'reset':
 			s.walk = await demoWalk();
-			return answer(s);
+			return answer(s, before);
+		case 'view':
+			return json({ view: await view(s) });
 		default:
-			error(404, `Unknown walk action "${action}": use client, start, exchange, me, reveal or reset.`);
+			error(404, `Unknown walk action "${action}": use client, start, exchange, me, reveal, reset or view.`);
 	}
 }
 

@@ -11,7 +11,7 @@ import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
 import type { TokenResponse } from '$lib/protocol';
 import { issuedTokens, type RecordedExchange } from '$lib/flow/exchange';
-import type { ExchangeEntry, WalkView } from '$lib/flow/view';
+import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
 import { newRunId, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';
 import type { ExplorerConfig } from './config';
@@ -281,8 +281,7 @@ function secretsOf(walk: Walk, pending?: RecordedExchange) {
 type WalkSecrets = ReturnType<typeof secretsOf>;
 
 /** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
-function shownEntry(entry: WalkEntry, secrets: WalkSecrets): ExchangeEntry {
-	const secretsKey = JSON.stringify(secrets);
+function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
 	if (entry.shown?.secretsKey !== secretsKey) {
 		const masked = maskExchange(entry.exchange, secrets);
 		entry.shown = { secretsKey, entry: { exchange: masked, annotation: entry.annotation, curl: toCurl(masked.request, { value: secrets.clientSecret }) } };
@@ -293,6 +292,7 @@ function shownEntry(entry: WalkEntry, secrets: WalkSecrets): ExchangeEntry {
 /** What the browser may see of the walk. */
 export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 	const secrets = secretsOf(walk);
+	const secretsKey = JSON.stringify(secrets);
 	const secret = walk.client.clientSecret;
 	return {
 		target: { kind: walk.target.kind, authUrl: walk.target.authUrl, accountsUrl: walk.target.accountsUrl },
@@ -313,10 +313,33 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 				? { codeExpiresAt: codeExpiresAt(new Date(walk.callback.receivedAt)).toISOString() }
 				: {})
 		},
-		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets)),
+		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets, secretsKey)),
 		hasAccessToken: walk.accessToken !== null,
 		sandboxNow: sandboxNow?.toISOString() ?? null
 	};
+}
+
+/** Where a step starts from: the exchanges as last shown (undefined: never shown), and the last one's id. */
+export interface StepBase {
+	shown: (ExchangeEntry | undefined)[];
+	lastId: string | null;
+}
+
+/** Taken before a step changes the walk, so its answer can say what changed (`walkStep`). */
+export function stepBase(walk: Walk): StepBase {
+	return { shown: walk.exchanges.map((e) => e.shown?.entry), lastId: walk.exchanges.at(-1)?.exchange.id ?? null };
+}
+
+/**
+ * A step's answer: the view without its exchanges, and the exchanges from the first one that is not what was
+ * shown before the step (a new one, or one masked again because the walk learnt a token). Its size does not grow
+ * with the walk. The browser merges it with `applyStep`, given it holds what the walk held before the step.
+ */
+export function walkStep(walk: Walk, sandboxNow: Date | null, before: StepBase): WalkStep {
+	const { exchanges, ...view } = walkView(walk, sandboxNow);
+	let from = 0;
+	while (from < before.shown.length && from < exchanges.length && before.shown[from] === exchanges[from]) from++;
+	return { view, base: { count: before.shown.length, lastId: before.lastId }, from, exchanges: exchanges.slice(from) };
 }
 
 /** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
