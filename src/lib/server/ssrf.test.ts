@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
-import { blockedReason, checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
+import { blockedReason, cachingResolver, checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
 import { testConfig } from './testConfig';
 
 const config = testConfig({ EXPLORER_ALLOWED_HOSTS: 'api.example.com,*.example.net,127.0.0.1,[::1],[::ffff:7f00:1]' });
@@ -144,5 +144,48 @@ describe('pinnedLookup', () => {
 				{ address: '2606:2800::1', family: 6 }
 			]
 		]);
+	});
+});
+
+describe('cachingResolver', () => {
+	it('reuses an answer for its time to live, then asks again; a failure is never kept', async () => {
+		let clock = 0;
+		let answer = '93.184.216.34';
+		const asked: string[] = [];
+		const resolve = cachingResolver(
+			async (hostname) => {
+				asked.push(hostname);
+				if (hostname === 'missing.example') throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+				return [{ address: answer, family: 4 }];
+			},
+			1000,
+			{ now: () => clock }
+		);
+		expect(await resolve('api.example.com')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+		answer = '127.0.0.1';
+		clock = 999;
+		expect(await resolve('api.example.com')).toEqual([{ address: '93.184.216.34', family: 4 }]);
+		clock = 1000;
+		expect(await resolve('api.example.com')).toEqual([{ address: '127.0.0.1', family: 4 }]);
+		await expect(resolve('missing.example')).rejects.toThrow('not found');
+		await expect(resolve('missing.example')).rejects.toThrow('not found');
+		expect(asked).toEqual(['api.example.com', 'api.example.com', 'missing.example', 'missing.example']);
+	});
+
+	it('a cached answer is still checked: a name that rebinds to loopback is refused once the cache asks again', async () => {
+		let clock = 0;
+		let answer = '93.184.216.34';
+		const resolve = cachingResolver(async () => [{ address: answer, family: 4 }], 1000, { now: () => clock });
+		expect(await checkOutboundUrl('https://api.example.com/', config, resolve)).toMatchObject({ ok: true, address: '93.184.216.34' });
+		answer = '127.0.0.1';
+		clock = 5000;
+		expect(await checkOutboundUrl('https://api.example.com/', config, resolve)).toMatchObject({ ok: false, kind: 'refused' });
+	});
+
+	it('keeps at most `maxEntries` names, dropping the oldest', async () => {
+		const asked: string[] = [];
+		const resolve = cachingResolver(async (hostname) => (asked.push(hostname), [{ address: '93.184.216.34', family: 4 }]), 60_000, { maxEntries: 2 });
+		for (const name of ['a.example', 'b.example', 'c.example', 'b.example', 'a.example']) await resolve(name);
+		expect(asked).toEqual(['a.example', 'b.example', 'c.example', 'a.example']);
 	});
 });

@@ -50,7 +50,29 @@ export function blockedReason(address: string): string | null {
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/**
+ * `resolve` with its answers kept for `ttlMs` (failures are not kept). Safe for the guard: every request still
+ * checks the addresses, cached or not, and connects only to them; a cache only makes a rebinding DNS server's
+ * second answer arrive later.
+ */
+export function cachingResolver(resolve: Resolver, ttlMs: number, options: { maxEntries?: number; now?: () => number } = {}): Resolver {
+	const { maxEntries = 256, now = Date.now } = options;
+	const answers = new Map<string, { addresses: LookupAddress[]; until: number }>();
+	return async (hostname) => {
+		const cached = answers.get(hostname);
+		if (cached && cached.until > now()) return cached.addresses;
+		const addresses = await resolve(hostname);
+		answers.delete(hostname);
+		answers.set(hostname, { addresses, until: now() + ttlMs });
+		if (answers.size > maxEntries) answers.delete(answers.keys().next().value!);
+		return addresses;
+	};
+}
+
+/** How long the system resolver's answers are reused: a getaddrinfo call is a trip to libuv's thread pool. */
+const DNS_CACHE_MS = 10_000;
+
+const systemResolver: Resolver = cachingResolver((hostname) => dnsLookup(hostname, { all: true, verbatim: true }), DNS_CACHE_MS);
 
 export type OutboundCheck =
 	| { ok: true; address: string; addresses: LookupAddress[] }

@@ -114,6 +114,17 @@ export function serverFindings(walk: Walk, link: string): Finding[] {
 	return lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id === SECRET_VALUE_FINDING);
 }
 
+/** Each walk's server findings, linted again only when its link or secret changed (every view shows them). */
+const findingsOfWalk = new WeakMap<Walk, { link: string; secret: string | undefined; findings: Finding[] }>();
+
+function linkFindings(walk: Walk, link: string): Finding[] {
+	const known = findingsOfWalk.get(walk);
+	if (known?.link === link && known.secret === walk.client.clientSecret) return known.findings;
+	const findings = serverFindings(walk, link);
+	findingsOfWalk.set(walk, { link, secret: walk.client.clientSecret, findings });
+	return findings;
+}
+
 /**
  * Step 2 begins: remember the link the browser is sent to. A link that carries the secret is refused: its value
  * anywhere, or any `client_secret` parameter (whose value could be a secret of another client).
@@ -202,7 +213,9 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 		walk.refreshToken = tokens.refresh_token;
 		walk.codeExchanged = true;
 	}
-	const annotation = annotateTokenExchange(maskExchange(exchange, secretsOf(walk, exchange)), {
+	const secrets = secretsOf(walk, exchange);
+	const masked = maskExchange(exchange, secrets);
+	const annotation = annotateTokenExchange(masked, {
 		target: walk.target.kind,
 		linkRedirectUri: walk.linkRedirectUri ?? undefined,
 		linkClientId: walk.linkClientId ?? undefined,
@@ -216,7 +229,7 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 		sentCode: omit.includes('code') ? undefined : code,
 		issuedCode: code
 	});
-	walk.exchanges.push({ exchange, annotation, tokens });
+	walk.exchanges.push({ exchange, annotation, tokens, shown: shownAs(masked, annotation, secrets) });
 }
 
 function tamperedRedirectUri(uri: string): string {
@@ -248,14 +261,16 @@ export async function readMe(walk: Walk, options: MeOptions, config: ExplorerCon
 	const what = options.credential === 'token' ? 'access token' : options.credential === 'code' ? 'grant code instead of a token' : 'no token';
 	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'}${options.host ? '' : ', no Host'})`;
 	const exchange = await send(request, { config, step: 'me', label });
-	const annotation = annotateMeExchange(maskExchange(exchange, secretsOf(walk, exchange)), {
+	const secrets = secretsOf(walk, exchange);
+	const masked = maskExchange(exchange, secrets);
+	const annotation = annotateMeExchange(masked, {
 		target: walk.target.kind,
 		today: now().toISOString().slice(0, 10),
 		sentGrantCode: options.credential === 'code',
 		sentUserAgent: options.userAgent,
 		sentToken: options.credential !== 'none'
 	});
-	walk.exchanges.push({ exchange, annotation, tokens: null });
+	walk.exchanges.push({ exchange, annotation, tokens: null, shown: shownAs(masked, annotation, secrets) });
 	return { ok: true };
 }
 
@@ -280,12 +295,17 @@ function secretsOf(walk: Walk, pending?: RecordedExchange) {
 
 type WalkSecrets = ReturnType<typeof secretsOf>;
 
+/**
+ * What the browser is shown of an exchange masked with `secrets`. A step keeps the masking its annotation read:
+ * the walk's secrets after the step are the same (the pending exchange's tokens are the walk's now).
+ */
+function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
+	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: toCurl(masked.request, { value: secrets.clientSecret }) } };
+}
+
 /** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
 function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
-	if (entry.shown?.secretsKey !== secretsKey) {
-		const masked = maskExchange(entry.exchange, secrets);
-		entry.shown = { secretsKey, entry: { exchange: masked, annotation: entry.annotation, curl: toCurl(masked.request, { value: secrets.clientSecret }) } };
-	}
+	if (entry.shown?.secretsKey !== secretsKey) entry.shown = shownAs(maskExchange(entry.exchange, secrets), entry.annotation, secrets);
 	return entry.shown.entry;
 }
 
@@ -306,7 +326,7 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 			extraLinkParams: walk.client.extraLinkParams
 		},
 		link: walk.link,
-		serverFindings: walk.link ? serverFindings(walk, walk.link) : [],
+		serverFindings: walk.link ? linkFindings(walk, walk.link) : [],
 		callback: walk.callback && {
 			...walk.callback,
 			...(walk.callback.result.kind === 'code'
