@@ -66,6 +66,8 @@ CREATE TABLE runs (
 	outcome_empty TEXT NOT NULL
 );
 CREATE INDEX runs_updated ON runs (updated_at DESC);
+-- A rowid table: an exchange's row (a few KB) fits in its page, where a WITHOUT ROWID table would spill most of
+-- it to overflow pages, each one more page written per step.
 CREATE TABLE run_exchanges (
 	run_id TEXT NOT NULL,
 	seq INTEGER NOT NULL,
@@ -75,8 +77,8 @@ CREATE TABLE run_exchanges (
 	-- Its part of the run's outcome ("200 me.json"), '' for none; what a search matches in it.
 	outcome TEXT NOT NULL,
 	search_text TEXT NOT NULL,
-	PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
+	UNIQUE (run_id, seq)
+);
 `;
 
 /** e.g. "200 me.json"; '' for an exchange that is neither a token exchange nor a me.json read. */
@@ -172,7 +174,7 @@ export function openRunStore(path: string): RunStore {
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
 			outcomeEmpty: head.link ? 'link built' : 'empty'
 		});
-		removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
+		if (!previous || previous.length > run.exchanges.length) removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
 		run.exchanges.forEach((piece, seq) => {
 			if (previous?.[seq] === piece) return;
 			upsertExchange.run({
