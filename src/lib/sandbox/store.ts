@@ -638,9 +638,8 @@ export function openStore(path: string): SandboxStore {
 	}
 
 	function issueToken(kind: TokenRow['kind'], clientId: string, userId: number, now: number, expiresMs: number | null): string {
-		const verifier = takeRandom(VERIFIER_BYTES);
-		const id = Number(sql.insertToken.run(tokens.check(verifier), kind, clientId, userId, now, expiresMs).lastInsertRowid);
-		return tokens.encode(id, verifier);
+		const minted = tokens.mint(takeRandom(VERIFIER_BYTES));
+		return minted.encode(Number(sql.insertToken.run(minted.check, kind, clientId, userId, now, expiresMs).lastInsertRowid));
 	}
 
 	function issueTokens(clientId: string, userId: number, now: number): IssuedTokens {

@@ -22,10 +22,11 @@ const MAX_ROW_ID = Number.MAX_SAFE_INTEGER;
 const TWO_32 = 2 ** 32;
 
 export interface TokenCodec {
-	/** The check to store in the row of a token with this verifier. */
-	check(verifier: Buffer): Buffer;
-	/** The token for the row `id` whose verifier is `verifier`. */
-	encode(id: number, verifier: Buffer): string;
+	/**
+	 * Starts a token with this verifier: `check` is what its row stores, `encode` gives the token once the row's
+	 * id is known (one digest serves both).
+	 */
+	mint(verifier: Buffer): { check: Buffer; encode(id: number): string };
 	/** The row a token names and the check that row must hold; undefined when the text cannot be a token. */
 	decode(token: string): { id: number; check: Buffer } | undefined;
 }
@@ -40,16 +41,20 @@ export function tokenCodec(key: Buffer): TokenCodec {
 		return digest;
 	}
 	return {
-		check: (verifier) => keyedDigest(verifier).subarray(SELECTOR_BYTES),
-		encode(id, verifier) {
-			if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`a token's row id must be a positive integer, not ${id}`);
+		mint(verifier) {
 			if (verifier.length !== VERIFIER_BYTES) throw new RangeError(`a verifier is ${VERIFIER_BYTES} bytes, not ${verifier.length}`);
 			const digest = keyedDigest(verifier);
-			const token = Buffer.alloc(TOKEN_BYTES);
-			token.writeUInt32BE((Math.floor(id / TWO_32) ^ digest.readUInt32BE(0)) >>> 0, 0);
-			token.writeUInt32BE(((id % TWO_32) ^ digest.readUInt32BE(4)) >>> 0, 4);
-			verifier.copy(token, SELECTOR_BYTES);
-			return token.toString('base64url');
+			return {
+				check: digest.subarray(SELECTOR_BYTES),
+				encode(id) {
+					if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`a token's row id must be a positive integer, not ${id}`);
+					const token = Buffer.alloc(TOKEN_BYTES);
+					token.writeUInt32BE((Math.floor(id / TWO_32) ^ digest.readUInt32BE(0)) >>> 0, 0);
+					token.writeUInt32BE(((id % TWO_32) ^ digest.readUInt32BE(4)) >>> 0, 4);
+					verifier.copy(token, SELECTOR_BYTES);
+					return token.toString('base64url');
+				}
+			};
 		},
 		decode(text) {
 			if (!TOKEN_PATTERN.test(text)) return undefined;
