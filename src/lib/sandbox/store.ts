@@ -606,6 +606,14 @@ export function openStore(path: string): SandboxStore {
 		return client;
 	}
 
+	/** Digests of cached clients' secrets, made once per client object (a changed client is a new object). */
+	const secretDigests = new WeakMap<SandboxClient, Buffer>();
+	function secretDigestOf(client: SandboxClient): Buffer {
+		let known = secretDigests.get(client);
+		if (!known) secretDigests.set(client, (known = digest(client.client_secret)));
+		return known;
+	}
+
 	function forgetCached(): void {
 		users.clear();
 		clients.clear();
@@ -724,7 +732,8 @@ export function openStore(path: string): SandboxStore {
 		authenticateClient(clientId, clientSecret) {
 			const client = getClient(clientId);
 			// Compare even for an unknown client, so timing does not tell which client ids exist.
-			const secretMatches = constantTimeEqual(clientSecret, client?.client_secret ?? randomCredential());
+			const expected = client ? secretDigestOf(client) : digest(randomCredential());
+			const secretMatches = timingSafeEqual(digest(clientSecret), expected);
 			if (!client) return { ok: false, cause: 'unknown-client' };
 			return secretMatches ? { ok: true, client } : { ok: false, cause: 'wrong-secret' };
 		},
