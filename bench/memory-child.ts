@@ -51,7 +51,7 @@ function main(): void {
 	const store = openStore(file);
 	// A second, read-only connection counts rows and pages without touching the store's own.
 	const reader = new Database(file, { readonly: true });
-	const count = reader.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM codes');
+	const count = reader.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM issued_codes');
 	const pages = () => {
 		const pageSize = reader.pragma('page_size', { simple: true }) as number;
 		const pageCount = reader.pragma('page_count', { simple: true }) as number;

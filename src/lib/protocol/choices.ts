@@ -70,7 +70,7 @@ export const SANDBOX_CHOICES = [
 	{
 		id: 'credential-format',
 		topic: 'What grant codes and tokens look like',
-		sandbox: 'Codes, access tokens and refresh tokens are 43 base64url characters (32 bytes). A code is 256 random bits. A token is 192 random bits plus 64 bits that name its row in the sandbox\'s database, hidden with a key so they look as random as the rest. The database keeps only digests of codes and tokens.',
+		sandbox: 'Codes, access tokens and refresh tokens are 43 base64url characters (32 bytes): 192 random bits, plus 64 bits that name the credential\'s row in the sandbox\'s database, hidden with a key so they look as random as the rest. The database keeps only digests of the random part.',
 		why: 'The interface calls the access token opaque and does not show the others\' format. Clients must treat all three as opaque strings of any length.'
 	},
 	{

@@ -16,6 +16,8 @@ const client = {
 	verification_key: 'supergroup' as const
 };
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 function storeWithUser() {
 	const store = openStore(':memory:');
 	store.upsertClient(client);
@@ -131,9 +133,8 @@ describe('store: codes and tokens', () => {
 		const exchange = store.exchangeCode(store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' }), 'c1', 'https://app.example/cb');
 		if (!exchange.ok) throw new Error('exchange failed');
 		const token = exchange.tokens.access_token;
-		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 		for (let i = 0; i < token.length; i++) {
-			const changed = token.slice(0, i) + alphabet[(alphabet.indexOf(token[i]!) + 4) % 64] + token.slice(i + 1);
+			const changed = token.slice(0, i) + ALPHABET[(ALPHABET.indexOf(token[i]!) + 4) % 64] + token.slice(i + 1);
 			expect(store.lookupAccessToken(changed).kind, `character ${i}`).toBe('unknown');
 			expect(store.refresh(changed, 'c1'), `character ${i}`).toEqual({ ok: false, cause: 'unknown-token' });
 		}
@@ -153,6 +154,35 @@ describe('store: codes and tokens', () => {
 		expect(store.lookupAccessToken(token).kind).toBe('unknown');
 		expect(store.refresh(exchange.tokens.refresh_token, 'c1')).toEqual({ ok: false, cause: 'unknown-token' });
 		expect(store.lookupAccessToken(fresh.tokens.access_token).kind).toBe('valid');
+	});
+	it('refuses a code changed in any one character, a code of another sandbox, a token as a code, and a code from before a clear', () => {
+		const { store, user } = storeWithUser();
+		const issue = () => store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const code = issue();
+		for (let i = 0; i < code.length; i++) {
+			const changed = code.slice(0, i) + ALPHABET[(ALPHABET.indexOf(code[i]!) + 4) % 64] + code.slice(i + 1);
+			expect(store.exchangeCode(changed, 'c1', 'https://app.example/cb'), `character ${i}`).toEqual({ ok: false, cause: 'unknown-code' });
+			expect(store.lookupAccessToken(changed).kind, `character ${i}`).toBe('unknown');
+		}
+		const other = storeWithUser();
+		// The other sandbox's first code names row 1 too, under its own key.
+		const foreign = other.store.issueCode({ clientId: 'c1', userId: other.user.id, redirectUri: 'https://app.example/cb' });
+		expect(store.exchangeCode(foreign, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+		const exchanged = store.exchangeCode(code, 'c1', 'https://app.example/cb');
+		if (!exchanged.ok) throw new Error(exchanged.cause);
+		// The first token names row 1 as the first code does; it is still not a code.
+		expect(store.exchangeCode(exchanged.tokens.access_token, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+
+		const spare = issue();
+		store.clear();
+		store.upsertClient(client);
+		const again = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		const fresh = store.issueCode({ clientId: 'c1', userId: again.id, redirectUri: 'https://app.example/cb' });
+		// Row ids start again after a clear; the old codes name rows that are now others'.
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+		expect(store.exchangeCode(spare, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+		expect(store.lookupAccessToken(spare).kind).toBe('unknown');
+		expect(store.exchangeCode(fresh, 'c1', 'https://app.example/cb').ok).toBe(true);
 	});
 	it('purges codes long expired', () => {
 		const { store, user } = storeWithUser();
@@ -365,7 +395,7 @@ describe('store: persistence', () => {
 	});
 });
 
-describe('store: tokens issued before tokens carried their row id', () => {
+describe('store: codes and tokens issued before they carried their row id', () => {
 	let dir: string | undefined;
 	afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
@@ -382,7 +412,41 @@ describe('store: tokens issued before tokens carried their row id', () => {
 		return { access, refresh };
 	}
 
-	it('still finds them: me.json, refresh once, expiry and purge', () => {
+	/** Writes a code the way the previous version did: a row keyed by the SHA-256 of the code, in `codes`. */
+	function issueLegacyCode(path: string, userId: number, createdMs: number): string {
+		const code = randomBytes(32).toString('base64url');
+		const db = new Database(path);
+		db.prepare('INSERT INTO codes (code_hash, client_id, user_id, redirect_uri, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)').run(
+			createHash('sha256').update(code).digest('hex'), 'c1', userId, 'https://app.example/cb', createdMs, createdMs + LIMITS.codeTtlSeconds * 1000
+		);
+		db.close();
+		return code;
+	}
+
+	it('still exchanges old codes once, with the precise causes, and purges them when long expired', () => {
+		dir = mkdtempSync(join(tmpdir(), 'store-legacy-'));
+		const path = join(dir, 'sandbox.db');
+		let store = openStore(path);
+		store.upsertClient(client);
+		const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		store.close();
+		const code = issueLegacyCode(path, user.id, Date.now());
+		const expired = issueLegacyCode(path, user.id, Date.now() - (LIMITS.codeTtlSeconds + 2 * 24 * 3600) * 1000);
+
+		store = openStore(path);
+		expect(store.lookupAccessToken(code).kind).toBe('grant-code');
+		expect(store.exchangeCode(code, 'c2', 'https://app.example/cb')).toEqual({ ok: false, cause: 'other-client' });
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/other')).toEqual({ ok: false, cause: 'redirect-mismatch' });
+		const exchanged = store.exchangeCode(code, 'c1', 'https://app.example/cb');
+		expect(exchanged.ok && store.lookupAccessToken(exchanged.tokens.access_token).kind).toBe('valid');
+		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'used' });
+		expect(store.exchangeCode(expired, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'expired' });
+		store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		expect(store.exchangeCode(expired, 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+		store.close();
+	});
+
+	it('still finds old tokens: me.json, refresh once, expiry and purge', () => {
 		dir = mkdtempSync(join(tmpdir(), 'store-legacy-'));
 		const path = join(dir, 'sandbox.db');
 		let store = openStore(path);

@@ -1,15 +1,16 @@
 /**
  * The sandbox's state in SQLite (better-sqlite3, WAL): clients, users and their verifications, grant codes,
  * tokens, the request log and the sandbox clock. Codes and tokens are stored as SHA-256 digests, so the database
- * never holds a usable credential; passwords as scrypt hashes. A token carries the id of its row (hidden, see
- * `TokenCodec`), so it is found without an index of random digests, whose writes dominated the token endpoint.
+ * never holds a usable credential; passwords as scrypt hashes. A code or token carries the id of its row (hidden,
+ * see `credential-codec.ts`), so it is found without an index of random digests, whose page writes and reads
+ * dominated the token endpoint.
  *
  * All times are on the sandbox clock (real time plus an offset that `POST /sandbox/clock` moves forward).
  */
 import Database from 'better-sqlite3';
 import { hash, randomBytes, randomFillSync, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Supergroup } from '../protocol';
-import { checksMatch, tokenCodec, VERIFIER_BYTES } from './token-codec';
+import { checksMatch, credentialCodec, VERIFIER_BYTES, type CredentialCodec } from './credential-codec';
 
 export type VerificationKey = 'supergroup' | 'group';
 
@@ -172,6 +173,7 @@ CREATE TABLE IF NOT EXISTS verifications (
 	expires_on TEXT NOT NULL,
 	PRIMARY KEY (user_id, supergroup)
 );
+-- Codes issued before codes carried their row id, found by digest. None are added; they go as they expire.
 CREATE TABLE IF NOT EXISTS codes (
 	code_hash TEXT PRIMARY KEY,
 	client_id TEXT NOT NULL,
@@ -193,7 +195,7 @@ CREATE TABLE IF NOT EXISTS tokens (
 	retired_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_ms);
--- Tokens found by the row id they carry; the check is a keyed digest of the rest of the token (TokenCodec).
+-- Tokens found by the row id they carry; the check is a keyed digest of the rest of the token (CredentialCodec).
 CREATE TABLE IF NOT EXISTS issued_tokens (
 	id INTEGER PRIMARY KEY,
 	check_digest BLOB NOT NULL,
@@ -206,8 +208,21 @@ CREATE TABLE IF NOT EXISTS issued_tokens (
 );
 -- Refresh tokens never expire, so only access tokens need to be found by expiry.
 CREATE INDEX IF NOT EXISTS issued_tokens_expiry ON issued_tokens (expires_ms) WHERE expires_ms IS NOT NULL;
-CREATE TABLE IF NOT EXISTS token_key (
-	id INTEGER PRIMARY KEY CHECK (id = 1),
+-- Codes found by the row id they carry, like issued_tokens.
+CREATE TABLE IF NOT EXISTS issued_codes (
+	id INTEGER PRIMARY KEY,
+	check_digest BLOB NOT NULL,
+	client_id TEXT NOT NULL,
+	user_id INTEGER NOT NULL,
+	redirect_uri TEXT NOT NULL,
+	created_ms INTEGER NOT NULL,
+	expires_ms INTEGER NOT NULL,
+	used_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS issued_codes_expiry ON issued_codes (expires_ms);
+-- The keys that hide row ids in codes and in tokens (credential-codec.ts), one per kind of credential.
+CREATE TABLE IF NOT EXISTS credential_keys (
+	kind TEXT PRIMARY KEY CHECK (kind IN ('code', 'token')),
 	key BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS request_log (
@@ -265,7 +280,7 @@ function takeRandom(length: number): Buffer {
 	return bytes;
 }
 
-/** 256 bits of randomness, URL-safe: used for codes. */
+/** 256 bits of randomness, URL-safe: sign-in sessions, their CSRF tokens, authorisation flows. */
 export function randomCredential(): string {
 	return takeRandom(CREDENTIAL_BYTES).toString('base64url');
 }
@@ -333,6 +348,8 @@ interface UserRow {
 }
 
 interface CodeRow {
+	/** Absent for a code issued before codes carried their row id: that one is found by its digest. */
+	id?: number;
 	client_id: string;
 	user_id: number;
 	redirect_uri: string;
@@ -410,17 +427,22 @@ export function openStore(path: string): SandboxStore {
 			`INSERT INTO verifications (user_id, supergroup, expires_on) VALUES (?, ?, ?)
 			 ON CONFLICT (user_id, supergroup) DO UPDATE SET expires_on = excluded.expires_on`
 		),
-		insertCode: db.prepare<[string, string, number, string, number, number]>(
-			'INSERT INTO codes (code_hash, client_id, user_id, redirect_uri, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
+		insertCode: db.prepare<[Buffer, string, number, string, number, number]>(
+			'INSERT INTO issued_codes (check_digest, client_id, user_id, redirect_uri, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
 		),
 		// The one statement that makes a code single use: of racing exchanges, exactly one changes the row.
-		consumeCode: db.prepare<[number, string, string, string, number], { user_id: number }>(
+		consumeCode: db.prepare<[number, number, string, string, number], { user_id: number }>(
+			`UPDATE issued_codes SET used_ms = ? WHERE id = ? AND used_ms IS NULL AND client_id = ? AND redirect_uri = ?
+			 AND expires_ms > ? RETURNING user_id`
+		),
+		getCode: db.prepare<[number], CodeRow & { check_digest: Buffer }>('SELECT * FROM issued_codes WHERE id = ?'),
+		consumeLegacyCode: db.prepare<[number, string, string, string, number], { user_id: number }>(
 			`UPDATE codes SET used_ms = ? WHERE code_hash = ? AND used_ms IS NULL AND client_id = ? AND redirect_uri = ?
 			 AND expires_ms > ? RETURNING user_id`
 		),
-		getCode: db.prepare<[string], CodeRow & { user_id: number }>('SELECT * FROM codes WHERE code_hash = ?'),
-		getTokenKey: db.prepare<[], { key: Buffer }>('SELECT key FROM token_key WHERE id = 1'),
-		setTokenKey: db.prepare<[Buffer]>('INSERT INTO token_key (id, key) VALUES (1, ?)'),
+		getLegacyCode: db.prepare<[string], CodeRow>('SELECT * FROM codes WHERE code_hash = ?'),
+		getCredentialKey: db.prepare<[string], { key: Buffer }>('SELECT key FROM credential_keys WHERE kind = ?'),
+		setCredentialKey: db.prepare<[string, Buffer]>('INSERT INTO credential_keys (kind, key) VALUES (?, ?)'),
 		insertToken: db.prepare<[Buffer, string, string, number, number, number | null]>(
 			'INSERT INTO issued_tokens (check_digest, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
 		),
@@ -433,6 +455,9 @@ export function openStore(path: string): SandboxStore {
 			`UPDATE tokens SET retired_ms = ? WHERE token_hash = ? AND kind = 'refresh' AND retired_ms IS NULL AND client_id = ?`
 		),
 		purgeCodes: db.prepare<[number, number]>(
+			'DELETE FROM issued_codes WHERE id IN (SELECT id FROM issued_codes WHERE expires_ms < ? LIMIT ?)'
+		),
+		purgeLegacyCodes: db.prepare<[number, number]>(
 			'DELETE FROM codes WHERE rowid IN (SELECT rowid FROM codes WHERE expires_ms < ? LIMIT ?)'
 		),
 		purgeTokens: db.prepare<[number, number]>(
@@ -536,22 +561,33 @@ export function openStore(path: string): SandboxStore {
 		});
 	}
 
-	const tokens = tokenCodec(
-		sql.getTokenKey.get()?.key ??
-			(() => {
-				const key = takeRandom(32);
-				sql.setTokenKey.run(key);
-				return key;
-			})()
-	);
-
-	/** The row of a token, whichever way it was issued; undefined when no row matches it. */
-	function findToken(token: string): TokenRow | undefined {
-		const named = tokens.decode(token);
-		const row = named && sql.getToken.get(named.id);
-		if (row && checksMatch(row.check_digest, named.check)) return row;
-		return sql.getLegacyToken.get(digestHex(token));
+	/** The key of one kind of credential, made on first use and kept: codes and tokens outlive the process. */
+	function credentialKey(kind: 'code' | 'token'): Buffer {
+		const known = sql.getCredentialKey.get(kind)?.key;
+		if (known) return known;
+		const key = takeRandom(32);
+		sql.setCredentialKey.run(kind, key);
+		return key;
 	}
+	const codeCodec = credentialCodec(credentialKey('code'));
+	const tokenCodec = credentialCodec(credentialKey('token'));
+
+	/** The row a credential names, if its check matches; then the old table's row with its digest, if any. */
+	function findRow<R extends { check_digest: Buffer }, L>(
+		codec: CredentialCodec,
+		credential: string,
+		byId: (id: number) => R | undefined,
+		byDigest: (digest: string) => L | undefined
+	): R | L | undefined {
+		const named = codec.decode(credential);
+		const row = named && byId(named.id);
+		if (row && checksMatch(row.check_digest, named.check)) return row;
+		return byDigest(digestHex(credential));
+	}
+	const findCode = (code: string): CodeRow | undefined =>
+		findRow(codeCodec, code, (id) => sql.getCode.get(id), (digest) => sql.getLegacyCode.get(digest));
+	const findToken = (token: string): TokenRow | undefined =>
+		findRow(tokenCodec, token, (id) => sql.getToken.get(id), (digest) => sql.getLegacyToken.get(digest));
 
 	// The offset is read once and written through: this process is the database's only writer.
 	let clockOffsetMs = sql.getOffset.get()?.clock_offset_ms ?? 0;
@@ -637,6 +673,7 @@ export function openStore(path: string): SandboxStore {
 		const before = now - PURGE_GRACE_MS;
 		const purged =
 			sql.purgeCodes.run(before, PURGE_BATCH).changes +
+			sql.purgeLegacyCodes.run(before, PURGE_BATCH).changes +
 			sql.purgeTokens.run(before, PURGE_BATCH).changes +
 			sql.purgeLegacyTokens.run(before, PURGE_BATCH).changes;
 		if (purged > 0) {
@@ -646,7 +683,7 @@ export function openStore(path: string): SandboxStore {
 	}
 
 	function issueToken(kind: TokenRow['kind'], clientId: string, userId: number, now: number, expiresMs: number | null): string {
-		const minted = tokens.mint(takeRandom(VERIFIER_BYTES));
+		const minted = tokenCodec.mint(takeRandom(VERIFIER_BYTES));
 		return minted.encode(Number(sql.insertToken.run(minted.check, kind, clientId, userId, now, expiresMs).lastInsertRowid));
 	}
 
@@ -660,8 +697,7 @@ export function openStore(path: string): SandboxStore {
 	}
 
 	/** Why an exchange that changed no row failed. Other clients learn nothing about the code's state. */
-	function exchangeFailure(row: CodeRow | undefined, clientId: string, redirectUri: string, now: number) {
-		if (!row) return 'unknown-code' as const;
+	function exchangeFailure(row: CodeRow, clientId: string, redirectUri: string, now: number) {
 		if (row.client_id !== clientId) return 'other-client' as const;
 		if (row.used_ms !== null) return 'used' as const;
 		if (row.expires_ms <= now) return 'expired' as const;
@@ -671,9 +707,13 @@ export function openStore(path: string): SandboxStore {
 
 	const exchangeCode = transaction((code: string, clientId: string, redirectUri: string): CodeExchange => {
 		const now = nowMs();
-		const codeHash = digestHex(code);
-		const consumed = sql.consumeCode.get(now, codeHash, clientId, redirectUri, now);
-		if (!consumed) return { ok: false, cause: exchangeFailure(sql.getCode.get(codeHash), clientId, redirectUri, now) };
+		const row = findCode(code);
+		if (!row) return { ok: false, cause: 'unknown-code' };
+		const consumed =
+			row.id === undefined
+				? sql.consumeLegacyCode.get(now, digestHex(code), clientId, redirectUri, now)
+				: sql.consumeCode.get(now, row.id, clientId, redirectUri, now);
+		if (!consumed) return { ok: false, cause: exchangeFailure(row, clientId, redirectUri, now) };
 		return { ok: true, tokens: issueTokens(clientId, consumed.user_id, now), userId: consumed.user_id };
 	});
 
@@ -761,9 +801,9 @@ export function openStore(path: string): SandboxStore {
 		issueCode({ clientId, userId, redirectUri }) {
 			const now = nowMs();
 			purgeExpired(now);
-			const code = randomCredential();
-			sql.insertCode.run(digestHex(code), clientId, userId, redirectUri, now, now + LIMITS.codeTtlSeconds * 1000);
-			return code;
+			const minted = codeCodec.mint(takeRandom(VERIFIER_BYTES));
+			const expiresMs = now + LIMITS.codeTtlSeconds * 1000;
+			return minted.encode(Number(sql.insertCode.run(minted.check, clientId, userId, redirectUri, now, expiresMs).lastInsertRowid));
 		},
 		exchangeCode: (code, clientId, redirectUri) => exchangeCode(code, clientId, redirectUri),
 		refresh: (refreshToken, clientId) => refresh(refreshToken, clientId),
@@ -771,7 +811,7 @@ export function openStore(path: string): SandboxStore {
 			let row = accessTokens.get(token);
 			if (!row) {
 				const found = findToken(token);
-				if (!found) return sql.getCode.get(digestHex(token)) ? { kind: 'grant-code' } : { kind: 'unknown' };
+				if (!found) return findCode(token) ? { kind: 'grant-code' } : { kind: 'unknown' };
 				if (found.kind === 'refresh') return { kind: 'refresh-token' };
 				row = rememberAccessToken(token, found);
 			}
@@ -802,7 +842,7 @@ export function openStore(path: string): SandboxStore {
 		clear() {
 			takePendingLog();
 			forgetCached();
-			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM tokens; DELETE FROM issued_tokens; DELETE FROM request_log;');
+			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM issued_codes; DELETE FROM tokens; DELETE FROM issued_tokens; DELETE FROM request_log;');
 			sql.setOffset.run(0);
 			clockOffsetMs = 0;
 		},

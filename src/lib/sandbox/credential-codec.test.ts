@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checksMatch, tokenCodec, VERIFIER_BYTES } from './token-codec';
+import { checksMatch, credentialCodec, VERIFIER_BYTES } from './credential-codec';
 
-const codec = tokenCodec(randomBytes(32));
+const codec = credentialCodec(randomBytes(32));
 
 describe('token codec', () => {
 	it('decodes a token to the row id it was made for and the check stored with it', () => {
@@ -23,7 +23,7 @@ describe('token codec', () => {
 		// Same verifier, same mask: only the id's bits differ, and those are not readable without the key.
 		expect(first.subarray(0, 8).equals(Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]))).toBe(false);
 		expect(first.subarray(8).equals(second.subarray(8))).toBe(true);
-		const other = tokenCodec(randomBytes(32)).decode(codec.mint(verifier).encode(1));
+		const other = credentialCodec(randomBytes(32)).decode(codec.mint(verifier).encode(1));
 		expect(other?.id).not.toBe(1);
 	});
 
