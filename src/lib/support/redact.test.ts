@@ -222,4 +222,28 @@ describe('createRunRedactor', () => {
 		expect(taught.exchanges[0]).not.toBe(first.exchanges[0]);
 		expect(taught.exchanges[0]!.exchange.response!.body).toBe(`{"note":"${MASK}"}`);
 	});
+
+	it('follows a head that changes between calls (link, callback, title), and one that comes back, as redactRun does', () => {
+		const redact = createRunRedactor();
+		const secret = { clientSecrets: [SECRET] };
+		const heads: Partial<Parameters<typeof run>[0]>[] = [
+			{ link: null, callback: null },
+			{ link: `https://auth.example.com/sso/student?client_id=shop&client_secret=${q(SECRET)}` },
+			{ link: 'https://auth.example.com/sso/student?client_id=shop', callback: { url: `https://shop.example/cb?code=${CODE}`, receivedAt: '2026-11-22T10:00:00.000Z' } },
+			{ title: `Walk with ${SECRET}`, link: 'https://auth.example.com/sso/student?client_id=shop' },
+			// Kept when a later exchange shows it is a grant code, hidden otherwise: the first pass depends on the codes.
+			{ link: `https://auth.example.com/sso/student?access_token=${CODE}` },
+			// Hidden once an exchange teaches the token: the second pass depends on what was learnt.
+			{ title: `Walk for ${ACCESS}` },
+			{ link: `https://auth.example.com/sso/student?client_id=shop&client_secret=${q(SECRET)}` }
+		];
+		const codeExchange = exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}` });
+		const teachesToken = exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${ACCESS}` } });
+		for (const head of heads) {
+			for (const exchanges of [[], [codeExchange], [teachesToken], []]) {
+				const grown = run({ ...head, exchanges });
+				expect(assembleRun(redact(grown, secret))).toEqual(redactRun(grown, secret));
+			}
+		}
+	});
 });
