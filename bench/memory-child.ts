@@ -35,6 +35,8 @@ export interface MemoryFigures {
 const PAST_GRACE_SECONDS = 24 * 3600 + 60;
 const BATCH = 10_000;
 const MB = 1024 * 1024;
+/** How long the sandbox idles after the purging traffic before the last figures: past the store's checkpoint after a purge (1 s). */
+const IDLE_AFTER_PURGE_MS = 1500;
 
 function fileMb(path: string): number {
 	try {
@@ -44,7 +46,7 @@ function fileMb(path: string): number {
 	}
 }
 
-function main(): void {
+async function main(): Promise<void> {
 	const codes = Number(process.argv[2] ?? 1_000_000);
 	const dir = mkdtempSync(join(tmpdir(), 'sso-bench-memory-'));
 	const file = join(dir, 'sandbox.db');
@@ -90,6 +92,8 @@ function main(): void {
 		purgeIssues += 1_000;
 	}
 	const purgeSeconds = (performance.now() - started) / 1000;
+	// Then the traffic stops: within a second the store checkpoints, which is when the file itself shrinks.
+	await new Promise((resolve) => setTimeout(resolve, IDLE_AFTER_PURGE_MS));
 	const afterPurge = snapshot();
 
 	reader.close();
@@ -99,4 +103,7 @@ function main(): void {
 	process.send!(figures, () => process.exit(0));
 }
 
-main();
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -526,4 +526,37 @@ describe('store: files after a purge', () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+	it('shrinks the database file within a second of a purge while it keeps running, though traffic stopped', () => {
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		const dir = mkdtempSync(join(tmpdir(), 'store-purge-'));
+		try {
+			const path = join(dir, 'sandbox.db');
+			const store = openStore(path);
+			store.upsertClient(client);
+			const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+			const issue = (n: number) =>
+				store.transaction(() => {
+					for (let i = 0; i < n; i++) store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+				});
+			for (let i = 0; i < 20; i++) issue(1000);
+			const other = new Database(path);
+			other.pragma('wal_checkpoint(PASSIVE)'); // the codes in the file itself, as after SQLite's own checkpoint
+			other.close();
+			const peak = statSync(path).size;
+			store.advanceClock(3 * 24 * 3600);
+			for (let i = 0; i < 3; i++) issue(1); // each purges 100 codes and gives their pages back
+			// Far fewer than SQLite's 1000 pages were written since the last checkpoint: SQLite would not copy them yet.
+			expect(statSync(path).size).toBe(peak);
+			vi.advanceTimersByTime(1000);
+			const reader = new Database(path, { readonly: true });
+			const logicalSize = (reader.pragma('page_count', { simple: true }) as number) * (reader.pragma('page_size', { simple: true }) as number);
+			reader.close();
+			expect(logicalSize).toBeLessThan(peak);
+			expect(statSync(path).size).toBe(logicalSize);
+			store.close();
+		} finally {
+			vi.useRealTimers();
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 });

@@ -244,6 +244,12 @@ const VACUUM_PAGES = 64;
 /** The WAL is cut back to this size after each checkpoint. */
 const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
 /**
+ * A purge shrinks the database file only once a checkpoint copies it there, and SQLite checkpoints only every
+ * 1000 pages written: traffic that stops after a purge could leave the file at its old size. So a checkpoint
+ * follows each purge within this long (at most one per period, and none while the process is exiting).
+ */
+const CHECKPOINT_AFTER_PURGE_MS = 1000;
+/**
  * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
  * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
  * 500 entries takes milliseconds, which a burst of traffic should not wait for.
@@ -679,7 +685,14 @@ export function openStore(path: string): SandboxStore {
 		if (purged > 0) {
 			accessTokens.clear();
 			db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
+			checkpointTimer ??= setTimeout(checkpointAfterPurge, CHECKPOINT_AFTER_PURGE_MS).unref();
 		}
+	}
+	let checkpointTimer: ReturnType<typeof setTimeout> | undefined;
+	function checkpointAfterPurge(): void {
+		checkpointTimer = undefined;
+		// PASSIVE: copies what no reader still needs and never waits; a busy moment just leaves it to the next one.
+		if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
 	}
 
 	function issueToken(kind: TokenRow['kind'], clientId: string, userId: number, now: number, expiresMs: number | null): string {
@@ -857,6 +870,7 @@ export function openStore(path: string): SandboxStore {
 		close() {
 			commitShared();
 			flushLog();
+			clearTimeout(checkpointTimer);
 			db.close();
 		}
 	};
