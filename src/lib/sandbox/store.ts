@@ -472,6 +472,8 @@ export function openStore(path: string): SandboxStore {
 		purgeLegacyTokens: db.prepare<[number, number]>(
 			'DELETE FROM tokens WHERE rowid IN (SELECT rowid FROM tokens WHERE expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
 		),
+		anyLegacyCode: db.prepare<[], { found: number }>('SELECT EXISTS (SELECT 1 FROM codes) AS found'),
+		anyLegacyToken: db.prepare<[], { found: number }>('SELECT EXISTS (SELECT 1 FROM tokens) AS found'),
 		insertLog: db.prepare<[string, string, string]>('INSERT INTO request_log (at, host, entry) VALUES (?, ?, ?)'),
 		trimLog: db.prepare<[number]>('DELETE FROM request_log WHERE id <= ?'),
 		recentLog: db.prepare<[number], { id: number; at: string; host: LogEntry['host']; entry: string }>(
@@ -660,6 +662,9 @@ export function openStore(path: string): SandboxStore {
 		users.clear();
 		clients.clear();
 		accessTokens.clear();
+		// A rollback can bring back rows of the old tables that a purge had removed.
+		legacyCodesLeft = sql.anyLegacyCode.get()!.found === 1;
+		legacyTokensLeft = sql.anyLegacyToken.get()!.found === 1;
 	}
 
 	function rememberAccessToken(token: string, row: TokenRow): TokenRow {
@@ -675,13 +680,27 @@ export function openStore(path: string): SandboxStore {
 		}
 	}
 
+	// The old tables only lose rows, so once empty they are left alone: each code issued then runs two purges, not four.
+	let legacyCodesLeft = sql.anyLegacyCode.get()!.found === 1;
+	let legacyTokensLeft = sql.anyLegacyToken.get()!.found === 1;
+	function purgeLegacy(purge: Database.Statement<[number, number]>, any: Database.Statement<[], { found: number }>, before: number) {
+		const purged = purge.run(before, PURGE_BATCH).changes;
+		return { purged, left: purged === PURGE_BATCH || any.get()!.found === 1 };
+	}
+
 	function purgeExpired(now: number): void {
 		const before = now - PURGE_GRACE_MS;
-		const purged =
-			sql.purgeCodes.run(before, PURGE_BATCH).changes +
-			sql.purgeLegacyCodes.run(before, PURGE_BATCH).changes +
-			sql.purgeTokens.run(before, PURGE_BATCH).changes +
-			sql.purgeLegacyTokens.run(before, PURGE_BATCH).changes;
+		let purged = sql.purgeCodes.run(before, PURGE_BATCH).changes + sql.purgeTokens.run(before, PURGE_BATCH).changes;
+		if (legacyCodesLeft) {
+			const legacy = purgeLegacy(sql.purgeLegacyCodes, sql.anyLegacyCode, before);
+			purged += legacy.purged;
+			legacyCodesLeft = legacy.left;
+		}
+		if (legacyTokensLeft) {
+			const legacy = purgeLegacy(sql.purgeLegacyTokens, sql.anyLegacyToken, before);
+			purged += legacy.purged;
+			legacyTokensLeft = legacy.left;
+		}
 		if (purged > 0) {
 			accessTokens.clear();
 			db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
@@ -858,6 +877,8 @@ export function openStore(path: string): SandboxStore {
 			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM issued_codes; DELETE FROM tokens; DELETE FROM issued_tokens; DELETE FROM request_log;');
 			sql.setOffset.run(0);
 			clockOffsetMs = 0;
+			legacyCodesLeft = false;
+			legacyTokensLeft = false;
 		},
 		isEmpty: () => (sql.countAll.get()?.n ?? 0) === 0,
 		transaction: (fn) => transaction(fn)(),
