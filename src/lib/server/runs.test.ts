@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -260,5 +260,46 @@ describe('run store: a database of the first version', () => {
 		expect(db.pragma('user_version', { simple: true })).toBe(2);
 		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'run_exchanges' }, { name: 'runs' }]);
 		db.close();
+	});
+
+	it('is converted in one transaction: interrupted, the file is the first version still, and converts when reopened', () => {
+		const path = versionOneDatabase();
+		const tableNames = (db: Database.Database) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+		const sabotage = new Database(path);
+		// Fails the conversion after its first run is written: a stand-in for a crash or a full disk midway.
+		sabotage.exec("CREATE TRIGGER interrupt BEFORE DELETE ON runs WHEN old.id = 'old-walk' BEGIN SELECT RAISE(ABORT, 'interrupted'); END;");
+		sabotage.close();
+		expect(() => openRunStore(path)).toThrow('interrupted');
+
+		const db = new Database(path);
+		expect(db.pragma('user_version', { simple: true })).toBe(0);
+		expect(tableNames(db)).toEqual([{ name: 'runs' }]);
+		expect(db.prepare('SELECT id FROM runs ORDER BY rowid').all()).toEqual([{ id: 'old-cancel' }, { id: 'old-walk' }]);
+		db.exec('DROP TRIGGER interrupt');
+		db.close();
+
+		const store = openRunStore(path);
+		expect(store.list().map((r) => r.id)).toEqual(['old-walk', 'old-cancel']);
+		expect(JSON.stringify(store.get('old-walk'))).toBe(JSON.stringify(stored[1]));
+		store.close();
+	});
+
+	it('keeps a run it cannot read in runs_v1 and converts the others', () => {
+		const path = versionOneDatabase();
+		const db = new Database(path);
+		db.prepare("UPDATE runs SET run_json = ? WHERE id = 'old-cancel'").run('{"id": "old-cancel", "exchanges": [');
+		db.close();
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		const store = openRunStore(path);
+		expect(warn).toHaveBeenCalledWith(expect.stringContaining('1 run(s) of the first version could not be read'));
+		warn.mockRestore();
+		expect(store.list().map((r) => r.id)).toEqual(['old-walk']);
+		store.close();
+
+		const reopened = new Database(path);
+		expect(reopened.pragma('user_version', { simple: true })).toBe(2);
+		expect(reopened.prepare('SELECT id, run_json FROM runs_v1').all()).toEqual([{ id: 'old-cancel', run_json: '{"id": "old-cancel", "exchanges": [' }]);
+		reopened.close();
+		expect(openRunStore(path).list().map((r) => r.id)).toEqual(['old-walk']);
 	});
 });

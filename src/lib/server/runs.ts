@@ -102,7 +102,14 @@ function exchangeSearchText(e: RecordedExchange): string {
 }
 
 /** A stored run of version 1 (one JSON document, already redacted) in version 2's pieces; assembles to the same run. */
-function piecesOfStored(run: Run): RedactedRun {
+function storedRunPieces(json: string): RedactedRun | undefined {
+	let run: Run;
+	try {
+		run = JSON.parse(json) as Run;
+	} catch {
+		return undefined;
+	}
+	if (typeof run !== 'object' || run === null || !Array.isArray(run.exchanges)) return undefined;
 	return {
 		head: { ...run, exchanges: [] },
 		headRedactions: { named: [], searched: [] },
@@ -115,24 +122,9 @@ const LIKE_SPECIALS = /[\\%_]/g;
 /** Runs whose exchange pieces this store last wrote, most recently saved last: a walk's next save skips them. */
 const REMEMBERED_RUNS = 64;
 
-export function openRunStore(path: string): RunStore {
-	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-	const db = new Database(path);
-	db.pragma('journal_mode = WAL');
-	// As the sandbox's store: WAL with NORMAL survives a process crash (SIGKILL); only a power loss may drop the
-	// last commits. FULL would wait for the disk at every walk step.
-	db.pragma('synchronous = NORMAL');
+type Statements = ReturnType<typeof prepareStatements>;
 
-	const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-	const version = db.pragma('user_version', { simple: true }) as number;
-	const fromVersion1 = version < SCHEMA_VERSION && hasTable('runs');
-	if (version < SCHEMA_VERSION) {
-		db.transaction(() => {
-			if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
-			db.exec(SCHEMA);
-		})();
-	}
-
+function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
 		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty)
 		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty)
@@ -154,9 +146,6 @@ export function openRunStore(path: string): RunStore {
 			OR EXISTS (SELECT 1 FROM run_exchanges e WHERE e.run_id = r.id AND e.search_text LIKE @pattern ESCAPE '\\')
 		ORDER BY r.updated_at DESC, r.rowid DESC LIMIT @limit`);
 	const removeHead = db.prepare('DELETE FROM runs WHERE id = ?');
-
-	/** The pieces last written for each run (identity tells what a new save must write again). */
-	const written = new Map<string, RedactedExchange[]>();
 
 	/** Writes the pieces of `run`, skipping those that are the very objects already written at the same place. */
 	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: RedactedExchange[] | undefined) => {
@@ -188,14 +177,69 @@ export function openRunStore(path: string): RunStore {
 		});
 	});
 
-	if (fromVersion1) {
-		db.transaction(() => {
-			const rows = db.prepare('SELECT run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { run_json: string; updated_at: string }[];
-			for (const row of rows) write(piecesOfStored(JSON.parse(row.run_json) as Run), row.updated_at, undefined);
-			db.exec('DROP TABLE runs_v1');
-		})();
+	return { write, headById, exchangesById, search, removeHead, removeExchangesFrom };
+}
+
+/** Writes a version 1 run in version 2's rows; false, having written nothing, for a run it cannot read. */
+function convertStoredRun({ write }: Statements, json: string, updatedAt: string): boolean {
+	const pieces = storedRunPieces(json);
+	if (!pieces) return false;
+	try {
+		write(pieces, updatedAt, undefined); // its own savepoint: a failure leaves none of the run behind
+		return true;
+	} catch {
+		return false;
 	}
-	if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+/**
+ * Brings a database of an earlier version (user_version below SCHEMA_VERSION) to this one; the caller runs it in
+ * one transaction. A version 1 run that cannot be read stays in `runs_v1` rather than being lost.
+ */
+function migrate(db: Database.Database, fromVersion1: boolean): Statements {
+	if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
+	db.exec(SCHEMA);
+	const statements = prepareStatements(db);
+	if (fromVersion1) {
+		const rows = db.prepare('SELECT rowid, run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { rowid: number; run_json: string; updated_at: string }[];
+		const removeConverted = db.prepare('DELETE FROM runs_v1 WHERE rowid = ?');
+		let unreadable = 0;
+		for (const row of rows) {
+			if (!convertStoredRun(statements, row.run_json, row.updated_at)) {
+				unreadable++;
+				continue;
+			}
+			removeConverted.run(row.rowid);
+		}
+		if (unreadable === 0) db.exec('DROP TABLE runs_v1');
+		else console.warn(`Saved runs: ${unreadable} run(s) of the first version could not be read; they are kept in the table runs_v1 of ${db.name}.`);
+	}
+	db.pragma(`user_version = ${SCHEMA_VERSION}`);
+	return statements;
+}
+
+export function openRunStore(path: string): RunStore {
+	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+	const db = new Database(path);
+	db.pragma('journal_mode = WAL');
+	// As the sandbox's store: WAL with NORMAL survives a process crash (SIGKILL); only a power loss may drop the
+	// last commits. FULL would wait for the disk at every walk step.
+	db.pragma('synchronous = NORMAL');
+
+	const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+	const version = db.pragma('user_version', { simple: true }) as number;
+	let statements: Statements;
+	try {
+		// One transaction for the whole migration, version stamp included: interrupted, it leaves the file as it was.
+		statements = version < SCHEMA_VERSION ? db.transaction(() => migrate(db, hasTable('runs')))() : prepareStatements(db);
+	} catch (error) {
+		db.close();
+		throw error;
+	}
+	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom } = statements;
+
+	/** The pieces last written for each run (identity tells what a new save must write again). */
+	const written = new Map<string, RedactedExchange[]>();
 
 	return {
 		save(run, secrets, redact = redactRunInParts) {
