@@ -4,7 +4,7 @@ import { checksMatch, credentialCodec, VERIFIER_BYTES } from './credential-codec
 
 const codec = credentialCodec(randomBytes(32));
 
-describe('token codec', () => {
+describe('credential codec', () => {
 	it('decodes a token to the row id it was made for and the check stored with it', () => {
 		for (const id of [1, 2, 255, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER]) {
 			const minted = codec.mint(randomBytes(VERIFIER_BYTES));
@@ -27,16 +27,38 @@ describe('token codec', () => {
 		expect(other?.id).not.toBe(1);
 	});
 
-	it('a token changed anywhere fails the check of the row it names', () => {
-		const minted = codec.mint(randomBytes(VERIFIER_BYTES));
-		const stored = minted.check;
-		const token = Buffer.from(minted.encode(42), 'base64url');
-		for (let byte = 0; byte < token.length; byte++) {
-			const changed = Buffer.from(token);
-			changed[byte]! ^= 0x01;
-			const decoded = codec.decode(changed.toString('base64url'));
-			if (decoded?.id === 42) expect(checksMatch(stored, decoded.check), `byte ${byte}`).toBe(false);
+	it('a credential changed in any bit is refused: it names no row, or a row whose check it fails', () => {
+		// Rows 1..64, as a table would hold them: id -> stored check.
+		const rows = new Map<number, Buffer>();
+		const credentials: string[] = [];
+		for (let id = 1; id <= 64; id++) {
+			const minted = codec.mint(randomBytes(VERIFIER_BYTES));
+			rows.set(id, minted.check);
+			credentials.push(minted.encode(id));
 		}
+		const accepted = (text: string) => {
+			const decoded = codec.decode(text);
+			const stored = decoded && rows.get(decoded.id);
+			return stored !== undefined && checksMatch(stored, decoded!.check);
+		};
+		let namedAnotherRow = 0;
+		let neighbours = 0;
+		for (const id of [1, 42, 64]) {
+			const credential = credentials[id - 1]!;
+			for (let bit = 0; bit < 8; bit++) if (rows.has(id ^ (1 << bit))) neighbours++;
+			expect(accepted(credential)).toBe(true);
+			const bytes = Buffer.from(credential, 'base64url');
+			for (let bit = 0; bit < bytes.length * 8; bit++) {
+				const changed = Buffer.from(bytes);
+				changed[bit >> 3]! ^= 0x80 >> (bit & 7);
+				const text = changed.toString('base64url');
+				expect(accepted(text), `bit ${bit}`).toBe(false);
+				if (rows.has(codec.decode(text)?.id ?? 0)) namedAnotherRow++;
+			}
+		}
+		// Each flip of a selector bit names the id with that bit flipped: where that row exists, the check refuses it.
+		expect(namedAnotherRow).toBe(neighbours);
+		expect(neighbours).toBe(11);
 	});
 
 	it('refuses text that is not exactly one spelling of 32 bytes', () => {

@@ -1,16 +1,16 @@
 /**
  * The sandbox's state in SQLite (better-sqlite3, WAL): clients, users and their verifications, grant codes,
- * tokens, the request log and the sandbox clock. Codes and tokens are stored as SHA-256 digests, so the database
- * never holds a usable credential; passwords as scrypt hashes. A code or token carries the id of its row (hidden,
- * see `credential-codec.ts`), so it is found without an index of random digests, whose page writes and reads
- * dominated the token endpoint.
+ * tokens, the request log and the sandbox clock. A code or token carries the id of its row (hidden, see
+ * `credential-codec.ts`), and the row holds only a digest of the rest, so the database never holds a usable
+ * credential; passwords are scrypt hashes. Finding a credential by its id needs no index of random digests, whose
+ * page writes and reads dominated the token endpoint.
  *
  * All times are on the sandbox clock (real time plus an offset that `POST /sandbox/clock` moves forward).
  */
 import Database from 'better-sqlite3';
 import { hash, randomBytes, randomFillSync, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Supergroup } from '../protocol';
-import { checksMatch, credentialCodec, VERIFIER_BYTES, type CredentialCodec } from './credential-codec';
+import { checksMatch, credentialCodec, CREDENTIAL_BYTES, VERIFIER_BYTES, type CredentialCodec } from './credential-codec';
 
 export type VerificationKey = 'supergroup' | 'group';
 
@@ -184,7 +184,8 @@ CREATE TABLE IF NOT EXISTS codes (
 	used_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS codes_expiry ON codes (expires_ms);
--- Tokens issued before tokens carried their row id, found by digest. None are added; they go as they expire.
+-- Tokens issued before tokens carried their row id, found by digest. None are added; access tokens go as they
+-- expire, refresh tokens (which never expire) stay.
 CREATE TABLE IF NOT EXISTS tokens (
 	token_hash TEXT PRIMARY KEY,
 	kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
@@ -268,7 +269,6 @@ const ACCESS_TOKEN_CACHE_SIZE = 10_000;
 const SCRYPT = { N: 2048, r: 8, p: 1, keyLength: 32 } as const;
 const SBID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-const CREDENTIAL_BYTES = 32;
 /** Random bytes drawn in blocks: one call into the CSPRNG per 128 credentials instead of one each. */
 const randomPool = Buffer.alloc(128 * CREDENTIAL_BYTES);
 let randomPoolOffset = randomPool.length;
@@ -473,7 +473,7 @@ export function openStore(path: string): SandboxStore {
 			'DELETE FROM tokens WHERE rowid IN (SELECT rowid FROM tokens WHERE expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
 		),
 		anyLegacyCode: db.prepare<[], { found: number }>('SELECT EXISTS (SELECT 1 FROM codes) AS found'),
-		anyLegacyToken: db.prepare<[], { found: number }>('SELECT EXISTS (SELECT 1 FROM tokens) AS found'),
+		anyExpiringLegacyToken: db.prepare<[], { found: number }>('SELECT EXISTS (SELECT 1 FROM tokens WHERE expires_ms IS NOT NULL) AS found'),
 		insertLog: db.prepare<[string, string, string]>('INSERT INTO request_log (at, host, entry) VALUES (?, ?, ?)'),
 		trimLog: db.prepare<[number]>('DELETE FROM request_log WHERE id <= ?'),
 		recentLog: db.prepare<[number], { id: number; at: string; host: LogEntry['host']; entry: string }>(
@@ -580,7 +580,10 @@ export function openStore(path: string): SandboxStore {
 	const codeCodec = credentialCodec(credentialKey('code'));
 	const tokenCodec = credentialCodec(credentialKey('token'));
 
-	/** The row a credential names, if its check matches; then the old table's row with its digest, if any. */
+	/**
+	 * The row a credential names, if its check matches; then the old table's row with its digest, if any. Only a
+	 * credential not found by its id pays for that second lookup: an old one, or one that is wrong.
+	 */
 	function findRow<R extends { check_digest: Buffer }, L>(
 		codec: CredentialCodec,
 		credential: string,
@@ -664,7 +667,7 @@ export function openStore(path: string): SandboxStore {
 		accessTokens.clear();
 		// A rollback can bring back rows of the old tables that a purge had removed.
 		legacyCodesLeft = sql.anyLegacyCode.get()!.found === 1;
-		legacyTokensLeft = sql.anyLegacyToken.get()!.found === 1;
+		legacyTokensLeft = sql.anyExpiringLegacyToken.get()!.found === 1;
 	}
 
 	function rememberAccessToken(token: string, row: TokenRow): TokenRow {
@@ -680,9 +683,10 @@ export function openStore(path: string): SandboxStore {
 		}
 	}
 
-	// The old tables only lose rows, so once empty they are left alone: each code issued then runs two purges, not four.
+	// The old tables only lose rows, so once nothing in them can expire they are left alone: each code issued then
+	// runs two purges, not four. (Old refresh tokens never expire, so they do not keep the purge of `tokens` going.)
 	let legacyCodesLeft = sql.anyLegacyCode.get()!.found === 1;
-	let legacyTokensLeft = sql.anyLegacyToken.get()!.found === 1;
+	let legacyTokensLeft = sql.anyExpiringLegacyToken.get()!.found === 1;
 	function purgeLegacy(purge: Database.Statement<[number, number]>, any: Database.Statement<[], { found: number }>, before: number) {
 		const purged = purge.run(before, PURGE_BATCH).changes;
 		return { purged, left: purged === PURGE_BATCH || any.get()!.found === 1 };
@@ -697,7 +701,7 @@ export function openStore(path: string): SandboxStore {
 			legacyCodesLeft = legacy.left;
 		}
 		if (legacyTokensLeft) {
-			const legacy = purgeLegacy(sql.purgeLegacyTokens, sql.anyLegacyToken, before);
+			const legacy = purgeLegacy(sql.purgeLegacyTokens, sql.anyExpiringLegacyToken, before);
 			purged += legacy.purged;
 			legacyTokensLeft = legacy.left;
 		}

@@ -21,7 +21,7 @@ export interface MeInput {
 	query: string;
 }
 
-/** Codes and tokens are 32 random bytes, base64url. */
+/** Codes and tokens are 32 bytes, base64url (see `credential-codec.ts`). */
 const CREDENTIAL_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 const unauthorized = (message: string): MeOutcome => ({ status: 401, body: { message } });
