@@ -280,6 +280,8 @@ describe('send: kept-alive connections', () => {
 		const exchange = await send({ method: 'POST', url: `${origin}/oauth/token`, headers: [], body: 'code=x' }, options);
 		expect(exchange.response).toBeNull();
 		expect(exchange.failure?.kind).toBe('unreachable');
+		expect(exchange.failure?.message).toContain('kept open from an earlier request');
+		expect(exchange.failure?.message).toContain('may or may not have reached it');
 		expect(seen.map((s) => s.url)).toEqual(['/', '/oauth/token']);
 	});
 });

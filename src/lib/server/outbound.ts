@@ -61,7 +61,7 @@ const AGENT_OPTIONS = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSoc
 const agents = { 'http:': pinnedAgent(new http.Agent(AGENT_OPTIONS)), 'https:': pinnedAgent(new https.Agent(AGENT_OPTIONS)) };
 
 /** The key part for a checked list of addresses (order kept: it is the order connections try them). */
-export function poolKey(addresses: readonly { address: string; family: number }[]): string {
+function poolKey(addresses: readonly { address: string; family: number }[]): string {
 	return addresses.map((a) => `${a.address}/${a.family}`).join(',');
 }
 
@@ -121,9 +121,8 @@ export async function send(request: OutboundRequest, options: SendOptions): Prom
 	let outcome = await attempt();
 	// A pooled connection the target closed while it lay idle fails before any answer. A GET is sent once more, on
 	// whichever connection the pool gives next (a new one when none is left); a POST never is: it may have arrived.
-	for (let retries = 0; outcome.failure === 'stale' && retries < 2; retries++) outcome = await attempt();
-	const failure = outcome.failure === 'stale' ? outcome.staleFailure : outcome.failure;
-	return record(outcome.response, failure === 'timeout' ? timeout : failure);
+	for (let retries = 0; outcome.retriable && retries < 2; retries++) outcome = await attempt();
+	return record(outcome.response, outcome.failure === 'timeout' ? timeout : outcome.failure);
 }
 
 async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
@@ -136,10 +135,12 @@ async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | 'ti
 	}
 }
 
-type Outcome =
-	| { response: RecordedResponse | null; failure: TransportFailure | 'timeout' | null }
-	/** A reused connection failed before any answer and the request may be sent again; `staleFailure` if not. */
-	| { response: null; failure: 'stale'; staleFailure: TransportFailure };
+interface Outcome {
+	response: RecordedResponse | null;
+	failure: TransportFailure | 'timeout' | null;
+	/** A reused connection failed before any answer, and the request is one that may be sent again. */
+	retriable: boolean;
+}
 
 /** One request on one connection; resolves once with what came back, however it ended. */
 function transmit(
@@ -162,13 +163,13 @@ function transmit(
 				body: Buffer.concat(chunks).toString('utf8'),
 				truncated
 			};
-		const finish = (truncated: boolean, failure: TransportFailure | 'timeout' | null) => {
+		const finish = (truncated: boolean, failure: TransportFailure | 'timeout' | null, retriable = false) => {
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
 			// A complete exchange leaves its connection to the pool; any other end closes it.
 			if (failure !== null || truncated) req.destroy();
-			resolve({ response: response(truncated), failure });
+			resolve({ response: response(truncated), failure, retriable });
 		};
 
 		const transport = url.protocol === 'https:' ? https : http;
@@ -188,7 +189,7 @@ function transmit(
 			} as http.RequestOptions);
 		} catch (error) {
 			// Node refuses invalid header names or values before anything is sent.
-			resolve({ response: null, failure: { kind: 'refused', message: `Not sent: ${(error as Error).message}` } });
+			resolve({ response: null, failure: { kind: 'refused', message: `Not sent: ${(error as Error).message}` }, retriable: false });
 			return;
 		}
 		const timer = setTimeout(() => finish(false, 'timeout'), limits.timeoutMs);
@@ -231,14 +232,13 @@ function transmit(
 			}
 		});
 		req.on('error', (error: NodeJS.ErrnoException) => {
-			const failure: TransportFailure = { kind: 'unreachable', message: describeError(error, url) };
-			if (settled) return;
-			if (req.reusedSocket && head === null && received === 0 && request.method === 'GET') {
-				settled = true;
-				clearTimeout(timer);
-				req.destroy();
-				resolve({ response: null, failure: 'stale', staleFailure: failure });
-			} else finish(false, failure);
+			const message = describeError(error, url);
+			if (!req.reusedSocket || head !== null) return finish(false, { kind: 'unreachable', message });
+			if (request.method === 'GET') return finish(false, { kind: 'unreachable', message }, true);
+			finish(false, {
+				kind: 'unreachable',
+				message: `${message} The connection was one kept open from an earlier request, and the target had dropped it: the ${request.method} may or may not have reached it, so it was not sent again. Send it again yourself if that is safe (a grant code may already be used).`
+			});
 		});
 		req.end(request.body ?? undefined);
 	});
