@@ -255,6 +255,7 @@ describe('annotateMeExchange', () => {
 		expect(a.outcome).toBe('success');
 		expect(a.problems).toBeUndefined();
 		expect(a.verificationKey).toBe('supergroup');
+		expect(a.account).toEqual({ sbidNumber: 'AB12CD3', verificationKeys: ['supergroup'] });
 		expect(a.verifications?.[0]).toMatchObject({ name: 'Key Worker', daysLeft: 10, lastValidDay: '2025-03-10' });
 		expect(a.fields?.[0]).toMatchObject({ name: 'sbid_number', value: 'AB12CD3' });
 		expect(a.fields?.[1]?.explanation).toMatch(/Active until 2025-03-10.*10 days left/);
@@ -267,6 +268,7 @@ describe('annotateMeExchange', () => {
 			ok
 		);
 		expect(group.verificationKey).toBe('group');
+		expect(group.account?.verificationKeys).toEqual(['group']);
 		expect(group.summary).toMatch(/key `group`/);
 		const none = annotateMeExchange(exchange(200, { sbid_number: 'AB12CD3', verifications: [] }), ok);
 		expect(none.summary).toMatch(/no active verification.*not an error/);
@@ -276,6 +278,7 @@ describe('annotateMeExchange', () => {
 	it('flags a schema mismatch, a listed expired verification, and an accepted grant code', () => {
 		const bad = annotateMeExchange(exchange(200, { sbid_number: 'short', verifications: [] }), ok);
 		expect(bad.problems?.[0]).toMatch(/^sbid_number:/);
+		expect(bad.account).toBeUndefined(); // the page shows no account read from a body that does not match 2.4
 		const expired = annotateMeExchange(
 			exchange(200, { sbid_number: 'AB12CD3', verifications: [{ supergroup: 'student', expires_on: '2025-03-01' }] }),
 			{ ...ok, sentGrantCode: true }

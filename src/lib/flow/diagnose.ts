@@ -5,21 +5,8 @@
  * rank the candidates, most likely first.
  */
 import type { z } from 'zod';
-import {
-	LIMITS,
-	MeErrorBody,
-	MeResponse,
-	SECTIONS,
-	TokenErrorBody,
-	TokenResponse,
-	TOKEN_ERRORS,
-	meErrorRowFor,
-	sandboxChoice,
-	tokenErrorRowFor,
-	type ErrorRow,
-	type ErrorRowId,
-	type Verification
-} from '$lib/protocol';
+import { LIMITS, SECTIONS, TOKEN_ERRORS, meErrorRowFor, sandboxChoice, tokenErrorRowFor, type ErrorRow, type ErrorRowId } from '$lib/protocol';
+import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse, type Verification } from '$lib/protocol/schemas';
 import { CANCEL_MEANING, type CallbackResult } from './callback';
 import { uriParts } from './encoding';
 import type { HttpHeader, RecordedExchange, RecordedResponse, TransportFailure } from './exchange';
@@ -68,6 +55,8 @@ export interface Annotation {
 	verificationKey?: 'supergroup' | 'group';
 	/** me.json: each verification rendered for a person. */
 	verifications?: VerificationDescription[];
+	/** me.json, when its body matches 2.4: the account, and every key its verifications used. */
+	account?: { sbidNumber: string; verificationKeys: ('supergroup' | 'group')[] };
 }
 
 /** What the walk knows when the token exchange comes back. `sent*` are the values the request carried. */
@@ -559,6 +548,7 @@ function meSuccess(body: unknown, known: MeKnowledge, today: string): Annotation
 		fields,
 		verifications,
 		...(key ? { verificationKey: key } : {}),
+		...(parsed.success ? { account: { sbidNumber: parsed.data.sbid_number, verificationKeys: keys } } : {}),
 		...(problems.length ? { problems } : {})
 	};
 }

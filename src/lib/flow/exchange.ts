@@ -4,8 +4,6 @@
  * are masked before an exchange leaves the server; see `masked`.
  */
 
-import { TokenResponse } from '$lib/protocol';
-
 export type StepId = 'link' | 'authorise' | 'token' | 'me';
 
 export interface HttpHeader {
@@ -61,14 +59,3 @@ export interface RecordedExchange {
 }
 
 export const MASK = '••••••';
-
-/** The token response of a successful exchange at the token endpoint; null for anything else. */
-export function issuedTokens(exchange: RecordedExchange): TokenResponse | null {
-	if (exchange.response?.status !== 200) return null;
-	try {
-		const parsed = TokenResponse.safeParse(JSON.parse(exchange.response.body));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
-}

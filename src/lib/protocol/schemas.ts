@@ -64,9 +64,4 @@ export type MeResponse = z.infer<typeof MeResponse>;
 export const MeErrorBody = z.object({ message: z.string() });
 export type MeErrorBody = z.infer<typeof MeErrorBody>;
 
-/** The supergroup of a verification, whichever key carried it. */
-export function verificationSupergroup(v: Verification): string {
-	return 'supergroup' in v ? v.supergroup : v.group;
-}
-
 export { isoDate as IsoDate };

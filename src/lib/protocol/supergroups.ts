@@ -1,3 +1,5 @@
+import type { Verification } from './schemas';
+
 /** Consumer supergroups (interface 2.5). The API value is both the authorisation path segment and the value in a verification. */
 export const SUPERGROUPS = [
 	{ value: 'student', name: 'Students', contains: 'Students only (post-16 and higher education)' },
@@ -20,4 +22,9 @@ export function isSupergroup(value: string): value is Supergroup {
 
 export function supergroupName(value: string): string | undefined {
 	return SUPERGROUPS.find((s) => s.value === value)?.name;
+}
+
+/** The supergroup of a verification, whichever key carried it (2.4 names `supergroup`, its sample `group`). */
+export function verificationSupergroup(v: Verification): string {
+	return 'supergroup' in v ? v.supergroup : v.group;
 }

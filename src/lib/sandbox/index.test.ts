@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MeResponse, TokenResponse } from '../protocol';
+import { MeResponse, TokenResponse } from '../protocol/schemas';
 import { FIXTURE_USERS, sandboxConfigFromEnv, startSandbox, type RunningSandbox } from './index';
 
 const ORIGIN = 'http://localhost:3000';

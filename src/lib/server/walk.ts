@@ -10,7 +10,8 @@ import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib
 import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
 import type { TokenResponse } from '$lib/protocol';
-import { issuedTokens, type RecordedExchange } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { issuedTokens } from '$lib/flow/tokens';
 import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
 import { newRunId, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';

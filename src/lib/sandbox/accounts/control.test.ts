@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TokenResponse } from '../../protocol';
+import { TokenResponse } from '../../protocol/schemas';
 import { CALLBACK, DEMO, exchangeParams, postToken, startAccounts, type RunningAccounts } from './test-support';
 
 let sandbox: RunningAccounts;

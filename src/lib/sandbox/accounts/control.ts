@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { IsoDate, SUPERGROUP_VALUES, checkCountry } from '../../protocol';
+import { SUPERGROUP_VALUES, checkCountry } from '../../protocol';
+import { IsoDate } from '../../protocol/schemas';
 import { checkAuthorizationRequest, decide, hasActiveVerification } from '../authorize';
 import { resetToFixtures } from '../fixtures';
 import type { SandboxClient, SandboxStore, SandboxUser } from '../store';

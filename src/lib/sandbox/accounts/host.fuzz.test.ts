@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MeErrorBody, MeResponse, TOKEN_ERRORS, TokenErrorBody, TokenResponse } from '../../protocol';
+import { TOKEN_ERRORS } from '../../protocol';
+import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse } from '../../protocol/schemas';
 import { CALLBACK, DEMO, accessTokenFor, issueCode, startAccounts, type RunningAccounts } from './test-support';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);

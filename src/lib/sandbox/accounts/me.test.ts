@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS, MeErrorBody, MeResponse } from '../../protocol';
+import { LIMITS } from '../../protocol';
+import { MeErrorBody, MeResponse } from '../../protocol/schemas';
 import { addDays } from '../verifications';
 import { accessTokenFor, issueCode, startAccounts, type RunningAccounts } from './test-support';
 

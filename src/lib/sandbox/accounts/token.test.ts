@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS, TokenErrorBody, TokenResponse } from '../../protocol';
+import { LIMITS } from '../../protocol';
+import { TokenErrorBody, TokenResponse } from '../../protocol/schemas';
 import { CALLBACK, DEMO, exchangeParams, issueCode, postToken, startAccounts, type RunningAccounts } from './test-support';
 
 let sandbox: RunningAccounts;

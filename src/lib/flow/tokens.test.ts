@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { issuedTokens, type RecordedExchange } from './exchange';
+import type { RecordedExchange } from './exchange';
+import { issuedTokens } from './tokens';
 
 const exchange = (status: number, body: string): RecordedExchange => ({
 	id: 'x',
