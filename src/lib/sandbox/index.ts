@@ -4,14 +4,14 @@
  * starts both listeners with every request recorded (masked) in the store's log.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { createAccountsHost } from './accounts/host';
 import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
-import { withRequestLog } from './request-log';
+import { loggedServer } from './request-log';
 import { openStore, type SandboxStore } from './store';
 
 export { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from './fixtures';
@@ -98,8 +98,7 @@ function closeServer(server: Server): Promise<void> {
 	});
 }
 
-function sandboxServer(handler: Parameters<typeof createServer>[1]): Server {
-	const server = createServer(handler);
+function limitSlowClients(server: Server): Server {
 	// Slow or stalled clients cannot hold a connection for long.
 	server.requestTimeout = 30_000;
 	server.headersTimeout = 10_000;
@@ -111,10 +110,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	const store = openStore(options.databasePath);
 	if (store.isEmpty()) applyFixtures(store, options.explorerOrigin);
 
-	const accounts = sandboxServer(
-		withRequestLog(store, 'accounts', createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin }))
+	const accounts = limitSlowClients(
+		loggedServer(store, 'accounts', createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin }))
 	);
-	const auth = sandboxServer(withRequestLog(store, 'authorisation', createAuthHost(store, { explorerOrigin: options.explorerOrigin })));
+	const auth = limitSlowClients(loggedServer(store, 'authorisation', createAuthHost(store, { explorerOrigin: options.explorerOrigin })));
 
 	const close = async () => {
 		await Promise.all([closeServer(auth), closeServer(accounts)]);

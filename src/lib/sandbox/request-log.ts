@@ -1,11 +1,18 @@
 /**
  * Records every request to the sandbox's two hosts, with its response, in the store's log (`GET /sandbox/log`),
- * masked before it is stored. The handler is untouched: the body is observed as it streams past.
+ * masked before it is stored. The handler is untouched: the servers' own request and response classes observe
+ * the request body as it streams past and the response as it is written.
+ *
+ * The token endpoint pays for this on every exchange, so it is kept cheap: the classes record through methods of
+ * their prototypes (wrapping the methods of each request and response object gave every one a shape of its own,
+ * which slowed Node's HTTP code), no closure is made per request, and an entry is built and masked only if the log
+ * keeps it. Together that took the log's cost under load from about a quarter of the token endpoint's CPU time to
+ * a few percent.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { HttpHeader, RecordedRequest, RecordedResponse } from '../flow/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
-import type { SandboxStore } from './store';
+import type { LogEntrySource, SandboxStore } from './store';
 
 export type SandboxHost = 'authorisation' | 'accounts';
 
@@ -78,25 +85,26 @@ function headerList(headers: Record<string, HeaderValue>): HttpHeader[] {
 	);
 }
 
-/** Headers given to writeHead are not visible through getHeaders(), so they are recorded as they pass. */
-function headersOfWriteHead(args: unknown[]): Record<string, HeaderValue> {
-	const headers = args.find((a) => a !== null && typeof a === 'object');
+/** Headers given to writeHead (an object or a flat array) are not visible through getHeaders(): recorded as they pass. */
+function headersOfWriteHead(headers: unknown): Record<string, HeaderValue> {
+	if (headers === null || typeof headers !== 'object') return {};
 	if (Array.isArray(headers)) {
 		const record: Record<string, string> = {};
 		for (let i = 0; i + 1 < headers.length; i += 2) record[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
 		return record;
 	}
-	return Object.fromEntries(Object.entries((headers ?? {}) as Record<string, HeaderValue>).map(([k, v]) => [k.toLowerCase(), v]));
+	return Object.fromEntries(Object.entries(headers as Record<string, HeaderValue>).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /**
  * What one exchange leaves behind for the log: plain values, not the request and response objects (so a pending
  * entry holds no socket), turned into a masked `LoggedExchange` only if the log keeps it.
  */
-class ExchangeCapture {
+class ExchangeCapture implements LogEntrySource {
 	readonly requestBody = new BodyRecorder();
 	readonly responseBody = new BodyRecorder();
-	writeHeadArgs: unknown[] = [];
+	/** The headers given to writeHead, which getHeaders() does not show. */
+	writeHeadHeaders: unknown = undefined;
 	durationMs = 0;
 	response: { status: number; statusText: string; headers: Record<string, HeaderValue> } | null = null;
 	private readonly method: string;
@@ -104,47 +112,31 @@ class ExchangeCapture {
 	private readonly rawHeaders: string[];
 	private readonly contentType: string | undefined;
 
+	private readonly startedMs = performance.now();
+	private readonly sandboxAtMs: number;
+
 	constructor(
+		private readonly store: SandboxStore,
 		private readonly host: SandboxHost,
-		private readonly sandboxAtMs: number,
 		req: IncomingMessage
 	) {
+		this.sandboxAtMs = store.now().getTime();
 		this.method = req.method ?? '';
 		this.url = req.headers.host ? `http://${req.headers.host}${req.url ?? ''}` : (req.url ?? '');
 		this.rawHeaders = req.rawHeaders;
 		this.contentType = req.headers['content-type'];
 	}
 
-	/**
-	 * Records the request body as it is emitted and the response as it is written, by wrapping the four methods
-	 * on these two objects. Observing 'data' as it is emitted neither switches the stream's mode nor consumes
-	 * anything.
-	 */
-	observe(req: IncomingMessage, res: ServerResponse): void {
-		const emit = req.emit;
-		const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
-		const write = res.write as (...args: unknown[]) => boolean;
-		const end = res.end as (...args: unknown[]) => ServerResponse;
-		req.emit = ((event: string | symbol, ...args: unknown[]) => {
-			if (event === 'data') this.requestBody.add(args[0]);
-			return emit.call(req, event, ...args);
-		}) as typeof req.emit;
-		res.writeHead = ((...args: unknown[]) => {
-			this.writeHeadArgs = args.slice(1);
-			return writeHead.apply(res, args);
-		}) as typeof res.writeHead;
-		res.write = ((...args: unknown[]) => {
-			this.responseBody.add(args[0], args[1]);
-			return write.apply(res, args);
-		}) as typeof res.write;
-		res.end = ((...args: unknown[]) => {
-			this.responseBody.add(args[0], args[1]);
-			return end.apply(res, args);
-		}) as typeof res.end;
+	/** Called once, when the response closes: sent in full, or cut short by a client that went away. */
+	finish(res: ServerResponse): void {
+		this.durationMs = Math.round((performance.now() - this.startedMs) * 100) / 100;
+		if (res.headersSent) this.response = { status: res.statusCode, statusText: res.statusMessage, headers: res.getHeaders() };
+		// Built and masked only if the store keeps it: under load most entries are pushed out unwritten.
+		this.store.log({ host: this.host, entry: this });
 	}
 
-	entry(): LoggedExchange {
-		const sentHeaderRecord = { ...this.response?.headers, ...headersOfWriteHead(this.writeHeadArgs) };
+	build(): LoggedExchange {
+		const sentHeaderRecord = { ...this.response?.headers, ...headersOfWriteHead(this.writeHeadHeaders) };
 		const requestBody = this.requestBody.text();
 		return {
 			host: this.host,
@@ -167,23 +159,65 @@ class ExchangeCapture {
 	}
 }
 
-export function withRequestLog(
-	store: SandboxStore,
-	host: SandboxHost,
-	handler: (req: IncomingMessage, res: ServerResponse) => void
-): (req: IncomingMessage, res: ServerResponse) => void {
-	return (req, res) => {
-		if (isUnlogged(req.method, req.url)) return handler(req, res);
-		const started = performance.now();
-		const capture = new ExchangeCapture(host, store.now().getTime(), req);
+/** The request class of a logged server: records the body as it is emitted, without consuming or switching it. */
+class LoggedRequest extends IncomingMessage {
+	/** Where this request's body is recorded; null when it is not logged. */
+	recordBodyIn: BodyRecorder | null = null;
 
-		capture.observe(req, res);
-		res.on('close', () => {
-			capture.durationMs = Math.round((performance.now() - started) * 100) / 100;
-			if (res.headersSent) capture.response = { status: res.statusCode, statusText: res.statusMessage, headers: res.getHeaders() };
-			// Built and masked only if the store keeps it: under load most entries are pushed out unwritten.
-			store.log({ host, entry: () => capture.entry() });
-		});
+	override emit(event: string | symbol, ...args: any[]): boolean {
+		if (event === 'data' && this.recordBodyIn !== null) this.recordBodyIn.add(args[0]);
+		return super.emit(event, ...args);
+	}
+}
+
+type End = (chunk?: unknown, encoding?: unknown, callback?: unknown) => ServerResponse;
+type Write = (chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
+
+/** The response class of a logged server: records what is written, and hands the capture to the log on close. */
+class LoggedResponse extends ServerResponse<LoggedRequest> {
+	/** This exchange's capture; null when it is not logged. */
+	capture: ExchangeCapture | null = null;
+
+	override writeHead(
+		statusCode: number,
+		statusMessage?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+		headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]
+	): this {
+		if (this.capture !== null) this.capture.writeHeadHeaders = typeof statusMessage === 'string' ? headers : statusMessage;
+		return super.writeHead(statusCode, statusMessage as string, headers);
+	}
+
+	override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+		this.capture?.responseBody.add(chunk, encoding);
+		return (super.write as Write)(chunk, encoding, callback);
+	}
+
+	override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+		this.capture?.responseBody.add(chunk, encoding);
+		(super.end as End)(chunk, encoding, callback);
+		return this;
+	}
+
+	override emit(event: string | symbol, ...args: any[]): boolean {
+		if (event === 'close' && this.capture !== null) {
+			this.capture.finish(this);
+			this.capture = null;
+		}
+		return super.emit(event, ...args);
+	}
+}
+
+/**
+ * A server for one of the sandbox's hosts whose every request is logged, except health checks, static assets and
+ * reads of the log itself.
+ */
+export function loggedServer(store: SandboxStore, host: SandboxHost, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
+		if (!isUnlogged(req.method, req.url)) {
+			const capture = new ExchangeCapture(store, host, req);
+			req.recordBodyIn = capture.requestBody;
+			res.capture = capture;
+		}
 		handler(req, res);
-	};
+	}) as unknown as Server; // callers need only a Server; the classes are this module's business
 }

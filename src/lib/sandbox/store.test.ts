@@ -91,6 +91,25 @@ describe('store: codes and tokens', () => {
 		expect(first.ok && first.tokens.expires_in).toBe(LIMITS.accessTokenExpiresIn);
 		expect(store.exchangeCode(code, 'c1', 'https://app.example/cb?x=1')).toEqual({ ok: false, cause: 'used' });
 	});
+	it('a code changed to name another code is unknown, and leaves that other code exchangeable', () => {
+		const { store, user } = storeWithUser();
+		const issue = () => store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' });
+		const codes = Array.from({ length: 4 }, issue);
+		// The selector's lowest bits flipped: the same verifier, naming the row two ids on (the third code).
+		const changed = Buffer.from(codes[0]!, 'base64url');
+		changed[7]! ^= 0x02;
+		expect(store.exchangeCode(changed.toString('base64url'), 'c1', 'https://app.example/cb')).toEqual({ ok: false, cause: 'unknown-code' });
+		for (const code of codes) expect(store.exchangeCode(code, 'c1', 'https://app.example/cb').ok).toBe(true);
+	});
+	it('issues an access token and a refresh token per exchange, each found as its kind', () => {
+		const { store, user } = storeWithUser();
+		for (let i = 0; i < 5; i++) {
+			const exchanged = store.exchangeCode(store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb' }), 'c1', 'https://app.example/cb');
+			if (!exchanged.ok) throw new Error('exchange failed');
+			expect(store.lookupAccessToken(exchanged.tokens.access_token).kind).toBe('valid');
+			expect(store.lookupAccessToken(exchanged.tokens.refresh_token).kind).toBe('refresh-token');
+		}
+	});
 	it('names the cause of a failed exchange and does not consume the code', () => {
 		const { store, user } = storeWithUser();
 		const code = store.issueCode({ clientId: 'c1', userId: user.id, redirectUri: 'https://app.example/cb?x=1' });
@@ -308,7 +327,7 @@ describe('store: clock, log, clear', () => {
 	});
 	it('keeps the most recent log entries, newest first', () => {
 		const store = openStore(':memory:');
-		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: () => ({ i }) });
+		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
 		const recent = store.recentLog(1000);
 		expect(recent).toHaveLength(500);
 		expect(recent[0]?.entry).toEqual({ i: 509 });
@@ -316,16 +335,16 @@ describe('store: clock, log, clear', () => {
 	it('builds only the entries it keeps: a burst beyond the log\'s size costs the newest 500', () => {
 		const store = openStore(':memory:');
 		const built: number[] = [];
-		for (let i = 0; i < 2000; i++) store.log({ host: 'accounts', entry: () => (built.push(i), { i }) });
+		for (let i = 0; i < 2000; i++) store.log({ host: 'accounts', entry: { build: () => (built.push(i), { i }) } });
 		expect(store.recentLog(1)[0]?.entry).toEqual({ i: 1999 });
 		expect(built).toHaveLength(500);
 		expect(built[0]).toBe(1500);
 	});
 	it('keeps the order of entries across several flushes', () => {
 		const store = openStore(':memory:');
-		for (let i = 0; i < 3; i++) store.log({ host: 'accounts', entry: () => ({ i }) });
+		for (let i = 0; i < 3; i++) store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
 		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 2 }, { i: 1 }, { i: 0 }]);
-		store.log({ host: 'authorisation', entry: () => ({ i: 3 }) });
+		store.log({ host: 'authorisation', entry: { build: () => ({ i: 3 }) } });
 		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 3 }, { i: 2 }, { i: 1 }, { i: 0 }]);
 	});
 	it('writes waiting entries once requests pause, and within 5 s under steady traffic', () => {
@@ -340,14 +359,14 @@ describe('store: clock, log, clear', () => {
 				reader.close();
 				return n;
 			};
-			store.log({ host: 'accounts', entry: () => ({ i: 0 }) });
+			store.log({ host: 'accounts', entry: { build: () => ({ i: 0 }) } });
 			vi.advanceTimersByTime(150);
 			expect(written()).toBe(0);
 			vi.advanceTimersByTime(100);
 			expect(written()).toBe(1);
 			// A request every 50 ms never leaves the sandbox idle; the oldest entry still waits at most 5 s.
 			for (let i = 1; i <= 110; i++) {
-				store.log({ host: 'accounts', entry: () => ({ i }) });
+				store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
 				vi.advanceTimersByTime(50);
 			}
 			expect(written()).toBeGreaterThan(1);

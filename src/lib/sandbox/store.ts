@@ -81,13 +81,17 @@ export type AccessTokenLookup =
 	| { kind: 'refresh-token' }
 	| { kind: 'unknown' };
 
-export interface LogEntryInput {
-	host: 'authorisation' | 'accounts';
+export interface LogEntrySource {
 	/**
 	 * Builds the JSON-serialisable record of the exchange, already masked. Called only for entries the log keeps
 	 * when it is written, so a burst of requests costs the building of the last `LOG_CAPACITY` only.
 	 */
-	entry: () => unknown;
+	build(): unknown;
+}
+
+export interface LogEntryInput {
+	host: 'authorisation' | 'accounts';
+	entry: LogEntrySource;
 }
 
 export interface LogEntry {
@@ -485,7 +489,7 @@ export function openStore(path: string): SandboxStore {
 	// Log entries are written in batches: one transaction per request would dominate the hot path's cost. Only
 	// the newest LOG_CAPACITY can survive the trim, so they wait in a ring of that size: under load, older ones
 	// are overwritten before they are ever built.
-	type PendingEntry = { atMs: number; host: LogEntryInput['host']; entry: () => unknown };
+	type PendingEntry = { atMs: number; host: LogEntryInput['host']; entry: LogEntrySource };
 	const pendingLog: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
 	let pendingNext = 0;
 	let pendingCount = 0;
@@ -503,7 +507,7 @@ export function openStore(path: string): SandboxStore {
 	const writeLog = db.transaction((entries: PendingEntry[]) => {
 		let last = 0;
 		for (const { atMs, host, entry } of entries) {
-			last = Number(sql.insertLog.run(new Date(atMs).toISOString(), host, JSON.stringify(entry())).lastInsertRowid);
+			last = Number(sql.insertLog.run(new Date(atMs).toISOString(), host, JSON.stringify(entry.build())).lastInsertRowid);
 		}
 		if (last > LOG_CAPACITY) sql.trimLog.run(last - LOG_CAPACITY);
 	});

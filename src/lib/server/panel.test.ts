@@ -87,8 +87,8 @@ describe('panel data', () => {
 			response: { status, statusText: '', headers: [], body: '{}', truncated: false }
 		});
 		expect(newestRequestId(store)).toBe(0);
-		store.log({ host: 'accounts', entry: () => exchange('/me.json?access_token=••••••abcd', 401) });
-		store.log({ host: 'accounts', entry: () => exchange('/health', 200) });
+		store.log({ host: 'accounts', entry: { build: () => exchange('/me.json?access_token=••••••abcd', 401) } });
+		store.log({ host: 'accounts', entry: { build: () => exchange('/health', 200) } });
 		const entries = recentRequests(store);
 		expect(entries.map((e) => [e.method, e.target, e.status])).toEqual([
 			['GET', '/health', 200],

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loggedServer, type LoggedExchange } from './request-log';
+import { openStore, type SandboxStore } from './store';
+
+let store: SandboxStore;
+let server: Server;
+afterEach(async () => {
+	await new Promise((resolve) => server.close(resolve));
+	store.close();
+});
+
+/** A server whose every request is logged, answering with `handler`; returns its origin. */
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+	store = openStore(':memory:');
+	server = loggedServer(store, 'accounts', handler);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The log's entries, oldest first, once the server has seen `count` requests close. */
+async function entries(count: number): Promise<LoggedExchange[]> {
+	for (let i = 0; i < 100; i++) {
+		const logged = store.recentLog(50);
+		if (logged.length >= count) return logged.map((e) => e.entry as LoggedExchange).reverse();
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error(`the log holds ${store.recentLog(50).length} entries, not ${count}`);
+}
+
+const readAll = (req: IncomingMessage) =>
+	new Promise<string>((resolve) => {
+		let body = '';
+		req.setEncoding('utf8');
+		req.on('data', (chunk: string) => (body += chunk));
+		req.on('end', () => resolve(body));
+	});
+
+describe('request log', () => {
+	it('records the request as it arrived and the response as it was sent, secrets masked', async () => {
+		const origin = await serve(async (req, res) => {
+			await readAll(req);
+			res.setHeader('Cache-Control', 'no-store');
+			res.writeHead(201, 'Made', { 'Content-Type': 'application/json', 'X-Extra': 'yes' });
+			res.end('{"access_token":"tok-abcdefghijklmnop","ok":true}');
+		});
+		await fetch(`${origin}/oauth/token?client_id=c1`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'test/1' },
+			body: 'grant_type=authorization_code&client_secret=very-secret-value'
+		});
+		const [entry] = await entries(1);
+		expect(entry!.host).toBe('accounts');
+		expect(entry!.request.method).toBe('POST');
+		expect(entry!.request.url).toBe(`${origin}/oauth/token?client_id=c1`);
+		expect(entry!.request.headers).toContainEqual({ name: 'user-agent', value: 'test/1' });
+		expect(entry!.request.body).toContain('grant_type=authorization_code');
+		expect(entry!.request.body).not.toContain('very-secret-value');
+		expect(entry!.response).toMatchObject({ status: 201, statusText: 'Made', truncated: false });
+		const headers = Object.fromEntries(entry!.response!.headers.map((h) => [h.name, h.value]));
+		expect(headers).toMatchObject({ 'cache-control': 'no-store', 'content-type': 'application/json', 'x-extra': 'yes' });
+		expect(entry!.response!.body).toContain('"ok":true');
+		expect(entry!.response!.body).not.toContain('tok-abcdefghijklmnop');
+		expect(entry!.durationMs).toBeGreaterThanOrEqual(0);
+	});
+
+	it('records a body written in pieces, strings and bytes, and headers given as a flat array', async () => {
+		const origin = await serve((req, res) => {
+			req.resume();
+			res.writeHead(200, ['Content-Type', 'text/plain', 'X-Pieces', '3']);
+			res.write('one ');
+			res.write(Buffer.from('two '));
+			res.end('three');
+		});
+		await (await fetch(origin)).text();
+		const [entry] = await entries(1);
+		expect(entry!.response!.body).toBe('one two three');
+		expect(entry!.response!.headers).toContainEqual({ name: 'x-pieces', value: '3' });
+	});
+
+	it('keeps the first 8 KB of a large body and says the response was cut', async () => {
+		const origin = await serve(async (req, res) => {
+			await readAll(req);
+			res.writeHead(200, { 'Content-Type': 'text/plain' });
+			res.end('r'.repeat(20_000));
+		});
+		await (await fetch(origin, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'q'.repeat(20_000) })).text();
+		const [entry] = await entries(1);
+		expect(entry!.request.body).toBe('q'.repeat(8192));
+		expect(entry!.response!.body).toBe('r'.repeat(8192));
+		expect(entry!.response!.truncated).toBe(true);
+	});
+
+	it('records a request whose client left before any answer, with no response', async () => {
+		let arrived!: () => void;
+		const seen = new Promise<void>((resolve) => (arrived = resolve));
+		const origin = await serve(() => arrived()); // never answers
+		const controller = new AbortController();
+		const request = fetch(`${origin}/slow`, { signal: controller.signal }).catch(() => undefined);
+		await seen;
+		controller.abort();
+		await request;
+		const [entry] = await entries(1);
+		expect(entry!.request.url).toBe(`${origin}/slow`);
+		expect(entry!.response).toBeNull();
+	});
+
+	it('leaves out health checks, assets and reads of the log, but not other methods on them', async () => {
+		const origin = await serve((req, res) => {
+			req.resume();
+			res.end('ok');
+		});
+		for (const path of ['/health', '/assets/auth.css', '/sandbox/log?limit=5', '/sandbox/state']) await (await fetch(`${origin}${path}`)).text();
+		await (await fetch(`${origin}/health`, { method: 'POST' })).text();
+		const logged = await entries(1);
+		expect(logged.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual(['POST /health']);
+	});
+
+	it('logs many requests on kept-alive connections, each once, in order', async () => {
+		const origin = await serve((req, res) => {
+			req.resume();
+			res.end(req.url);
+		});
+		for (let i = 0; i < 20; i++) await (await fetch(`${origin}/n/${i}`)).text();
+		const logged = await entries(20);
+		expect(logged.map((e) => e.response?.body)).toEqual(Array.from({ length: 20 }, (_, i) => `/n/${i}`));
+	});
+});
