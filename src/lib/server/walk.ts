@@ -285,7 +285,8 @@ export function revealToken(walk: Walk, exchangeId: string, kind: 'access_token'
 
 /** Everything to mask: the secret and every token this walk has obtained, `pending` included. */
 function secretsOf(walk: Walk, pending?: RecordedExchange) {
-	const pendingTokens = pending ? issuedTokens(pending) : null;
+	// Only a token exchange issues tokens; reading another response against the token schema costs a failed parse.
+	const pendingTokens = pending?.step === 'token' ? issuedTokens(pending) : null;
 	const tokens = [...walk.exchanges.map((e) => e.tokens), pendingTokens].filter((t) => t !== null);
 	return {
 		clientSecret: walk.client.clientSecret,
