@@ -164,7 +164,7 @@ class LoggedRequest extends IncomingMessage {
 	/** Where this request's body is recorded; null when it is not logged. */
 	recordBodyIn: BodyRecorder | null = null;
 
-	override emit(event: string | symbol, ...args: any[]): boolean {
+	override emit(event: string | symbol, ...args: unknown[]): boolean {
 		if (event === 'data' && this.recordBodyIn !== null) this.recordBodyIn.add(args[0]);
 		return super.emit(event, ...args);
 	}
@@ -198,7 +198,7 @@ class LoggedResponse extends ServerResponse<LoggedRequest> {
 		return this;
 	}
 
-	override emit(event: string | symbol, ...args: any[]): boolean {
+	override emit(event: string | symbol, ...args: unknown[]): boolean {
 		if (event === 'close' && this.capture !== null) {
 			this.capture.finish(this);
 			this.capture = null;
