@@ -55,11 +55,27 @@ export function parseParams(text: string, where: string): ParamsResult {
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
 
+const NO_BODY: BodyResult = Object.freeze({ ok: true, body: Buffer.alloc(0) });
+
+/**
+ * Whether the headers say there is no body: a length of 0, or neither Content-Length nor Transfer-Encoding (RFC 9112
+ * 6.3: such a request has none). A token request with its parameters in the query string is one; it skips the
+ * listeners a body needs.
+ */
+function hasNoBody(req: IncomingMessage): boolean {
+	const length = req.headers['content-length'];
+	return length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
+}
+
 /**
  * Reads the body up to `limit` bytes. A larger body is drained (not buffered) so the client can still read the
  * 413; a client that keeps sending far beyond the limit is disconnected.
  */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+	if (hasNoBody(req)) {
+		req.resume(); // nothing to read: the request ends at once, and its connection can serve the next one
+		return Promise.resolve(NO_BODY);
+	}
 	return new Promise((resolve) => {
 		const chunks: Buffer[] = [];
 		let size = 0;

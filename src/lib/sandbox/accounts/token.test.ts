@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../protocol';
 import { TokenErrorBody, TokenResponse } from '../../protocol/schemas';
@@ -44,6 +45,18 @@ describe('token endpoint: success (2.3)', () => {
 			body: new URLSearchParams(exchangeParams(issueCode(sandbox.store)))
 		});
 		expect(res.status).toBe(200);
+	});
+	it('answers requests with no body headers at all, one after another on one connection (4.2: query string, no body)', async () => {
+		const codes = [issueCode(sandbox.store), issueCode(sandbox.store)];
+		const { hostname, port } = new URL(sandbox.url);
+		const socket = connect(Number(port), hostname);
+		const request = (code: string) => `POST /oauth/token?${new URLSearchParams(exchangeParams(code))} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
+		let received = '';
+		socket.setEncoding('utf8');
+		socket.on('data', (chunk: string) => (received += chunk));
+		socket.write(request(codes[0]!) + request(codes[1]!));
+		await expect.poll(() => received.match(/HTTP\/1\.1 200 OK/g)?.length ?? 0).toBe(2);
+		socket.destroy();
 	});
 	it('takes the query string\'s value when a parameter is also in the body', async () => {
 		const code = issueCode(sandbox.store);
