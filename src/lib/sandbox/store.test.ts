@@ -418,6 +418,17 @@ describe('store: codes and tokens issued before they carried their row id', () =
 	let dir: string | undefined;
 	afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
+	/** A database file with client c1 and one user, closed so the test can write old rows into it. */
+	function databaseWithClientAndUser() {
+		dir = mkdtempSync(join(tmpdir(), 'store-legacy-'));
+		const path = join(dir, 'sandbox.db');
+		const store = openStore(path);
+		store.upsertClient(client);
+		const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
+		store.close();
+		return { path, user };
+	}
+
 	/** Writes tokens the way the previous version did: a row keyed by the SHA-256 of the token, in `tokens`. */
 	function issueLegacyTokens(path: string, userId: number, createdMs: number) {
 		const access = randomBytes(32).toString('base64url');
@@ -443,16 +454,11 @@ describe('store: codes and tokens issued before they carried their row id', () =
 	}
 
 	it('still exchanges old codes once, with the precise causes, and purges them when long expired', () => {
-		dir = mkdtempSync(join(tmpdir(), 'store-legacy-'));
-		const path = join(dir, 'sandbox.db');
-		let store = openStore(path);
-		store.upsertClient(client);
-		const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
-		store.close();
+		const { path, user } = databaseWithClientAndUser();
 		const code = issueLegacyCode(path, user.id, Date.now());
 		const expired = issueLegacyCode(path, user.id, Date.now() - (LIMITS.codeTtlSeconds + 2 * 24 * 3600) * 1000);
 
-		store = openStore(path);
+		const store = openStore(path);
 		expect(store.lookupAccessToken(code).kind).toBe('grant-code');
 		expect(store.exchangeCode(code, 'c2', 'https://app.example/cb')).toEqual({ ok: false, cause: 'other-client' });
 		expect(store.exchangeCode(code, 'c1', 'https://app.example/other')).toEqual({ ok: false, cause: 'redirect-mismatch' });
@@ -466,16 +472,11 @@ describe('store: codes and tokens issued before they carried their row id', () =
 	});
 
 	it('still finds old tokens: me.json, refresh once, expiry and purge', () => {
-		dir = mkdtempSync(join(tmpdir(), 'store-legacy-'));
-		const path = join(dir, 'sandbox.db');
-		let store = openStore(path);
-		store.upsertClient(client);
-		const user = store.upsertUser({ login: 'a@example.com', password: 'pw', verifications: [] });
-		store.close();
+		const { path, user } = databaseWithClientAndUser();
 		const legacy = issueLegacyTokens(path, user.id, Date.now());
 		const expired = issueLegacyTokens(path, user.id, Date.now() - (LIMITS.accessTokenExpiresIn + 2 * 24 * 3600) * 1000);
 
-		store = openStore(path);
+		const store = openStore(path);
 		expect(store.lookupAccessToken(legacy.access).kind).toBe('valid');
 		expect(store.lookupAccessToken(legacy.refresh).kind).toBe('refresh-token');
 		expect(store.refresh(legacy.refresh, 'c2')).toEqual({ ok: false, cause: 'other-client' });

@@ -670,8 +670,8 @@ export function openStore(path: string): SandboxStore {
 		clients.clear();
 		accessTokens.clear();
 		// A rollback can bring back rows of the old tables that a purge had removed.
-		legacyCodesLeft = sql.anyLegacyCode.get()!.found === 1;
-		legacyTokensLeft = sql.anyExpiringLegacyToken.get()!.found === 1;
+		legacyCodesToPurge = sql.anyLegacyCode.get()!.found === 1;
+		legacyTokensToPurge = sql.anyExpiringLegacyToken.get()!.found === 1;
 	}
 
 	function rememberAccessToken(token: string, row: TokenRow): TokenRow {
@@ -689,8 +689,8 @@ export function openStore(path: string): SandboxStore {
 
 	// The old tables only lose rows, so once nothing in them can expire they are left alone: each code issued then
 	// runs two purges, not four. (Old refresh tokens never expire, so they do not keep the purge of `tokens` going.)
-	let legacyCodesLeft = sql.anyLegacyCode.get()!.found === 1;
-	let legacyTokensLeft = sql.anyExpiringLegacyToken.get()!.found === 1;
+	let legacyCodesToPurge = sql.anyLegacyCode.get()!.found === 1;
+	let legacyTokensToPurge = sql.anyExpiringLegacyToken.get()!.found === 1;
 	function purgeLegacy(purge: Database.Statement<[number, number]>, any: Database.Statement<[], { found: number }>, before: number) {
 		const purged = purge.run(before, PURGE_BATCH).changes;
 		return { purged, left: purged === PURGE_BATCH || any.get()!.found === 1 };
@@ -699,15 +699,15 @@ export function openStore(path: string): SandboxStore {
 	function purgeExpired(now: number): void {
 		const before = now - PURGE_GRACE_MS;
 		let purged = sql.purgeCodes.run(before, PURGE_BATCH).changes + sql.purgeTokens.run(before, PURGE_BATCH).changes;
-		if (legacyCodesLeft) {
+		if (legacyCodesToPurge) {
 			const legacy = purgeLegacy(sql.purgeLegacyCodes, sql.anyLegacyCode, before);
 			purged += legacy.purged;
-			legacyCodesLeft = legacy.left;
+			legacyCodesToPurge = legacy.left;
 		}
-		if (legacyTokensLeft) {
+		if (legacyTokensToPurge) {
 			const legacy = purgeLegacy(sql.purgeLegacyTokens, sql.anyExpiringLegacyToken, before);
 			purged += legacy.purged;
-			legacyTokensLeft = legacy.left;
+			legacyTokensToPurge = legacy.left;
 		}
 		if (purged > 0) {
 			accessTokens.clear();
@@ -885,8 +885,8 @@ export function openStore(path: string): SandboxStore {
 			db.exec('DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM codes; DELETE FROM issued_codes; DELETE FROM tokens; DELETE FROM issued_tokens; DELETE FROM request_log;');
 			sql.setOffset.run(0);
 			clockOffsetMs = 0;
-			legacyCodesLeft = false;
-			legacyTokensLeft = false;
+			legacyCodesToPurge = false;
+			legacyTokensToPurge = false;
 		},
 		isEmpty: () => (sql.countAll.get()?.n ?? 0) === 0,
 		transaction: (fn) => transaction(fn)(),
