@@ -69,6 +69,11 @@ describe('base64 UTF-8', () => {
 	it('returns null for text that is not base64 of UTF-8', () => {
 		expect(base64DecodeUtf8('not base64!')).toBeNull();
 		expect(base64DecodeUtf8(btoa('\xff\xfe'))).toBeNull();
+		expect(base64DecodeUtf8('abcde')).toBeNull(); // the alphabet, but a length no base64 has
+	});
+	it('tells a replacement character that was written from bytes that are not UTF-8', () => {
+		expect(base64DecodeUtf8(base64EncodeUtf8('id:\uFFFD'))).toBe('id:\uFFFD');
+		expect(base64DecodeUtf8(btoa('id:\xEF\xBF\xBD\xff'))).toBeNull();
 	});
 });
 

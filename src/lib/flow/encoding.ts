@@ -98,18 +98,29 @@ export function base64EncodeUtf8(text: string): string {
 /** All that atob accepts: the base64 alphabet, padding and ASCII whitespace. */
 const BASE64_CHARACTERS = /^[A-Za-z0-9+/=\t\n\f\r ]*$/;
 
+const utf8 = new TextDecoder('utf-8');
+/** What a decoder writes for bytes that are not UTF-8; in valid UTF-8 it stands only for its own three bytes. */
+const REPLACEMENT = '\uFFFD';
+const REPLACEMENT_BYTES = '\xEF\xBF\xBD';
+
 /** Base64 to UTF-8 text; null when the input is not base64 of valid UTF-8 (then it was not a credentials payload). */
 export function base64DecodeUtf8(encoded: string): string | null {
-	// Checked first because atob refuses by throwing, which is slow, and most Bearer tokens are base64url.
+	// Nothing here throws on ordinary input: exceptions are slow, and most Bearer tokens are random bytes. The
+	// alphabet is checked first because atob refuses by throwing; a fatal TextDecoder would throw on invalid UTF-8.
 	const text = encoded.trim();
 	if (!BASE64_CHARACTERS.test(text)) return null;
+	let binary: string;
 	try {
-		const binary = atob(text);
-		const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		binary = atob(text);
 	} catch {
-		return null;
+		return null; // the right alphabet with a wrong length or padding
 	}
+	const bytes = new Uint8Array(binary.length);
+	for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+	const decoded = utf8.decode(bytes);
+	if (!decoded.includes(REPLACEMENT)) return decoded;
+	// Valid only when every replacement character decoded is one the bytes spelt out.
+	return decoded.split(REPLACEMENT).length === binary.split(REPLACEMENT_BYTES).length ? decoded : null;
 }
 
 /** The five parts of a URI reference, as written (RFC 3986 appendix B); works on any string, parseable or not. */
