@@ -487,8 +487,14 @@ function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): Redac
 		...head.needles,
 		...named.flatMap((n) => n.needles)
 	];
-	// Each value once, named as it was first found.
-	const needles = candidates.filter((n, i) => searchable(n.value) && candidates.findIndex((c) => c.value === n.value) === i);
+	// Each value once, named as it was first found. A walk's every me.json read teaches the same token again, so
+	// this is a set rather than a search of the list (which grew with the square of the walk's length).
+	const seen = new Set<string>();
+	const needles = candidates.filter((n) => {
+		if (!searchable(n.value) || seen.has(n.value)) return false;
+		seen.add(n.value);
+		return true;
+	});
 	const searchesKey = JSON.stringify(needles.map((n) => [n.what, n.value]));
 	const searches = { value: steps.searches(needles, searchesKey), key: searchesKey };
 	const context = { ...codesContext, searches };
