@@ -245,6 +245,25 @@ describe('send: kept-alive connections', () => {
 		expect((await call()).response?.body).toBe('127.0.0.1');
 	});
 
+	it('refuses a pooled connection that leads to an address the request\'s own check did not return', async () => {
+		// A pool that ignores the checked addresses (the explorer's never does) hands back the first connection.
+		const careless = new http.Agent({ keepAlive: true });
+		(careless as unknown as { getName(): string }).getName = () => 'one pool for everything';
+		const { origin, seen } = await serve((_req, res) => res.end('ok'));
+		const port = new URL(origin).port;
+		const rebinding = testConfig({ EXPLORER_ALLOWED_HOSTS: 'moving.test', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		let address = '127.0.0.1';
+		const call = () => send(get(`http://moving.test:${port}/`), { ...options, config: rebinding, agent: careless, resolve: async () => [{ address, family: 4 }] });
+		expect((await call()).response?.body).toBe('ok');
+		address = '127.0.0.2';
+		const refused = await call();
+		await new Promise((r) => setTimeout(r, 50)); // time for a request that did go out to arrive
+		careless.destroy();
+		expect(refused.response).toBeNull();
+		expect(refused.failure).toMatchObject({ kind: 'refused', message: expect.stringContaining('a pooled connection led to 127.0.0.1') });
+		expect(seen).toHaveLength(1);
+	});
+
 	it('never pools a connection that ended in a failure: the next request opens a new one', async () => {
 		const { origin, connections } = await serve((req, res) => (req.url === '/slow' ? undefined : res.end('x'.repeat(5000))));
 		expect((await send(get(`${origin}/slow`), { ...options, timeoutMs: 200 })).failure?.kind).toBe('timeout');

@@ -36,6 +36,8 @@ export interface SendOptions {
 	maxBodyBytes?: number;
 	/** For tests: answer DNS questions without the system resolver. */
 	resolve?: Resolver;
+	/** For tests: the connection pool, in place of the explorer's own (which pools by checked address). */
+	agent?: http.Agent;
 }
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -116,7 +118,8 @@ export async function send(request: OutboundRequest, options: SendOptions): Prom
 			lookup: pinnedLookup(check.addresses),
 			addresses: check.addresses,
 			timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)),
-			maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES
+			maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+			agent: options.agent ?? agents[parsed!.protocol === 'https:' ? 'https:' : 'http:']
 		});
 	let outcome = await attempt();
 	// A pooled connection the target closed while it lay idle fails before any answer. A GET is sent once more, on
@@ -147,7 +150,7 @@ function transmit(
 	url: URL,
 	request: OutboundRequest,
 	headers: HttpHeader[],
-	limits: { lookup: ReturnType<typeof pinnedLookup>; addresses: LookupAddress[]; timeoutMs: number; maxBodyBytes: number }
+	limits: { lookup: ReturnType<typeof pinnedLookup>; addresses: LookupAddress[]; timeoutMs: number; maxBodyBytes: number; agent: http.Agent }
 ): Promise<Outcome> {
 	return new Promise((resolve) => {
 		let settled = false;
@@ -182,7 +185,7 @@ function transmit(
 				path: `${url.pathname}${url.search}`,
 				headers: headers.map((h) => [h.name, h.value]).flat(),
 				setHost: false,
-				agent: agents[url.protocol === 'https:' ? 'https:' : 'http:'],
+				agent: limits.agent,
 				[POOL_KEY]: poolKey(limits.addresses),
 				// Node 20 tries every address this returns (autoSelectFamily is on by default).
 				lookup: limits.lookup
