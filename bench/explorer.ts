@@ -214,10 +214,8 @@ async function routeOverhead(): Promise<Overhead> {
 
 /* ------------------------------------------------------------------ all of it */
 
-export async function benchExplorer(log: (line: string) => void): Promise<{ measurements: Measurement[]; notes: string[] }> {
-	build(log);
-	const dataDir = mkdtempSync(join(tmpdir(), 'sso-bench-explorer-'));
-	const server = await startExplorer(dataDir);
+/** Walks in Chromium and the JavaScript each route ships; the browser is closed when this returns. */
+async function benchInBrowser(log: (line: string) => void) {
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
@@ -242,7 +240,19 @@ export async function benchExplorer(log: (line: string) => void): Promise<{ meas
 		const js: [string, { kb: number; files: number }][] = [];
 		for (const route of ROUTES) js.push([route, await shippedJs(browser, route)]);
 		for (const [route, { kb, files }] of js) log(`JS for ${route}: ${kb.toFixed(1)} KB gzipped in ${files} files`);
+		return { walks, js, failures };
+	} finally {
+		await browser.close();
+	}
+}
 
+export async function benchExplorer(log: (line: string) => void): Promise<{ measurements: Measurement[]; notes: string[] }> {
+	build(log);
+	const dataDir = mkdtempSync(join(tmpdir(), 'sso-bench-explorer-'));
+	const server = await startExplorer(dataDir);
+	try {
+		const { walks, js, failures } = await benchInBrowser(log);
+		// Measured with Chromium closed: on a machine of two cores, its processes would compete with the server.
 		const overhead = await routeOverhead();
 		const viaMedian = median(overhead.viaExplorer);
 		const directMedian = median(overhead.direct);
@@ -282,11 +292,10 @@ export async function benchExplorer(log: (line: string) => void): Promise<{ meas
 			notes: [
 				`Walk times (ms), after one warm-up walk: ${walks.map((w) => w.toFixed(0)).join(', ')}.`,
 				...failures.map((f) => `A walk failed and was retried: ${f}`),
-				`Route overhead: ${OVERHEAD_ROUNDS} fresh walks × ${READS_PER_WALK} reads, each POST /api/walk/me followed by a direct GET me.json with the same token and by a POST /api/walk/reveal for an unknown exchange, which passes the same hooks (CSRF check, session) and answers a 404 at once: the cost of one request through SvelteKit, before the route does anything (${overhead.viaExplorer.length} samples each).`
+				`Route overhead: ${OVERHEAD_ROUNDS} fresh walks × ${READS_PER_WALK} reads, each POST /api/walk/me followed by a direct GET me.json with the same token and by a POST /api/walk/reveal for an unknown exchange, which passes the same hooks (CSRF check, session) and answers a 404 at once: the cost of one request through SvelteKit, before the route does anything (${overhead.viaExplorer.length} samples each). Chromium is closed by then.`
 			]
 		};
 	} finally {
-		await browser.close();
 		await stopExplorer(server);
 		rmSync(dataDir, { recursive: true, force: true });
 	}
