@@ -491,9 +491,9 @@ function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): Redac
 	// this is a set rather than a search of the list (which grew with the square of the walk's length).
 	const seen = new Set<string>();
 	const needles = candidates.filter((n) => {
-		if (!searchable(n.value) || seen.has(n.value)) return false;
+		if (seen.has(n.value)) return false;
 		seen.add(n.value);
-		return true;
+		return searchable(n.value);
 	});
 	const searchesKey = JSON.stringify(needles.map((n) => [n.what, n.value]));
 	const searches = { value: steps.searches(needles, searchesKey), key: searchesKey };
