@@ -4,13 +4,13 @@
  * extras kept) is always read back as that code with nothing missing.
  */
 import fc from 'fast-check';
+import { FUZZ_SETTINGS, anyTextUpTo } from './fuzzing';
 import { describe, expect, it } from 'vitest';
 import { classifyCallback } from './callback';
 import { appendQueryParams } from './link';
 
-const SETTINGS = { seed: 42, numRuns: Number(process.env.FUZZ_RUNS ?? 200) } as const;
 
-const anyText = fc.string({ unit: 'binary', maxLength: 60 });
+const anyText = anyTextUpTo(60);
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 20 });
 const PIECES = ['https://app.example/cb', 'http://localhost:3000/callback', '?', '#', '&', '=', 'code=', 'code', 'error=access_denied', '%', '%zz', '%25', '+', ' ', '\u0000', '//', '@'];
 const urlish = fc.array(fc.oneof(wellFormed, fc.constantFrom(...PIECES)), { maxLength: 8 }).map((p) => p.join(''));
@@ -25,7 +25,7 @@ describe('fuzzing classifyCallback', () => {
 				if (result.kind === 'code') expect(result.code).not.toBe('');
 				if (result.kind === 'unexpected') expect(result.reason.length).toBeGreaterThan(0);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 
@@ -40,7 +40,7 @@ describe('fuzzing classifyCallback', () => {
 				expect(result).toMatchObject({ kind: 'code', code: c, missingExtras: [] });
 				if (result.kind === 'code') expect(result.preserved).toHaveLength(ex.length);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });

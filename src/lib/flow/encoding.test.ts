@@ -4,6 +4,8 @@ import {
 	base64EncodeUtf8,
 	containsForm,
 	decodeQueryComponent,
+	encodeComponent,
+	encodeQuery,
 	encodedForms,
 	formEncode,
 	memoizeByString,
@@ -58,6 +60,17 @@ describe('encodedForms', () => {
 		const text = `q=s%2Bt%21&f=s%2Bt!&j={"v":"s+t!"}`;
 		expect(containsForm(text, 's+t!')).toBe(true);
 		expect(replaceForms(text, 's+t!', 'X')).toBe('q=X&f=X&j={"v":"X"}');
+	});
+});
+
+describe('encodeComponent', () => {
+	it('encodes as encodeURIComponent does', () => {
+		expect(encodeComponent('a b&c=d/é•')).toBe(encodeURIComponent('a b&c=d/é•'));
+	});
+	it('writes an unpaired surrogate as U+FFFD, as a browser does, where encodeURIComponent throws', () => {
+		expect(() => encodeURIComponent('x\uD800')).toThrow(URIError);
+		expect(encodeComponent('x\uD800y\uDC00')).toBe('x%EF%BF%BDy%EF%BF%BD');
+		expect(encodeQuery([['a\uDBFF', 'b']])).toBe('a%EF%BF%BD=b');
 	});
 });
 

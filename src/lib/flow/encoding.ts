@@ -35,6 +35,19 @@ export function splitRawQuery(query: string): RawQueryParam[] {
 }
 
 /** `application/x-www-form-urlencoded` encoding of one value (spaces become `+`), as URLSearchParams writes it. */
+/**
+ * encodeURIComponent for any string. An unpaired surrogate, which UTF-8 cannot carry (encodeURIComponent throws on
+ * it; a JSON body or a paste can hold one), becomes U+FFFD, as a browser's URL parser writes it.
+ */
+export function encodeComponent(text: string): string {
+	return encodeURIComponent(text.toWellFormed());
+}
+
+/** `name=value&…`, each name and value encoded as a URI component. */
+export function encodeQuery(params: readonly (readonly [string, string])[]): string {
+	return params.map(([name, value]) => `${encodeComponent(name)}=${encodeComponent(value)}`).join('&');
+}
+
 export function formEncode(value: string): string {
 	return new URLSearchParams({ v: value }).toString().slice(2);
 }
@@ -46,7 +59,7 @@ export function formEncode(value: string): string {
 export const encodedForms = memoizeByString((value: string): readonly string[] => {
 	if (value === '') return [];
 	const json = JSON.stringify(value).slice(1, -1);
-	const forms = new Set([value, encodeURIComponent(value), formEncode(value), json, json.replace(/\//g, '\\/')]);
+	const forms = new Set([value, encodeComponent(value), formEncode(value), json, json.replace(/\//g, '\\/')]);
 	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
 });
 

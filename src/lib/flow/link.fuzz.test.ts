@@ -3,35 +3,18 @@
  * link takes apart into exactly the values it was built from. Fixed seed in `npm test`; `npm run fuzz` runs longer.
  */
 import fc from 'fast-check';
+import { FUZZ_SETTINGS, anyTextUpTo } from './fuzzing';
 import { describe, expect, it } from 'vitest';
 import { appendQueryParams, buildAuthorisationLink, linkParts, type LinkInput } from './link';
 
-const SETTINGS = { seed: 42, numRuns: Number(process.env.FUZZ_RUNS ?? 200) } as const;
 
-/** Any UTF-16 text, lone surrogates included (a JSON body can carry them). */
-const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+const anyText = anyTextUpTo(40);
 /** Text a form field would hold: well-formed Unicode. */
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 40 });
 /** URL-ish text: schemes, delimiters and escapes mixed in. */
 const urlish = fc
 	.array(fc.oneof(wellFormed, fc.constantFrom('https://', 'http://', '/', '?', '#', '&', '=', '%', '%2', '%zz', '%25', '+', ':', '@', '[::1]', '..', ' ', '\u0000')), { maxLength: 8 })
 	.map((parts) => parts.join(''));
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Runs `build`; a throw is allowed only as a URIError for text with a lone surrogate, which no URL can encode
- * (known: the builder does not catch it; reported rather than fixed here).
- */
-function buildsOrRefusesLoneSurrogates<T>(texts: string[], build: () => T): T | undefined {
-	try {
-		return build();
-	} catch (error) {
-		expect(error).toBeInstanceOf(URIError);
-		expect(texts.some((t) => LONE_SURROGATE.test(t))).toBe(true);
-		return undefined;
-	}
-}
 
 function linkInput(text: fc.Arbitrary<string>): fc.Arbitrary<LinkInput> {
 	return fc.record({
@@ -61,18 +44,16 @@ describe('fuzzing buildAuthorisationLink and linkParts', () => {
 					...(input.extraLinkParams ?? [])
 				]);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 
-	it('builds a link for any text (lone surrogates aside)', () => {
+	it('builds a link for any text, lone surrogates included', () => {
 		fc.assert(
 			fc.property(linkInput(anyText), (input) => {
-				const texts = [...Object.values(input).filter((v) => typeof v === 'string'), ...(input.extraLinkParams ?? []).flat()];
-				const link = buildsOrRefusesLoneSurrogates(texts, () => buildAuthorisationLink(input));
-				if (link !== undefined) expect(link).toContain('/sso/');
+				expect(buildAuthorisationLink(input)).toContain('/sso/');
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 
@@ -83,7 +64,7 @@ describe('fuzzing buildAuthorisationLink and linkParts', () => {
 				expect(parts.length).toBeGreaterThan(0);
 				for (const p of parts) expect(typeof p.decoded).toBe('string');
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });
@@ -92,13 +73,12 @@ describe('fuzzing appendQueryParams', () => {
 	it('keeps the URI it extends, for any text', () => {
 		fc.assert(
 			fc.property(fc.oneof(urlish, anyText), fc.array(fc.tuple(anyText, anyText), { maxLength: 3 }), (uri, params) => {
-				const result = buildsOrRefusesLoneSurrogates(params.flat(), () => appendQueryParams(uri, params));
-				if (result === undefined) return;
+				const result = appendQueryParams(uri, params);
 				const hash = uri.indexOf('#');
 				expect(result.startsWith(hash === -1 ? uri : uri.slice(0, hash))).toBe(true);
 				if (hash !== -1) expect(result.endsWith(uri.slice(hash))).toBe(true);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });

@@ -1,7 +1,7 @@
 /**
  * The authorisation link (interface 4.1): building it, and taking it apart for the link table.
  */
-import { splitRawQuery, uriParts } from './encoding';
+import { encodeComponent, encodeQuery, splitRawQuery, uriParts } from './encoding';
 
 export interface LinkInput {
 	authUrl: string;
@@ -22,10 +22,6 @@ export interface LinkPart {
 	decoded: string;
 }
 
-function queryString(params: [string, string][]): string {
-	return params.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
-}
-
 /**
  * `GET {auth_url}/sso/{supergroup}?response_type&client_id&redirect_uri&country[&extras]`, every name and value
  * encoded as a URI component, so the redirect URI and its own query string travel as one value (4.1.1).
@@ -39,7 +35,7 @@ export function buildAuthorisationLink(input: LinkInput): string {
 		['country', input.country],
 		...(input.extraLinkParams ?? [])
 	];
-	return `${base}/sso/${encodeURIComponent(input.supergroup)}?${queryString(params)}`;
+	return `${base}/sso/${encodeComponent(input.supergroup)}?${encodeQuery(params)}`;
 }
 
 /**
@@ -79,6 +75,6 @@ export function appendQueryParams(uri: string, params: [string, string][]): stri
 	const beforeHash = hash === -1 ? uri : uri.slice(0, hash);
 	const fragment = hash === -1 ? '' : uri.slice(hash);
 	const separator = !beforeHash.includes('?') ? '?' : /[?&]$/.test(beforeHash) ? '' : '&';
-	return `${beforeHash}${separator}${queryString(params)}${fragment}`;
+	return `${beforeHash}${separator}${encodeQuery(params)}${fragment}`;
 }
 

@@ -2,6 +2,7 @@
  * The exact requests of steps 3 and 4: `POST {accounts_url}/oauth/token` (4.2) and `GET {accounts_url}/api/v3/me.json`
  * (4.3), in each transport the explorer offers. Only what is given is sent, so a missing piece stays missing.
  */
+import { encodeComponent, encodeQuery } from '$lib/flow/encoding';
 import type { HttpHeader } from '$lib/flow/exchange';
 import type { OutboundRequest } from './outbound';
 
@@ -29,11 +30,7 @@ export interface TokenRequestInput {
 
 const endpoint = (accountsUrl: string, path: string) => `${accountsUrl.trim().replace(/\/+$/, '')}${path}`;
 
-function encodeParams(params: [string, string][]): string {
-	return params.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
-}
-
-const withQuery = (url: string, params: [string, string][]) => (params.length === 0 ? url : `${url}?${encodeParams(params)}`);
+const withQuery = (url: string, params: [string, string][]) => (params.length === 0 ? url : `${url}?${encodeQuery(params)}`);
 
 export function buildTokenRequest(input: TokenRequestInput): OutboundRequest {
 	const omit = new Set(input.omit ?? []);
@@ -56,15 +53,15 @@ export function buildTokenRequest(input: TokenRequestInput): OutboundRequest {
 			return { method: 'POST', url: withQuery(url, params), headers, body: null };
 		case 'form':
 			headers.push({ name: 'Content-Type', value: 'application/x-www-form-urlencoded' });
-			return { method: 'POST', url, headers, body: encodeParams(params) };
+			return { method: 'POST', url, headers, body: encodeQuery(params) };
 		case 'basic':
 		case 'bearer': {
 			const isCredential = (name: string) => name === 'client_id' || name === 'client_secret';
 			const credentials = params.filter(([name]) => isCredential(name));
 			if (credentials.length > 0) {
 				// RFC 6749 2.3.1: each part form-urlencoded, then `id:secret` in base64.
-				const id = encodeURIComponent(credentials.find(([n]) => n === 'client_id')?.[1] ?? '');
-				const secret = encodeURIComponent(credentials.find(([n]) => n === 'client_secret')?.[1] ?? '');
+				const id = encodeComponent(credentials.find(([n]) => n === 'client_id')?.[1] ?? '');
+				const secret = encodeComponent(credentials.find(([n]) => n === 'client_secret')?.[1] ?? '');
 				const scheme = input.transport === 'basic' ? 'Basic' : 'Bearer';
 				headers.push({ name: 'Authorization', value: `${scheme} ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
 			}

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, stepBase, walkStep, walkView, type Walk } from './walk';
+import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, stepBase, walkStep, walkView, type Walk } from './walk';
 import { applyStep, type WalkView } from '$lib/flow/view';
 import { resolveTarget } from './targets';
 import { testConfig } from './testConfig';
@@ -165,5 +165,24 @@ describe('startAuthorisation', () => {
 		const w = walk();
 		expect(startAuthorisation(w, link(''))).toEqual({ ok: true });
 		expect(w.link).toBe(link(''));
+	});
+});
+
+describe('ClientSettings', () => {
+	const settings = { target: { kind: 'sandbox' }, clientId: 'demo-client', redirectUri: 'http://localhost:3000/callback', supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
+
+	it('refuses text with an unpaired surrogate, naming the field, where a URL built from it would silently differ', () => {
+		for (const [field, value] of [['clientId', 'demo\uD800'], ['clientSecret', '\uDC00secret'], ['redirectUri', 'http://localhost:3000/cb\uD83D']] as const) {
+			const parsed = ClientSettings.safeParse({ ...settings, [field]: value });
+			expect(parsed.success).toBe(false);
+			expect(parsed.error?.issues[0]?.path).toEqual([field]);
+			expect(parsed.error?.issues[0]?.message).toContain('unpaired surrogate');
+		}
+		const extras = ClientSettings.safeParse({ ...settings, extraLinkParams: [['state', 'x\uDBFF']] });
+		expect(extras.error?.issues[0]?.path).toEqual(['extraLinkParams', 0, 1]);
+	});
+
+	it('accepts any well-formed text, characters outside the BMP included', () => {
+		expect(ClientSettings.safeParse({ ...settings, clientId: 'client-😀-é' }).success).toBe(true);
 	});
 });

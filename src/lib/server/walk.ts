@@ -78,7 +78,12 @@ export function newWalk(target: Target, demo: WalkClient): Walk {
 	};
 }
 
-const text = (max: number) => z.string().max(max, `at most ${max} characters`);
+const text = (max: number) =>
+	z
+		.string()
+		.max(max, `at most ${max} characters`)
+		// A JSON body can carry half of a UTF-16 pair, which no URL or UTF-8 text can; the browser's fields cannot.
+		.refine((value) => value.isWellFormed(), 'contains an unpaired surrogate (half of a character), which no URL can carry');
 
 export const ClientSettings = z.object({
 	target: z.discriminatedUnion('kind', [

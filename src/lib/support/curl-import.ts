@@ -3,7 +3,7 @@
  * becomes a run of one exchange, redacted before it is returned. Only the flow's requests are taken: the token
  * endpoint, me.json, or the authorisation link.
  */
-import { base64EncodeUtf8, parseHttpUrl } from '$lib/flow/encoding';
+import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/flow/encoding';
 import type { HttpHeader, RecordedExchange, RecordedResponse } from '$lib/flow/exchange';
 import { redactRun } from './redact';
 import { inferTarget, newRunId, stepOfRequest, type ImportOptions, type ImportResult, type Run } from './run';
@@ -117,7 +117,7 @@ function options(words: string[]): { ok: true; options: Option[] } | { ok: false
 }
 
 /** curl's own URL encoding for --data-urlencode: everything but A-Z a-z 0-9 - . _ ~ is %XX. */
-const curlEscape = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const curlEscape = (text: string) => encodeComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const FILE_REFUSED = 'reads a file, which a pasted command cannot; paste the data itself instead';
 

@@ -4,7 +4,7 @@
  * `_ssoFlowExplorer` fields, so importing an exported HAR gives back the same run. Import also reads HARs saved
  * by a browser's DevTools, finds the flow among the unrelated requests, and redacts before anything is kept.
  */
-import { base64DecodeUtf8, splitRawQuery, uriParts } from '$lib/flow/encoding';
+import { base64DecodeUtf8, encodeQuery, splitRawQuery, uriParts } from '$lib/flow/encoding';
 import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
 import { discoverFlow } from './discover';
 import {
@@ -246,7 +246,7 @@ function requestBody(entry: HarEntry): string | null {
 	const post = entry.request.postData;
 	if (!post) return null;
 	if (post.text !== undefined) return post.text;
-	return (post.params ?? []).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value ?? '')}`).join('&');
+	return encodeQuery((post.params ?? []).map((p) => [p.name, p.value ?? '']));
 }
 
 function responseBody(content: HarEntry['response']['content']): string {

@@ -3,6 +3,7 @@
  * or a message, never an exception; and a client secret in an imported curl command never survives redaction.
  */
 import fc from 'fast-check';
+import { FUZZ_SETTINGS, anyTextUpTo } from '$lib/flow/fuzzing';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCurl, parseRawHttp } from './curl-import';
@@ -11,10 +12,9 @@ import type { ImportResult } from './run';
 import { shellWords } from './shell-words';
 import { leaks } from './test-helpers';
 
-const SETTINGS = { seed: 42, numRuns: Number(process.env.FUZZ_RUNS ?? 200) } as const;
 const OPTIONS = { id: 'fuzz', now: new Date('2026-01-01T00:00:00Z') };
 
-const anyText = fc.string({ unit: 'binary', maxLength: 200 });
+const anyText = anyTextUpTo(200);
 
 function answered(result: ImportResult | { ok: false; message: string }): void {
 	if (result.ok) expect(result.run.exchanges.length + (result.run.link ? 1 : 0)).toBeGreaterThan(0);
@@ -66,12 +66,12 @@ const mangledHar = fc
 
 describe('fuzzing HAR import', () => {
 	it('imports or explains any mangled HAR file', () => {
-		fc.assert(fc.property(mangledHar, (text) => answered(harToRun(text, OPTIONS))), SETTINGS);
+		fc.assert(fc.property(mangledHar, (text) => answered(harToRun(text, OPTIONS))), FUZZ_SETTINGS);
 	});
 	it('imports or explains any text, truncated HAR files and random JSON', () => {
 		const truncated = fc.tuple(fc.constantFrom(...FIXTURES), fc.nat()).map(([t, n]) => t.slice(0, n % t.length));
 		const text = fc.oneof(anyText, truncated, fc.json({ maxDepth: 4 }), fc.constantFrom('', 'null', '{"log":null}', '{"log":{"entries":{}}}', '[]'));
-		fc.assert(fc.property(text, (t) => answered(harToRun(t, OPTIONS))), SETTINGS);
+		fc.assert(fc.property(text, (t) => answered(harToRun(t, OPTIONS))), FUZZ_SETTINGS);
 	});
 	it('refuses a file over the size limit with a message', () => {
 		expect(harToRun(FIXTURES[0]!, { ...OPTIONS, maxBytes: 100 })).toMatchObject({ ok: false });
@@ -104,14 +104,14 @@ describe('fuzzing curl and raw HTTP import', () => {
 				if (split.ok) for (const w of split.words) expect(typeof w).toBe('string');
 				else expect(split.message.length).toBeGreaterThan(0);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 	it('imports or explains any curl-like command', () => {
-		fc.assert(fc.property(fc.oneof(commandish, anyText), (text) => answered(parseCurl(text, OPTIONS))), SETTINGS);
+		fc.assert(fc.property(fc.oneof(commandish, anyText), (text) => answered(parseCurl(text, OPTIONS))), FUZZ_SETTINGS);
 	});
 	it('imports or explains any HTTP-like text', () => {
-		fc.assert(fc.property(fc.oneof(httpish, anyText), (text) => answered(parseRawHttp(text, OPTIONS))), SETTINGS);
+		fc.assert(fc.property(fc.oneof(httpish, anyText), (text) => answered(parseRawHttp(text, OPTIONS))), FUZZ_SETTINGS);
 	});
 	it('never keeps the client secret of an imported token exchange, however it was sent', () => {
 		const secret = fc.string({ unit: fc.constantFrom(...'ABCDEFGHJKMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789-_.~!*()'.split('')), minLength: 12, maxLength: 40 });
@@ -140,7 +140,7 @@ describe('fuzzing curl and raw HTTP import', () => {
 				expect(result.ok, result.ok ? '' : result.message).toBe(true);
 				expect(leaks(JSON.stringify(result), s, ['shop'])).toEqual([]);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });

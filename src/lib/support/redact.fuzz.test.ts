@@ -3,12 +3,12 @@
  * encoding, by name or not, and known secrets that grow with the run, it always gives what `redactRun` gives.
  */
 import fc from 'fast-check';
+import { FUZZ_SETTINGS } from '$lib/flow/fuzzing';
 import { describe, expect, it } from 'vitest';
 import { assembleRun, createRunRedactor, redactRun } from './redact';
 import type { Run } from './run';
 import { exchange, run } from './test-helpers';
 
-const SETTINGS = { seed: 42, numRuns: Number(process.env.FUZZ_RUNS ?? 200) } as const;
 
 const VALUES = ['sEcr3t+value/with=odd&chars', 'access-0123456789abcdef', 'access-0123456789abcdef-longer', 'code-AAAA1111', 'hunter2', 'Bearer', 'a b+c/d', 'abc'];
 const NAMES = ['client_secret', 'access_token', 'refresh_token', 'password', 'code', 'note', 'grant_type'];
@@ -68,7 +68,7 @@ describe('fuzzing createRunRedactor', () => {
 					expect(assembleRun(redact(grown, known))).toEqual(redactRun(grown, known));
 				}
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });

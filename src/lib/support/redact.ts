@@ -12,6 +12,7 @@ import {
 	base64EncodeUtf8,
 	containsAny,
 	decodeQueryComponent,
+	encodeComponent,
 	encodedForms,
 	formEncode,
 	replaceEach
@@ -175,7 +176,7 @@ function escapeRegExp(text: string): string {
 function searchForms(value: string): string[] {
 	const forms = new Set([
 		...encodedForms(value),
-		...encodedForms(encodeURIComponent(value)),
+		...encodedForms(encodeComponent(value)),
 		...encodedForms(formEncode(value))
 	]);
 	return [...forms].sort((a, b) => b.length - a.length);
