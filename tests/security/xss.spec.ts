@@ -34,10 +34,14 @@ async function meAndWait(page: Page, credential: 'token' | 'code' | 'none') {
 	await addExchange(page, 'me', () => page.getByTestId('read-me').click());
 }
 
-/** Opens every <details> so hidden parts (curl, raw bodies, link parts) are rendered too. */
+/**
+ * Opens every <details> so hidden parts (curl, raw bodies, link parts) are rendered too, then waits until every
+ * code block is highlighted: shiki's HTML, loaded on demand, replaces the plain text through the page's one
+ * {@html}, and is what must stay inert.
+ */
 async function openAllDetails(page: Page) {
 	await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
-	await page.waitForTimeout(300);
+	await expect(page.locator('.code > pre.plain')).toHaveCount(0, { timeout: 15_000 });
 }
 
 test('a walk against a hostile target, with hostile settings, renders inert', async ({ page }) => {
@@ -77,14 +81,16 @@ test('a walk against a hostile target, with hostile settings, renders inert', as
 	await addExchange(page, 'token', () => tamper.getByRole('button', { name: 'Send again' }).click());
 	await addExchange(page, 'token', () => tamper.getByRole('button', { name: 'Wrong grant_type' }).click());
 	await meAndWait(page, 'token');
+	await page.getByTestId('me-user-agent').uncheck();
+	await meAndWait(page, 'token');
+	await page.getByTestId('me-user-agent').check();
 	await meAndWait(page, 'none');
 	await meAndWait(page, 'code');
 	// The hostile strings arrived and are shown as text.
 	await expect(page.getByTestId('exchange-token').nth(1)).toContainText('<script>window.__pwned=1</script>');
 	await expect(page.getByTestId('exchange-me').first()).toContainText('onerror');
 	await openAllDetails(page);
-	// Highlighting is loaded on demand and replaces the plain text: wait for it, then look again.
-	await page.waitForTimeout(1000);
+	await expect(page.locator('.code > pre.shiki').first()).toBeVisible();
 	await expectInert(page, 'walk page after the exchanges and me.json');
 	expect(target.received.filter((r) => r.startsWith('POST /oauth/token')).length).toBe(3);
 
@@ -95,7 +101,6 @@ test('a walk against a hostile target, with hostile settings, renders inert', as
 	for (const path of [runHref!, '/runs', `/runs?q=${encodeURIComponent(PAYLOADS[0]!)}`, `${runHref}?note=${encodeURIComponent(HOSTILE)}`]) {
 		await open(page, path);
 		await openAllDetails(page);
-		await page.waitForTimeout(500);
 		await expectInert(page, path);
 	}
 	expect(dialogs).toEqual([]);
@@ -129,7 +134,6 @@ test('a hostile HAR imported through the page renders inert, on the import and o
 	await page.waitForURL(/\/runs\/[\w-]+/);
 	await expect(page.locator('h1')).toBeVisible();
 	await openAllDetails(page);
-	await page.waitForTimeout(1000);
 	await expectInert(page, 'imported hostile HAR');
 	// The payloads are there, as text.
 	expect(await page.locator('main').innerText()).toContain('<script>window.__pwned=1</script>');

@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import { expect, type Page } from '@playwright/test';
 
-/** Each payload, when interpreted, sets window.__pwned. */
+/** Each payload, when interpreted, sets window.__pwned or opens a dialog (which the tests fail on). */
 export const PAYLOADS = [
 	'<script>window.__pwned=1</script>',
 	'<img src=x onerror="window.__pwned=1">',
@@ -16,7 +16,10 @@ export const PAYLOADS = [
 	'</code></pre><iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
 	'{@html "<img src=x onerror=window.__pwned=1>"}',
 	'<a href="javascript:window.__pwned=1">click</a>',
-	'`${window.__pwned=1}`'
+	'`${window.__pwned=1}`',
+	'<img src=x onerror="alert(1)">',
+	'<svg><animate onbegin=confirm(1) attributeName=x dur=1s>',
+	'javascript:alert(document.domain)'
 ];
 export const HOSTILE = PAYLOADS.join(' ');
 const enc = encodeURIComponent;
@@ -42,9 +45,10 @@ function hostileJson(fields: Record<string, unknown>): string {
 
 /**
  * The target: the authorisation page sends the browser to the explorer's /callback with hostile parameters; the
- * first token exchange succeeds with hostile tokens (so me.json can be called with them), later ones fail with
- * hostile errors or HTML; me.json answers hostile data, a hostile 401 without a token and a javascript: redirect
- * for a grant code.
+ * first token exchange succeeds with hostile tokens (so me.json can be called with them), the second answers 200
+ * with hostile text where numbers and the token type belong, later ones fail with hostile errors or HTML; me.json
+ * answers hostile data, a hostile 401 without a token, a hostile 404 without a User-Agent and a javascript:
+ * redirect for a grant code.
  */
 export function hostileTarget(explorer: string) {
 	let exchanges = 0;
@@ -63,6 +67,10 @@ export function hostileTarget(explorer: string) {
 				res.writeHead(200, HOSTILE, hostileHeaders('application/json')).end(
 					JSON.stringify({ access_token: HOSTILE, token_type: 'Bearer', expires_in: 2419199, refresh_token: HOSTILE, created_at: 1_700_000_000 })
 				);
+			} else if (exchanges === 2) {
+				res.writeHead(200, HOSTILE, hostileHeaders('application/json')).end(
+					hostileJson({ access_token: HOSTILE, token_type: HOSTILE, expires_in: HOSTILE, refresh_token: HOSTILE, created_at: HOSTILE })
+				);
 			} else {
 				res.writeHead(400, HOSTILE, hostileHeaders('application/json')).end(
 					hostileJson({ error: HOSTILE, error_description: HOSTILE, message: HOSTILE })
@@ -74,13 +82,16 @@ export function hostileTarget(explorer: string) {
 			const credential = req.headers.authorization ?? url.searchParams.get('access_token');
 			if (!credential) {
 				res.writeHead(401, HOSTILE, hostileHeaders('application/json')).end(hostileJson({ message: HOSTILE }));
+			} else if (!req.headers['user-agent']) {
+				res.writeHead(404, HOSTILE, hostileHeaders('application/json')).end(hostileJson({ message: HOSTILE }));
 			} else if (credential.includes(HOSTILE)) {
 				res.writeHead(200, HOSTILE, hostileHeaders('application/json')).end(
 					hostileJson({
 						sbid_number: HOSTILE,
 						verifications: [
 							{ supergroup: HOSTILE, expires_on: HOSTILE },
-							{ group: 'student', expires_on: PAYLOADS[0] },
+							{ group: HOSTILE, expires_on: PAYLOADS[0] },
+							{ group: 'student', expires_on: PAYLOADS[9] },
 							{ supergroup: 'student', expires_on: '2099-01-01', [HOSTILE]: HOSTILE }
 						]
 					})
