@@ -1,10 +1,12 @@
 /**
  * SIGKILL during a load of exchanges and saves. A separate explorer (its own ports and data directory) gets
- * clients, users, codes, tokens and saved runs; then a burst of concurrent exchanges, walks and registrations is
- * cut by SIGKILL. After a restart on the same data directory nothing that was confirmed (answered 200) is lost:
- * runs, clients, users, tokens; and no code can be exchanged twice: every code that was exchanged is now
- * invalid_grant, and of the codes in flight each succeeds at most once across before and after.
+ * clients, users, codes, tokens and saved runs; then a burst of concurrent exchanges, walks, imports and
+ * registrations is cut by SIGKILL. After a restart on the same data directory nothing that was confirmed (answered
+ * 200) is lost: runs (walked and imported), clients, users, tokens; and no code can be exchanged twice: every code
+ * that was exchanged is now invalid_grant, and each code was exchanged exactly once across before and after, even
+ * one whose answer the kill cut after the sandbox had issued its tokens.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,16 +134,24 @@ test('SIGKILL mid-burst loses nothing confirmed, and no code is exchanged twice'
 		const savedRuns = new Map<string, number>();
 		for (const code of walkCodes.slice(0, 5)) await walk(code, savedRuns);
 		expect(savedRuns.size).toBe(5);
+		const importOf = (name: string) => ({ kind: 'curl', text: `curl -X POST '${ACCOUNTS}/oauth/token?grant_type=authorization_code&code=${name}'` });
+		const importedRuns = new Set<string>();
+		for (let i = 0; i < 3; i++) {
+			const imported = await post(`${EXPLORER}/api/import`, importOf(`before-${i}`));
+			expect(imported.status).toBe(200);
+			importedRuns.add(imported.body!.id as string);
+		}
 
-		// The burst: exchanges (new codes, and replays of used ones), walks and registrations, all at once.
-		// The kill comes once both exchanges and saves are under way: 20 answers, and 3 runs saved in the burst.
+		// The burst: exchanges (new codes, and replays of used ones), walks, imports and registrations, all at once.
+		// The kill comes once both exchanges and saves are under way: 20 answers, 3 runs saved and 2 imported in the burst.
 		// Exchanges go out from a few paced workers, so they are still going when the walks save.
 		let answered = 0;
 		const savesBefore = savedRuns.size;
+		const importsBefore = importedRuns.size;
 		let kill: () => void = () => undefined;
 		const killed = new Promise<void>((resolve) => (kill = resolve));
 		const maybeKill = () => {
-			if (answered >= 20 && savedRuns.size >= savesBefore + 3) kill();
+			if (answered >= 20 && savedRuns.size >= savesBefore + 3 && importedRuns.size >= importsBefore + 2) kill();
 		};
 		const counted = <T>(promise: Promise<T>) =>
 			promise.then((value) => {
@@ -160,6 +170,14 @@ test('SIGKILL mid-burst loses nothing confirmed, and no code is exchanged twice'
 		};
 		const burst: Promise<unknown>[] = [
 			...walkCodes.slice(5).map((code) => walk(code, savedRuns, maybeKill)),
+			...Array.from({ length: 10 }, (_, i) =>
+				counted(post(`${EXPLORER}/api/import`, importOf(`burst-${i}`))).then(
+					(o) => {
+						if (o.status === 200) importedRuns.add(o.body.id as string);
+						maybeKill();
+					}
+				)
+			),
 			...Array.from({ length: 3 }, exchanger),
 			...Array.from({ length: 20 }, (_, i) => {
 				const client: Client = { id: `burst-client-${i}`, secret: `burst-secret-${i}` };
@@ -177,9 +195,10 @@ test('SIGKILL mid-burst loses nothing confirmed, and no code is exchanged twice'
 		// The kill really was mid-burst: requests were answered and runs saved in it, and others were cut.
 		expect(answered).toBeGreaterThanOrEqual(20);
 		expect(savedRuns.size).toBeGreaterThanOrEqual(savesBefore + 3);
+		expect(importedRuns.size).toBeGreaterThanOrEqual(importsBefore + 2);
 		const cut = inFlight.filter(({ code }) => !successes.has(code));
 		expect(cut.length).toBeGreaterThan(0);
-		test.info().annotations.push({ type: 'burst', description: `${successes.size} codes exchanged, ${cut.length} cut or refused, ${savedRuns.size} runs saved` });
+		test.info().annotations.push({ type: 'burst', description: `${successes.size} codes exchanged, ${cut.length} cut or refused, ${savedRuns.size} runs saved, ${importedRuns.size} imports confirmed` });
 
 		// After: the same data directory.
 		server = spawnExplorer({ port: PORT, dataDir });
@@ -192,6 +211,7 @@ test('SIGKILL mid-burst loses nothing confirmed, and no code is exchanged twice'
 			const kept = har.log.entries.filter((e) => /\/oauth\/token|\/api\/v3\/me\.json/.test(e.request.url)).length;
 			expect(kept, `run ${runId} keeps its confirmed exchanges`).toBeGreaterThanOrEqual(exchanges);
 		}
+		for (const id of importedRuns) expect((await fetch(`${EXPLORER}/runs/${id}`)).status, `imported run ${id}`).toBe(200);
 		const state = (await (await fetch(`${ACCOUNTS}/sandbox/state`)).json()) as { clients: { client_id: string }[]; users: { login: string }[] };
 		const clientIds = new Set(state.clients.map((c) => c.client_id));
 		const logins = new Set(state.users.map((u) => u.login));
@@ -216,6 +236,19 @@ test('SIGKILL mid-burst loses nothing confirmed, and no code is exchanged twice'
 			const attempts = await Promise.all([exchange(code, client), exchange(code, client), exchange(code, client)]);
 			expect(attempts.filter((a) => a.status === 200).length, code).toBeLessThanOrEqual(1);
 			for (const a of attempts) if (a.status !== 200) expect(a.body?.error).toBe('invalid_grant');
+		}
+		// Now every code has been exchanged, before the kill or after: each exactly once, so the sandbox holds one
+		// access token per code. A code the kill cut after its tokens were committed would show as two. (Read from
+		// the database: the interface has no way to list issued tokens.)
+		const sandboxDb = new Database(join(dataDir, 'sandbox.db'), { readonly: true, fileMustExist: true });
+		try {
+			const issued = sandboxDb
+				.prepare("SELECT client_id AS client, count(*) AS tokens FROM issued_tokens WHERE kind = 'access' AND client_id LIKE 'kill-client-%' GROUP BY client_id")
+				.all() as { client: string; tokens: number }[];
+			const codesPerClient = (client: Client) => codes.filter((c) => c.client === client).length;
+			expect(Object.fromEntries(issued.map((row) => [row.client, row.tokens]))).toEqual(Object.fromEntries(clients.map((c) => [c.id, codesPerClient(c)])));
+		} finally {
+			sandboxDb.close();
 		}
 		// The walk codes too: a cut walk's code was exchanged by the explorer at most once.
 		for (const code of walkCodes) {
