@@ -7,6 +7,9 @@ const AUTH_PORT = PORT + 1;
 const ACCOUNTS_PORT = PORT + 2;
 /** A hostile or broken target the security and fault tests start themselves; allowed like a custom deployment. */
 export const HOSTILE_TARGET_PORT = PORT + 7;
+// The server's throwaway data directory. Set once by the runner; its workers (which load this file again) inherit
+// it, so a spec can read the sandbox's database (tests/security/support/ports.ts).
+process.env.E2E_DATA_DIR ??= `${process.env.TMPDIR ?? '/tmp'}/sso-flow-explorer-e2e-${process.pid}`;
 
 export default defineConfig({
 	testDir: 'tests',
@@ -30,7 +33,7 @@ export default defineConfig({
 			PORT: String(PORT),
 			AUTH_PORT: String(AUTH_PORT),
 			ACCOUNTS_PORT: String(ACCOUNTS_PORT),
-			DATA_DIR: `${process.env.TMPDIR ?? '/tmp'}/sso-flow-explorer-e2e-${process.pid}`,
+			DATA_DIR: process.env.E2E_DATA_DIR,
 			EXPLORER_ALLOWED_HOSTS: `unreachable.invalid,127.0.0.1:9,127.0.0.1:${HOSTILE_TARGET_PORT}`,
 			EXPLORER_ALLOW_PRIVATE_TARGETS: 'on',
 			OUTBOUND_TIMEOUT_MS: '3000'

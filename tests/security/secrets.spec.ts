@@ -1,10 +1,12 @@
 /**
- * Secrets: a crawler in Chromium walks the flow with every transport and tamper, the lesson, and then every page
- * it can reach by links (saved runs, reference, sandbox panel and scenarios when they exist), and the sandbox's
- * own pages. The client secret is in no response the browser received, no cookie, no storage, no built client
- * file, no HAR export; tokens appear only in the answer to an explicit Reveal. A second test runs its own explorer
- * process and reads everything it logged during a walk.
+ * Secrets: a crawler in Chromium walks the flow with every transport and tamper, the lesson, every scenario, and
+ * then every page it can reach by links (every saved run and its exports, reference, sandbox panel, scenarios), and
+ * the sandbox's own pages. No client secret the sandbox holds (the demo client's, and those the scenarios
+ * registered) is in any response the browser received, cookie, storage, built client file or export; tokens appear
+ * only in the answer to an explicit Reveal. A second test runs its own explorer process and reads everything it
+ * logged during a walk, the scenarios and the sandbox panel's forms.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,19 +15,33 @@ import { expect, test, type Page } from '@playwright/test';
 import { recordResponses, type Received } from './support/recorder';
 import { addExchange, signInAndDecide } from './support/browser';
 import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
-import { ACCOUNTS_HOST, AUTH_HOST, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
+import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
 import { spawnExplorer } from './support/servers';
 import { open } from '../support/walk';
 
-/** The secret as it could travel: as is, URL-encoded, in a Basic header (client_id:secret), alone in base64. */
-const SECRET_FORMS = [
-	DEMO_SECRET,
-	encodeURIComponent(DEMO_SECRET),
-	Buffer.from(`${DEMO_CLIENT_ID}:${DEMO_SECRET}`).toString('base64'),
-	Buffer.from(DEMO_SECRET).toString('base64'),
-	Buffer.from(DEMO_SECRET).toString('base64url'),
-	Buffer.from(DEMO_SECRET).toString('hex')
-];
+/** A secret as it could travel: as is, URL-encoded, in a Basic header (client_id:secret), alone in base64. */
+function secretForms(clientId: string, secret: string): string[] {
+	return [
+		secret,
+		encodeURIComponent(secret),
+		Buffer.from(`${clientId}:${secret}`).toString('base64'),
+		Buffer.from(secret).toString('base64'),
+		Buffer.from(secret).toString('base64url'),
+		Buffer.from(secret).toString('hex')
+	];
+}
+
+const SECRET_FORMS = secretForms(DEMO_CLIENT_ID, DEMO_SECRET);
+
+/** Every client the sandbox of the server under test holds, with its secret (read from its database). */
+function sandboxClients(dataDir: string): { clientId: string; secret: string }[] {
+	const db = new Database(join(dataDir, 'sandbox.db'), { readonly: true, fileMustExist: true });
+	try {
+		return db.prepare('SELECT client_id AS clientId, client_secret AS secret FROM clients').all() as { clientId: string; secret: string }[];
+	} finally {
+		db.close();
+	}
+}
 
 const where = (r: Received) => `${r.status} ${r.resourceType} ${r.url}`;
 const containing = (received: Received[], needle: string) =>
@@ -57,7 +73,7 @@ async function linksOf(page: Page): Promise<string[]> {
 }
 
 test('a crawl of every page finds the client secret nowhere, and tokens only where revealed', async ({ page, context }) => {
-	test.setTimeout(120_000);
+	test.setTimeout(240_000);
 	const log = await recordResponses(context, EXPLORER);
 	const revealed: string[] = [];
 	page.on('dialog', async (dialog) => {
@@ -113,24 +129,22 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	await expect(page.getByTestId('lesson-summary')).toBeVisible();
 	storages.push(await storageOf(page));
 
-	// Every scenario, run from its page (each walks the sandbox and saves a run).
-	const scenarios = await page.goto('/scenarios');
-	if (scenarios?.status() === 200 && (await page.getByTestId('run-all').count()) > 0) {
-		const total = await page.locator('[data-testid^="scenario-"][id]').count();
-		expect(total).toBeGreaterThan(0);
-		await page.getByTestId('run-all').click();
-		await expect(page.getByTestId('scenario-result')).toHaveCount(total, { timeout: 60_000 });
-		await openAllDetails(page);
-		storages.push(await storageOf(page));
-	}
+	// Every scenario, run from its page (each registers clients of its own, walks the sandbox and saves a run).
+	await open(page, '/scenarios');
+	const total = await page.locator('[data-testid^="scenario-"][id]').count();
+	expect(total).toBeGreaterThan(0);
+	await page.getByTestId('run-all').click();
+	await expect(page.getByTestId('scenario-result')).toHaveCount(total, { timeout: 60_000 });
+	await openAllDetails(page);
+	storages.push(await storageOf(page));
 
-	// Every page reachable by links, plus the ones that may exist without a link yet.
-	const queue = ['/', '/runs', '/reference', '/learn/cancel', '/sandbox', '/scenarios'].map((p) => `${EXPLORER}${p}`);
+	// Every page reachable by links from every page of the explorer (each saved run among them).
+	const ROUTES = ['/', '/runs', '/reference', '/learn/cancel', '/sandbox', '/scenarios'];
+	const queue = ROUTES.map((p) => `${EXPLORER}${p}`);
 	const seen = new Set<string>();
 	const exports = new Set<string>();
 	const pages: string[] = [];
-	let runPages = 0;
-	while (queue.length > 0 && pages.length < 80) {
+	while (queue.length > 0) {
 		const url = queue.shift()!;
 		if (seen.has(url)) continue;
 		seen.add(url);
@@ -140,10 +154,8 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 			exports.add(url);
 			continue;
 		}
-		if (/^\/runs\/[^/]+$/.test(path) && ++runPages > 20) continue;
 		const response = await page.goto(url);
-		if (!response || response.status() === 404) continue;
-		pages.push(`${response.status()} ${path}`);
+		pages.push(`${response?.status() ?? 'no answer'} ${path}${new URL(url).search}`);
 		await openAllDetails(page);
 		storages.push(await storageOf(page));
 		queue.push(...(await linksOf(page)));
@@ -153,8 +165,10 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 		await page.goto(url);
 		storages.push(await storageOf(page));
 	}
-	expect(pages.length).toBeGreaterThanOrEqual(5);
-	expect(pages.filter((p) => p.startsWith('5')), 'pages that failed').toEqual([]);
+	for (const route of ROUTES) expect(pages, `the crawl opened ${route}`).toContain(`200 ${route}`);
+	expect(pages.filter((p) => !p.startsWith('200 ')), 'pages that did not answer 200').toEqual([]);
+	const runPages = pages.filter((p) => /^200 \/runs\/[^/?]+$/.test(p)).length;
+	expect(runPages, 'a run page for the walk, the lesson and each scenario').toBeGreaterThanOrEqual(total + 2);
 
 	// A HAR export downloaded as a person would, and every export link the crawl found.
 	await open(page, '/runs');
@@ -174,9 +188,11 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	const cookies = JSON.stringify(await context.cookies());
 	const files = clientFiles(join(process.cwd(), 'build', 'client'));
 	expect(files.length).toBeGreaterThan(3);
-	test.info().annotations.push({ type: 'crawl', description: `${pages.length} pages, ${received.length} responses, ${exported.length} exports` });
+	const clients = sandboxClients(DATA_DIR);
+	expect(clients.filter((c) => c.clientId.startsWith('scenario-')).length, 'clients the scenarios registered').toBeGreaterThan(0);
+	test.info().annotations.push({ type: 'crawl', description: `${pages.length} pages (${runPages} runs), ${received.length} responses, ${exported.length} exports, ${clients.length} client secrets` });
 
-	for (const form of SECRET_FORMS) {
+	for (const form of clients.flatMap((c) => secretForms(c.clientId, c.secret))) {
 		expect(containing(received, form), `responses carrying ${form}`).toEqual([]);
 		expect(storages.filter((s) => s.includes(form)), `storage carrying ${form}`).toEqual([]);
 		expect(cookies).not.toContain(form);
@@ -258,11 +274,35 @@ test("the explorer's server log holds no client secret and no token, whatever th
 		await session.request(`/runs/${view.runId}/export/har`).then((r) => r.text());
 		await session.request(`/runs/${view.runId}`).then((r) => r.text());
 		await session.post('/api/lesson', { outcome: 'cancel' });
+
+		// Every scenario (each registers clients with secrets of its own), through the API its page uses.
+		const scenarioIds = [...(await (await session.request('/scenarios')).text()).matchAll(/id="([\w-]+)" data-testid="scenario-\1"/g)].map((m) => m[1]!);
+		expect(scenarioIds.length).toBeGreaterThan(10);
+		for (const id of scenarioIds) {
+			const run = await session.request(`/api/scenarios/${id}`, { method: 'POST' });
+			expect(run.status, id).toBe(200);
+			await run.text();
+		}
+		// The sandbox panel's forms: a client created, then given a new secret, and a user with a password.
+		const panelSecrets = ['panel-secret-first-0123', 'panel-secret-second-4567'];
+		for (const secret of panelSecrets) {
+			const form = new URLSearchParams({ client_id: 'panel-log-client', client_secret: secret, redirect_uris: `${explorer}/callback`, countries: 'uk', verification_key: 'supergroup' });
+			const saved = await session.request('/sandbox?/saveClient', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: explorer }, body: form });
+			expect(saved.status).toBe(200);
+			expect(await saved.text()).toContain('panel-log-client');
+		}
+		const userForm = new URLSearchParams({ login: 'panel-log@example.com', password: 'panel-password-89ab' });
+		const user = await session.request('/sandbox?/saveUser', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: explorer }, body: userForm });
+		expect(await user.text()).toContain('created with sbid_number');
 		await new Promise((r) => setTimeout(r, 300));
 
 		const output = server.output();
 		expect(output).toContain('SSO Flow Explorer');
-		for (const form of SECRET_FORMS) expect(output, `the log carries ${form}`).not.toContain(form);
+		const clients = sandboxClients(dataDir);
+		expect(clients.filter((c) => c.clientId.startsWith('scenario-')).length, 'clients the scenarios registered').toBeGreaterThan(0);
+		expect(clients.map((c) => c.secret)).toEqual(expect.arrayContaining([panelSecrets[1]]));
+		const secrets = [...clients.flatMap((c) => secretForms(c.clientId, c.secret)), ...SECRET_FORMS, ...panelSecrets, 'panel-password-89ab'];
+		for (const form of secrets) expect(output, `the log carries ${form}`).not.toContain(form);
 		for (const token of tokens) expect(output).not.toContain(token);
 	} finally {
 		server.process.kill('SIGTERM');

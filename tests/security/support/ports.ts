@@ -9,6 +9,8 @@ export const ACCOUNTS_HOST = `http://localhost:${PORT + 2}`;
 /** Allowed by the config (127.0.0.1:PORT+7), with private targets on: the specs start their own target there. */
 export const HOSTILE_PORT = PORT + 7;
 export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;
+/** The data directory of the server the config starts (sandbox.db, explorer.db). */
+export const DATA_DIR = process.env.E2E_DATA_DIR!;
 /** The config's OUTBOUND_TIMEOUT_MS. */
 export const OUTBOUND_TIMEOUT_MS = 3000;
 
