@@ -2,13 +2,17 @@
  * SSRF through the explorer's HTTP API: a custom target the operator has not allowed is refused with a clear 400
  * before any request, however its address is written, and a redirect from an allowed target is recorded, never
  * followed. A listener on every loopback spelling's port proves nothing left the server. (The config allows only
- * 127.0.0.1:HOSTILE_PORT; private targets are on for it, so these are refused for not being allowed. The
- * private-address refusal itself is unit-tested in src/lib/server/ssrf.security.test.ts.)
+ * 127.0.0.1:HOSTILE_PORT; private targets are on for it, so these are refused for not being allowed.) A separate
+ * explorer with private targets off shows the other rule: hosts the operator allowed that are, or resolve to,
+ * internal addresses are refused when a request would go out (unit-tested in src/lib/server/ssrf.security.test.ts).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ExplorerSession, customTarget } from './support/explorer';
 import { ACCOUNTS_HOST, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT, PORT } from './support/ports';
-import { startTarget, type Target } from './support/servers';
+import { spawnExplorer, startTarget, type Target } from './support/servers';
 
 let listener: Target;
 
@@ -166,4 +170,37 @@ test('importing a HAR that names internal hosts sends nothing anywhere', async (
 	await page.text();
 	await settle();
 	expect(listener.connections).toBe(0);
+});
+
+test('with private targets off, allowed hosts that are or resolve to internal addresses are refused at the request, and nothing is contacted', async () => {
+	// Its own explorer: the operator allowed loopback by name, as an IPv4 and as an IPv6 address, but left
+	// EXPLORER_ALLOW_PRIVATE_TARGETS off. `localhost` goes through the real resolver.
+	const port = 4497;
+	const dataDir = mkdtempSync(join(tmpdir(), 'sfe-ssrf-'));
+	const p = listener.port;
+	const server = spawnExplorer({ port, dataDir, env: { EXPLORER_ALLOWED_HOSTS: `localhost:${p},127.0.0.1:${p},[::1]:${p}` } });
+	try {
+		await server.ready;
+		const session = await new ExplorerSession(`http://localhost:${port}`).open();
+		// Each an allowed host (2130706433 is 127.0.0.1 written as a number), so the settings are accepted.
+		for (const origin of [`http://localhost:${p}`, `http://127.0.0.1:${p}`, `http://[::1]:${p}`, `http://2130706433:${p}`]) {
+			expect((await session.walk('client', customTarget(origin, origin))).status, origin).toBe(200);
+			await session.callback('code=ssrf-private');
+			for (const [action, body] of [
+				['exchange', { transport: 'query' }],
+				['me', { credential: 'none' }]
+			] as const) {
+				const failure = (await session.walk(action, body)).body.view!.exchanges.at(-1)!.exchange.failure;
+				expect(failure?.kind, origin).toBe('refused');
+				expect(failure?.message, origin).toMatch(/resolves to (127\.0\.0\.1|::1)/);
+				expect(failure?.message, origin).toContain('EXPLORER_ALLOW_PRIVATE_TARGETS');
+			}
+		}
+		await settle();
+		expect(listener.connections).toBe(0);
+	} finally {
+		server.process.kill('SIGTERM');
+		await server.exited;
+		rmSync(dataDir, { recursive: true, force: true });
+	}
 });
