@@ -29,6 +29,9 @@ const INTERNAL_NAMES: Record<string, string[]> = {
 	'cgnat.test': ['100.64.0.1'],
 	'linklocal6.test': ['fe80::1'],
 	'nat64.test': ['64:ff9b::7f00:1'],
+	'compat.test': ['::7f00:1'],
+	'sixtofour.test': ['2002:7f00:1::'],
+	'benchmark.test': ['198.18.0.1'],
 	// One bad address among good ones is enough to refuse: the connection may pick any of them.
 	'mixed.test': ['93.184.216.34', '127.0.0.1'],
 	'mixed6.test': ['2606:2800::1', '::1']

@@ -38,12 +38,20 @@ describe('blockedReason', () => {
 		['fd00::1', 'unique-local'],
 		['fc00::1', 'unique-local'],
 		['ff02::1', 'multicast'],
-		['64:ff9b::a00:1', 'NAT64']
+		['64:ff9b::a00:1', 'NAT64'],
+		['64:ff9b:1::a00:1', 'NAT64'],
+		['198.18.0.1', 'benchmarking'],
+		['198.19.255.255', 'benchmarking'],
+		['::7f00:1', 'IPv4-compatible'],
+		['::a00:1', 'IPv4-compatible'],
+		['::ffff:0:7f00:1', 'IPv4-translated'],
+		['2002:7f00:1::', '6to4'],
+		['100::1', 'discard-only']
 	])('refuses %s (%s)', (address, name) => {
 		expect(blockedReason(address)).toContain(name);
 	});
 
-	it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111'])('lets the public address %s through', (address) => {
+	it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '198.20.0.1', '2606:4700::1111', '2001:4860:4860::8888'])('lets the public address %s through', (address) => {
 		expect(blockedReason(address)).toBeNull();
 	});
 });
