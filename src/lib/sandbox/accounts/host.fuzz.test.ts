@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOKEN_ERRORS } from '../../protocol';
 import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse } from '../../protocol/schemas';
+import { FUZZ_SETTINGS } from '../../flow/fuzzing';
 import { CALLBACK, DEMO, accessTokenFor, issueCode, startAccounts, type RunningAccounts } from './test-support';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
-const SETTINGS = { seed: 42, numRuns: RUNS } as const;
+const RUNS = FUZZ_SETTINGS.numRuns;
 /** Per request: a sandbox that does not answer within this is hung. */
 const ANSWER_WITHIN_MS = 5_000;
 const FUZZ_TIMEOUT_MS = Math.max(20_000, RUNS * 10);
@@ -154,9 +154,16 @@ function schemaProblem(schema: z.ZodType, r: RawResponse, what: string): Verdict
 	return parsed.success ? null : `${r.status} body is not ${what}: ${r.body.toString('utf8').slice(0, 200)}`;
 }
 
-/** Token endpoint: 200 TokenResponse; the 7.2 rows with their status; 405 and 413 invalid_request (sandbox choices). */
-function tokenVerdict(r: RawResponse, method: string): Verdict {
+/** The demo client's secret as a request can carry it: as a parameter, or in Basic (or Bearer) credentials. */
+const SECRET_AS_SENT = [DEMO.client_secret, Buffer.from(`${DEMO.client_id}:${DEMO.client_secret}`).toString('base64')];
+
+/**
+ * Token endpoint: 200 TokenResponse, and only for a request that carried the client's secret; the 7.2 rows with
+ * their status; 405 and 413 invalid_request (sandbox choices).
+ */
+function tokenVerdict(r: RawResponse, method: string, sent: string): Verdict {
 	if (method === 'HEAD') return r.status === 405 ? null : `${r.status} for HEAD`;
+	if (r.status === 200 && !SECRET_AS_SENT.some((form) => sent.includes(form))) return '200 for a request without the client secret';
 	if (r.status === 200) return schemaProblem(TokenResponse, r, 'a TokenResponse');
 	if (![400, 401, 405, 413, 415].includes(r.status)) return `status ${r.status} is not one of the token endpoint's`;
 	const problem = schemaProblem(TokenErrorBody, r, 'a TokenErrorBody');
@@ -197,13 +204,13 @@ function controlVerdict(r: RawResponse, method: string): Verdict {
 	return `status ${r.status}`;
 }
 
-async function check(port: number, request: RawRequest, verdict: (r: RawResponse, method: string) => Verdict): Promise<void> {
+async function check(port: number, request: RawRequest, verdict: (r: RawResponse, method: string, sent: string) => Verdict): Promise<void> {
 	const answer = await exchange(port, serialise(request), request.method);
 	if (!answer.ok) throw new Error(`${answer.problem} for ${describeRequest(request)}`);
 	const r = answer.response;
 	if (r.status >= 500) throw new Error(`${r.status} ${r.body.toString('utf8')} for ${describeRequest(request)}`);
 	if (isParserRefusal(r)) return;
-	const problem = verdict(r, request.method);
+	const problem = verdict(r, request.method, serialise(request).toString('latin1'));
 	if (problem) throw new Error(`${problem} for ${describeRequest(request)}`);
 }
 
@@ -395,7 +402,7 @@ describe('fuzzing the token endpoint', () => {
 			fc.asyncProperty(envelope(['POST'], authorization), placed, async (env, [query, body]) => {
 				await check(port, request(env, '/oauth/token', query, body), tokenVerdict);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });
@@ -409,7 +416,7 @@ describe('fuzzing me.json', () => {
 			fc.asyncProperty(envelope(['GET', 'HEAD'], authorization), query, bodyOf(query, 'text/plain'), async (env, q, body) => {
 				await check(port, request(env, '/api/v3/me.json', q, body), meVerdict);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });
@@ -451,7 +458,7 @@ describe('fuzzing the control API', () => {
 			fc.asyncProperty(envelope(['POST', 'GET'], authorization), fc.constantFrom(...CONTROL_PATHS), query, body, async (env, path, q, b) => {
 				await check(port, request(env, `/sandbox/${path}`, q, b), controlVerdict);
 			}),
-			SETTINGS
+			FUZZ_SETTINGS
 		);
 	});
 });
@@ -464,6 +471,8 @@ describe('the fuzz harness itself', () => {
 		expect(noUserAgent.ok && meVerdict(noUserAgent.response, 'GET')).toBeNull();
 		const noHost = await exchange(port, serialise(get([['Connection', 'close']])), 'GET');
 		expect(noHost.ok && isParserRefusal(noHost.response)).toBe(true);
-		expect(tokenVerdict({ status: 200, headers: new Map(), body: Buffer.from('{"error":"x"}') }, 'POST')).not.toBeNull();
+		expect(tokenVerdict({ status: 200, headers: new Map(), body: Buffer.from('{"error":"x"}') }, 'POST', `client_secret=${DEMO.client_secret}`)).not.toBeNull();
+		const tokens = Buffer.from(JSON.stringify({ access_token: 'a', token_type: 'Bearer', expires_in: 1, refresh_token: 'r', created_at: 1 }));
+		expect(tokenVerdict({ status: 200, headers: new Map(), body: tokens }, 'POST', 'client_secret=wrong')).toContain('without the client secret');
 	});
 });
