@@ -1,6 +1,6 @@
 /**
- * The explorer against a broken target: down, silent past the timeout, answering HTML, truncated JSON, a 5xx, a
- * redirect loop. Each step gets a clear message within the outbound timeout (3 s in the test config) plus a small
+ * The explorer against a broken target: down, silent past the timeout, answering HTML, truncated JSON, a complete
+ * answer of broken JSON, a body drip-fed past the timeout, a 5xx, a redirect loop. Each step gets a clear message within the outbound timeout (3 s in the test config) plus a small
  * margin, the explorer answers other people meanwhile, and a normal sandbox walk succeeds afterwards.
  */
 import type http from 'node:http';
@@ -50,6 +50,24 @@ const FAULTS: Fault[] = [
 			res.write('{"access_token":"abc","token_type":"Bea', () => req.socket.destroy());
 		},
 		says: /connection closed after 39 bytes of the body \(Content-Length said 400 bytes\), before it was complete/,
+		outcome: 'transport',
+		status: 200
+	},
+	{
+		name: 'answering a complete 200 whose JSON is broken',
+		handler: (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"access_token":"abc","token_type":'),
+		says: /The body is not JSON \(.*JSON.*\)\. No row of 7\.[23] matches/,
+		outcome: 'error',
+		status: 200
+	},
+	{
+		name: 'drip-feeding its body past the timeout (headers, then a byte every 300 ms)',
+		handler: (req, res) => {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			const drip = setInterval(() => res.write(' '), 300);
+			req.socket.on('close', () => clearInterval(drip));
+		},
+		says: /No complete answer in time The target began to answer \(200 OK, then \d+ characters of body\) but the answer never completed \(waited 3 s\)/,
 		outcome: 'transport',
 		status: 200
 	},

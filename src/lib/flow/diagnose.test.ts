@@ -235,12 +235,22 @@ describe('annotateTokenExchange: answers outside the tables and transport failur
 
 	it('a transport failure is its own outcome with its message and fix', () => {
 		const timeout = annotateTokenExchange(failed({ kind: 'timeout', message: 'no answer', timeoutMs: 10_000 }), custom);
-		expect(timeout).toMatchObject({ outcome: 'transport', title: 'No answer in time' });
+		expect(timeout).toMatchObject({ outcome: 'transport', title: 'No complete answer in time' });
 		expect(timeout.summary).toContain('waited 10 s');
-		expect(timeout.summary).toContain('no answer');
+		expect(timeout.summary).toContain('No response from the target (waited 10 s): no answer.');
+		const stalled = annotateTokenExchange({ ...exchange(200, '{"acc'), failure: { kind: 'timeout', message: 'No complete answer within 3 s.', timeoutMs: 3000 } }, custom);
+		expect(stalled.summary).toBe(
+			"The target began to answer (200, then 5 characters of body) but the answer never completed (waited 3 s): No complete answer within 3 s. Nothing in the interface's tables applies to an incomplete answer."
+		);
 		expect(annotateTokenExchange(failed({ kind: 'refused', message: 'host not allowed' }), custom).fix).toMatch(/allowed hosts/);
 		expect(annotateTokenExchange(failed({ kind: 'unreachable', message: 'ECONNREFUSED' }), custom).fix).toMatch(/running/);
 		expect(annotateTokenExchange({ ...exchange(200, ''), response: null }, custom).outcome).toBe('transport');
+	});
+
+	it('a complete answer of broken JSON says what the parser found', () => {
+		const a = annotateTokenExchange(exchange(200, '{"access_token":"abc","token_type":'), custom);
+		expect(a.outcome).toBe('error');
+		expect(a.summary).toMatch(/^The body is not JSON \(.*JSON.*\)\. No row of 7\.2 matches/);
 	});
 });
 

@@ -106,11 +106,11 @@ function header(headers: HttpHeader[], name: string): string | undefined {
 	return headers.find((h) => h.name.toLowerCase() === name)?.value;
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
 	try {
 		return { ok: true, value: JSON.parse(text) };
-	} catch {
-		return { ok: false };
+	} catch (error) {
+		return { ok: false, problem: (error as Error).message };
 	}
 }
 
@@ -135,7 +135,7 @@ const TRANSPORT: Record<TransportFailure['kind'], { title: string; fix: string }
 		fix: 'Check the address (host, port, http or https) and that the target is running. The request is sent from the explorer\'s server, so the host must be reachable from there, not just from your browser.'
 	},
 	timeout: {
-		title: 'No answer in time',
+		title: 'No complete answer in time',
 		fix: 'The target is down, overloaded, or a firewall is silently dropping the connection. Check it is up, then try again.'
 	},
 	'too-large': {
@@ -144,16 +144,18 @@ const TRANSPORT: Record<TransportFailure['kind'], { title: string; fix: string }
 	}
 };
 
-function transportAnnotation(failure: TransportFailure): Annotation {
+/**
+ * A request that got no complete answer. When the status line and headers came before the failure (a body cut,
+ * stalled or too large), the summary says so: the target did answer, just not all of it.
+ */
+function transportAnnotation({ failure, response }: { failure: TransportFailure; response: RecordedResponse | null }): Annotation {
 	const { title, fix } = TRANSPORT[failure.kind];
-	const timeout = failure.kind === 'timeout' ? ` (waited ${Math.round(failure.timeoutMs / 1000)} s)` : '';
-	return {
-		outcome: 'transport',
-		title,
-		summary: `No response from the target${timeout}: ${failure.message}. Nothing in the interface's tables applies, because the service never answered.`,
-		candidates: [],
-		fix
-	};
+	const waited = failure.kind === 'timeout' ? ` (waited ${Math.round(failure.timeoutMs / 1000)} s)` : '';
+	const message = failure.message.replace(/\.$/, '');
+	const summary = response
+		? `The target began to answer (${`${response.status} ${response.statusText}`.trim()}, then ${response.body.length} characters of body) but the answer never completed${waited}: ${message}. Nothing in the interface's tables applies to an incomplete answer.`
+		: `No response from the target${waited}: ${message}. Nothing in the interface's tables applies, because the service never answered.`;
+	return { outcome: 'transport', title, summary, candidates: [], fix };
 }
 
 const NO_RESPONSE: Annotation = {
@@ -191,9 +193,8 @@ function undescribedResponse(response: RecordedResponse, endpoint: Endpoint, tar
 		what = status === 404 ? 'Nothing was found at this address.' : 'The endpoint does not accept this method.';
 		fix = `Send ${endpoint === 'token' ? 'POST' : 'GET'} to ${ENDPOINT_PATH[endpoint]}.`;
 	} else {
-		what = parseJson(response.body).ok
-			? 'The JSON body is not one the tables describe.'
-			: 'The body is not JSON.';
+		const json = parseJson(response.body);
+		what = json.ok ? 'The JSON body is not one the tables describe.' : `The body is not JSON (${json.problem}).`;
 		fix = `Compare the response with section ${table}; if the target is a real deployment, ask its operator what this answer means.`;
 	}
 	return {
@@ -432,7 +433,7 @@ function tokenFields(body: unknown): AnnotatedField[] {
 }
 
 export function annotateTokenExchange(exchange: RecordedExchange, known: WalkKnowledge): Annotation {
-	if (exchange.failure) return transportAnnotation(exchange.failure);
+	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
 	if (!response) return NO_RESPONSE;
 	const json = parseJson(response.body);
@@ -554,7 +555,7 @@ function meSuccess(body: unknown, known: MeKnowledge, today: string): Annotation
 }
 
 export function annotateMeExchange(exchange: RecordedExchange, known: MeKnowledge): Annotation {
-	if (exchange.failure) return transportAnnotation(exchange.failure);
+	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
 	if (!response) return NO_RESPONSE;
 	const json = parseJson(response.body);
