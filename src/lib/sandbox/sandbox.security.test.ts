@@ -107,7 +107,7 @@ function expectUnguessable(kind: string, samples: string[]) {
 }
 
 describe('entropy of codes and tokens', () => {
-	it('10,000 codes, access tokens and refresh tokens: distinct base64url, at least 128 bits, every bit balanced', () => {
+	it('10,000 codes, access tokens and refresh tokens, from the code and from the refresh grant: distinct base64url, at least 128 bits, every bit balanced', () => {
 		const store = openStore(':memory:');
 		applyFixtures(store, 'http://localhost:3000');
 		const user = store.getUserByLogin('student@example.com')!;
@@ -122,11 +122,22 @@ describe('entropy of codes and tokens', () => {
 			access.push(result.tokens.access_token);
 			refresh.push(result.tokens.refresh_token);
 		}
+		// The refresh grant (sandbox choice 'refresh-grant') issues tokens too: each refresh token once.
+		const renewedAccess: string[] = [];
+		const renewedRefresh: string[] = [];
+		for (const token of refresh) {
+			const result = store.refresh(token, 'demo-client');
+			if (!result.ok) throw new Error(`refresh failed: ${result.cause}`);
+			renewedAccess.push(result.tokens.access_token);
+			renewedRefresh.push(result.tokens.refresh_token);
+		}
 		store.close();
 		expectUnguessable('codes', codes);
 		expectUnguessable('access tokens', access);
 		expectUnguessable('refresh tokens', refresh);
-		expect(new Set([...codes, ...access, ...refresh]).size).toBe(30_000);
+		expectUnguessable('access tokens of the refresh grant', renewedAccess);
+		expectUnguessable('refresh tokens of the refresh grant', renewedRefresh);
+		expect(new Set([...codes, ...access, ...refresh, ...renewedAccess, ...renewedRefresh]).size).toBe(50_000);
 	}, 60_000);
 });
 
@@ -173,6 +184,13 @@ describe('the control API when turned off', () => {
 			headers: body === null ? {} : { 'content-type': 'application/json' },
 			body: body === null ? undefined : JSON.stringify(body)
 		});
+
+	it('the list above names every endpoint the control API defines (control.ts), so a new one is checked too', () => {
+		const source = readFileSync(join(process.cwd(), 'src', 'lib', 'sandbox', 'accounts', 'control.ts'), 'utf8');
+		const defined = [...source.matchAll(/^\t\t'(\/sandbox\/[\w/-]*)': \{/gm)].map((m) => m[1]!);
+		expect(defined.length).toBeGreaterThanOrEqual(7);
+		expect(defined.filter((path) => !ENDPOINTS.some(([, listed]) => listed === path))).toEqual([]);
+	});
 
 	it('SANDBOX_CONTROL_API=off turns it off', () => {
 		expect(sandboxConfigFromEnv({ SANDBOX_CONTROL_API: 'off' }).controlApi).toBe(false);
