@@ -196,10 +196,49 @@ function meVerdict(r: RawResponse, method: string): Verdict {
 
 const ControlError = z.object({ error: z.string().min(1) });
 
-/** Control API: 2xx with a JSON body, or 4xx with `{error}`. */
-function controlVerdict(r: RawResponse, method: string): Verdict {
+const isoInstant = z.iso.datetime();
+const isoDay = z.iso.date();
+/** A client and a user as the control API shows them: never a secret or a password (strict objects). */
+const ShownClient = z.strictObject({
+	client_id: z.string().min(1),
+	name: z.string(),
+	redirect_uris: z.array(z.string()),
+	countries: z.array(z.string()),
+	verification_key: z.enum(['supergroup', 'group'])
+});
+const ShownUser = z.strictObject({
+	login: z.string().min(1),
+	sbid_number: z.string().min(1),
+	verifications: z.array(z.object({ supergroup: z.string(), expires_on: isoDay })),
+	deletion_requested: z.boolean()
+});
+/** What each control endpoint answers on success. */
+const CONTROL_ANSWERS: Record<string, z.ZodType> = {
+	'/sandbox/reset': z.strictObject({ reset: z.literal(true), now: isoInstant }),
+	'/sandbox/clients': ShownClient,
+	'/sandbox/users': ShownUser,
+	'/sandbox/clock': z.strictObject({ now: isoInstant, today: isoDay }),
+	'/sandbox/authorize': z.strictObject({ location: z.string().startsWith(CALLBACK) }),
+	'/sandbox/log': z.strictObject({
+		entries: z.array(z.strictObject({ id: z.number().int(), at: isoInstant, host: z.enum(['authorisation', 'accounts']), entry: z.unknown() }))
+	}),
+	'/sandbox/state': z.strictObject({ now: isoInstant, today: isoDay, clients: z.array(ShownClient), users: z.array(ShownUser) })
+};
+
+/** The path a raw request asked for (origin form or absolute form), without its query. */
+function requestedPath(sent: string): string {
+	const target = sent.slice(0, sent.indexOf('\r\n')).split(' ')[1] ?? '';
+	return target.replace(/^http:\/\/[^/]*/, '').split('?')[0]!;
+}
+
+/** Control API: 2xx with that endpoint's answer, or 4xx with `{error}`. */
+function controlVerdict(r: RawResponse, method: string, sent: string): Verdict {
 	if (method === 'HEAD') return r.status < 500 ? null : `status ${r.status}`;
-	if (r.status >= 200 && r.status < 300) return jsonBody(r) !== null && typeof jsonBody(r) === 'object' ? null : `${r.status} without a JSON object`;
+	if (r.status >= 200 && r.status < 300) {
+		const path = requestedPath(sent);
+		const schema = CONTROL_ANSWERS[path];
+		return schema ? schemaProblem(schema, r, `the answer of ${path}`) : `${r.status} for ${path}, which is no control endpoint`;
+	}
 	if (r.status >= 400 && r.status < 500) return schemaProblem(ControlError, r, 'an {error} body');
 	return `status ${r.status}`;
 }
@@ -474,5 +513,11 @@ describe('the fuzz harness itself', () => {
 		expect(tokenVerdict({ status: 200, headers: new Map(), body: Buffer.from('{"error":"x"}') }, 'POST', `client_secret=${DEMO.client_secret}`)).not.toBeNull();
 		const tokens = Buffer.from(JSON.stringify({ access_token: 'a', token_type: 'Bearer', expires_in: 1, refresh_token: 'r', created_at: 1 }));
 		expect(tokenVerdict({ status: 200, headers: new Map(), body: tokens }, 'POST', 'client_secret=wrong')).toContain('without the client secret');
+		const client = { client_id: 'c', name: 'c', redirect_uris: [], countries: ['uk'], verification_key: 'supergroup' };
+		const answer = (body: unknown) => ({ status: 200, headers: new Map(), body: Buffer.from(JSON.stringify(body)) });
+		const clients = 'POST /sandbox/clients HTTP/1.1\r\n';
+		expect(controlVerdict(answer(client), 'POST', clients)).toBeNull();
+		expect(controlVerdict(answer({ ...client, client_secret: 's' }), 'POST', clients)).not.toBeNull();
+		expect(controlVerdict(answer(client), 'POST', 'POST http://127.0.0.1/sandbox/nothing?x=1 HTTP/1.1\r\n')).toContain('no control endpoint');
 	});
 });
