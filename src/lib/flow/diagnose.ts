@@ -152,8 +152,9 @@ function transportAnnotation({ failure, response }: { failure: TransportFailure;
 	const { title, fix } = TRANSPORT[failure.kind];
 	const waited = failure.kind === 'timeout' ? ` (waited ${Math.round(failure.timeoutMs / 1000)} s)` : '';
 	const message = failure.message.replace(/\.$/, '');
+	const status = response && `${response.status} ${response.statusText}`.trim();
 	const summary = response
-		? `The target began to answer (${`${response.status} ${response.statusText}`.trim()}, then ${response.body.length} characters of body) but the answer never completed${waited}: ${message}. Nothing in the interface's tables applies to an incomplete answer.`
+		? `The target began to answer (${status}, then ${response.body.length} characters of body) but the answer never completed${waited}: ${message}. Nothing in the interface's tables applies to an incomplete answer.`
 		: `No response from the target${waited}: ${message}. Nothing in the interface's tables applies, because the service never answered.`;
 	return { outcome: 'transport', title, summary, candidates: [], fix };
 }

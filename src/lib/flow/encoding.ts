@@ -34,7 +34,6 @@ export function splitRawQuery(query: string): RawQueryParam[] {
 		});
 }
 
-/** `application/x-www-form-urlencoded` encoding of one value (spaces become `+`), as URLSearchParams writes it. */
 /**
  * encodeURIComponent for any string. An unpaired surrogate, which UTF-8 cannot carry (encodeURIComponent throws on
  * it; a JSON body or a paste can hold one), becomes U+FFFD, as a browser's URL parser writes it.
@@ -48,6 +47,7 @@ export function encodeQuery(params: readonly (readonly [string, string])[]): str
 	return params.map(([name, value]) => `${encodeComponent(name)}=${encodeComponent(value)}`).join('&');
 }
 
+/** `application/x-www-form-urlencoded` encoding of one value (spaces become `+`), as URLSearchParams writes it. */
 export function formEncode(value: string): string {
 	return new URLSearchParams({ v: value }).toString().slice(2);
 }
