@@ -6,13 +6,12 @@
  * that was exchanged is now invalid_grant, and each code was exchanged exactly once across before and after, even
  * one whose answer the kill cut after the sandbox had issued its tokens.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ExplorerSession, sandboxCode } from '../security/support/explorer';
-import { spawnExplorer, type SpawnedExplorer } from '../security/support/servers';
+import { readSandboxDatabase, spawnExplorer, type SpawnedExplorer } from '../security/support/servers';
 
 const PORT = 4494;
 const EXPLORER = `http://localhost:${PORT}`;
@@ -240,16 +239,15 @@ test('SIGKILL mid-burst loses nothing confirmed, and no code is exchanged twice'
 		// Now every code has been exchanged, before the kill or after: each exactly once, so the sandbox holds one
 		// access token per code. A code the kill cut after its tokens were committed would show as two. (Read from
 		// the database: the interface has no way to list issued tokens.)
-		const sandboxDb = new Database(join(dataDir, 'sandbox.db'), { readonly: true, fileMustExist: true });
-		try {
-			const issued = sandboxDb
-				.prepare("SELECT client_id AS client, count(*) AS tokens FROM issued_tokens WHERE kind = 'access' AND client_id LIKE 'kill-client-%' GROUP BY client_id")
-				.all() as { client: string; tokens: number }[];
-			const codesPerClient = (client: Client) => codes.filter((c) => c.client === client).length;
-			expect(Object.fromEntries(issued.map((row) => [row.client, row.tokens]))).toEqual(Object.fromEntries(clients.map((c) => [c.id, codesPerClient(c)])));
-		} finally {
-			sandboxDb.close();
-		}
+		const issued = readSandboxDatabase(
+			dataDir,
+			(db) =>
+				db
+					.prepare("SELECT client_id AS client, count(*) AS tokens FROM issued_tokens WHERE kind = 'access' AND client_id LIKE 'kill-client-%' GROUP BY client_id")
+					.all() as { client: string; tokens: number }[]
+		);
+		const codesPerClient = (client: Client) => codes.filter((c) => c.client === client).length;
+		expect(Object.fromEntries(issued.map((row) => [row.client, row.tokens]))).toEqual(Object.fromEntries(clients.map((c) => [c.id, codesPerClient(c)])));
 		// The walk codes too: a cut walk's code was exchanged by the explorer at most once.
 		for (const code of walkCodes) {
 			const attempts = await Promise.all([exchange(code, demo), exchange(code, demo)]);

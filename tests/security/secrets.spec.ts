@@ -6,7 +6,6 @@
  * only in the answer to an explicit Reveal. A second test runs its own explorer process and reads everything it
  * logged during a walk, the scenarios and the sandbox panel's forms.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { recordResponses, type Received } from './support/recorder';
 import { addExchange, signInAndDecide } from './support/browser';
 import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
-import { spawnExplorer } from './support/servers';
+import { readSandboxDatabase, spawnExplorer } from './support/servers';
 import { open } from '../support/walk';
 
 /** A secret as it could travel: as is, URL-encoded, in a Basic header (client_id:secret), alone in base64. */
@@ -33,14 +32,9 @@ function secretForms(clientId: string, secret: string): string[] {
 
 const SECRET_FORMS = secretForms(DEMO_CLIENT_ID, DEMO_SECRET);
 
-/** Every client the sandbox of the server under test holds, with its secret (read from its database). */
+/** Every client the sandbox of the server under test holds, with its secret. */
 function sandboxClients(dataDir: string): { clientId: string; secret: string }[] {
-	const db = new Database(join(dataDir, 'sandbox.db'), { readonly: true, fileMustExist: true });
-	try {
-		return db.prepare('SELECT client_id AS clientId, client_secret AS secret FROM clients').all() as { clientId: string; secret: string }[];
-	} finally {
-		db.close();
-	}
+	return readSandboxDatabase(dataDir, (db) => db.prepare('SELECT client_id AS clientId, client_secret AS secret FROM clients').all() as { clientId: string; secret: string }[]);
 }
 
 const where = (r: Received) => `${r.status} ${r.resourceType} ${r.url}`;

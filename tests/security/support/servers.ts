@@ -1,8 +1,9 @@
 /**
  * Servers the security and fault specs start themselves: a target with a scripted handler (hostile, broken, or
- * just listening to prove nothing arrives), and a separate explorer process whose output can be read and which
- * can be killed.
+ * just listening to prove nothing arrives), a separate explorer process whose output can be read and which can be
+ * killed, and a read-only look into a sandbox's database.
  */
+import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -91,4 +92,17 @@ export function spawnExplorer(options: { port: number; dataDir: string; env?: Re
 		throw new Error(`the explorer did not answer /health within 20 s:\n${output}`);
 	})();
 	return { process: child, output: () => output, ready, exited };
+}
+
+/**
+ * Reads the sandbox's database of a server's data directory, read-only (SQLite's WAL lets it while the server
+ * runs). For what the interface gives no way to see: every client's secret, every token issued.
+ */
+export function readSandboxDatabase<T>(dataDir: string, read: (db: Database.Database) => T): T {
+	const db = new Database(join(dataDir, 'sandbox.db'), { readonly: true, fileMustExist: true });
+	try {
+		return read(db);
+	} finally {
+		db.close();
+	}
 }
