@@ -17,13 +17,15 @@ import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
 import { readSandboxDatabase, spawnExplorer } from './support/servers';
 import { open } from '../support/walk';
+import { leakForms } from '../../src/lib/support/test-helpers';
 
-/** A secret as it could travel: as is, URL-encoded, in a Basic header (client_id:secret), alone in base64. */
+/**
+ * A secret as it could travel (leakForms: raw, URI- and form-encoded, JSON-escaped, in Basic credentials), and
+ * alone in base64 or hex.
+ */
 function secretForms(clientId: string, secret: string): string[] {
 	return [
-		secret,
-		encodeURIComponent(secret),
-		Buffer.from(`${clientId}:${secret}`).toString('base64'),
+		...leakForms(secret, [clientId]),
 		Buffer.from(secret).toString('base64'),
 		Buffer.from(secret).toString('base64url'),
 		Buffer.from(secret).toString('hex')

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { classifyCallback } from './callback';
 import { appendQueryParams } from './link';
 
-
 const anyText = anyTextUpTo(60);
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 20 });
 const PIECES = ['https://app.example/cb', 'http://localhost:3000/callback', '?', '#', '&', '=', 'code=', 'code', 'error=access_denied', '%', '%zz', '%25', '+', ' ', '\u0000', '//', '@'];

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { buildAuthorisationLink } from './link';
 import { lintLink, type Finding } from './lint';
 
-
 const anyText = anyTextUpTo(60);
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 30 });
 const PIECES = ['https://', 'http://', 'javascript:', '/sso/', 'student', '?', '#', '&', '=', '%', '%zz', '%25', '%2F', '+', ':', '@', ' ', '\u0000', 'response_type=code', 'client_secret=', 'redirect_uri=', 'country=gb', '/oauth/token', '[::1]', 'localhost'];

@@ -244,12 +244,13 @@ function controlVerdict(r: RawResponse, method: string, sent: string): Verdict {
 }
 
 async function check(port: number, request: RawRequest, verdict: (r: RawResponse, method: string, sent: string) => Verdict): Promise<void> {
-	const answer = await exchange(port, serialise(request), request.method);
+	const sent = serialise(request);
+	const answer = await exchange(port, sent, request.method);
 	if (!answer.ok) throw new Error(`${answer.problem} for ${describeRequest(request)}`);
 	const r = answer.response;
 	if (r.status >= 500) throw new Error(`${r.status} ${r.body.toString('utf8')} for ${describeRequest(request)}`);
 	if (isParserRefusal(r)) return;
-	const problem = verdict(r, request.method, serialise(request).toString('latin1'));
+	const problem = verdict(r, request.method, sent.toString('latin1'));
 	if (problem) throw new Error(`${problem} for ${describeRequest(request)}`);
 }
 
