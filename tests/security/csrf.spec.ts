@@ -133,7 +133,8 @@ const CROSS_SITE: [string, Record<string, string>][] = [
 	['Origin: null (a sandboxed frame or a data: URL)', { origin: 'null' }],
 	["Origin of the sandbox's own authorisation host", { origin: AUTH_HOST }],
 	['Origin of the allowed target', { origin: HOSTILE_ORIGIN }],
-	['Origin of the explorer with another scheme and port', { origin: EXPLORER.replace('http:', 'https:').replace(/:\d+$/, ':443') }]
+	['Origin of the explorer with another scheme and port', { origin: EXPLORER.replace('http:', 'https:').replace(/:\d+$/, ':443') }],
+	["Origin of the explorer's host and port with another scheme", { origin: EXPLORER.replace('http:', 'https:') }]
 ];
 
 /** The page data SvelteKit serves for a route, decoded. */

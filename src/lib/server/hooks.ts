@@ -13,7 +13,7 @@ export const refuseCrossSiteWrites: Handle = async ({ event, resolve }) => {
 	if (SAFE_METHODS.has(event.request.method)) return resolve(event);
 	const origin = event.request.headers.get('origin');
 	const fetchSite = event.request.headers.get('sec-fetch-site');
-	const crossSite = origin !== null ? !sameHost(origin, event.request.headers.get('host')) : fetchSite === 'cross-site' || fetchSite === 'same-site';
+	const crossSite = origin !== null ? !sameOrigin(origin, event.request.headers.get('host'), event.url.protocol) : fetchSite === 'cross-site' || fetchSite === 'same-site';
 	if (crossSite) {
 		return json(
 			{ message: `Cross-site request refused: ${event.request.method} ${event.url.pathname} only accepts requests from the explorer's own pages.` },
@@ -24,12 +24,14 @@ export const refuseCrossSiteWrites: Handle = async ({ event, resolve }) => {
 };
 
 /**
- * Compares the Origin header with the Host the browser addressed: the explorer may be reached as localhost,
- * 127.0.0.1 or a public name, and behind a proxy the scheme is not known here.
+ * Compares the Origin header with the Host the browser addressed (the explorer may be reached as localhost,
+ * 127.0.0.1 or a public name) and with the scheme the explorer is served over: adapter-node takes it from
+ * ORIGIN, which scripts/start.js always sets (PUBLIC_ORIGIN behind a TLS proxy).
  */
-function sameHost(origin: string, host: string | null): boolean {
+function sameOrigin(origin: string, host: string | null, protocol: string): boolean {
 	if (host === null || !URL.canParse(origin)) return false;
-	return new URL(origin).host === host.toLowerCase();
+	const parsed = new URL(origin);
+	return parsed.protocol === protocol && parsed.host === host.toLowerCase();
 }
 
 export const handleSession: Handle = async ({ event, resolve }) => {
