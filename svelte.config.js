@@ -7,7 +7,13 @@ const config = {
 	kit: {
 		adapter: adapter(),
 		// Explorer routes that change state are same-origin only (SvelteKit's form CSRF check).
-		csrf: { trustedOrigins: [] }
+		csrf: { trustedOrigins: [] },
+		// `npm run check` type-checks the benchmarks too (they import the app's own modules).
+		typescript: {
+			config: (tsconfig) => {
+				tsconfig.include.push('../bench/**/*.ts');
+			}
+		}
 	}
 };
 
