@@ -57,15 +57,38 @@ const aWalk = fc.record({
 	tokens: fc.subarray(VALUES)
 });
 
+type Walk = typeof aWalk extends fc.Arbitrary<infer T> ? T : never;
+
+/** The walk's run after its first `n` exchanges, and the secrets the explorer knows by then. */
+function grownTo({ link, callback, exchanges, clientSecrets, tokens }: Walk, n: number) {
+	return { grown: run({ link, callback, exchanges: exchanges.slice(0, n) }), known: { clientSecrets, tokens: tokens.slice(0, n) } };
+}
+
 describe('fuzzing createRunRedactor', () => {
 	it('gives what redactRun gives at every step of a growing run', () => {
 		fc.assert(
-			fc.property(aWalk, ({ link, callback, exchanges, clientSecrets, tokens }) => {
+			fc.property(aWalk, (walk) => {
 				const redact = createRunRedactor();
-				for (let n = 0; n <= exchanges.length; n++) {
-					const grown: Run = run({ link, callback, exchanges: exchanges.slice(0, n) });
-					const known = { clientSecrets, tokens: tokens.slice(0, n) };
+				for (let n = 0; n <= walk.exchanges.length; n++) {
+					const { grown, known } = grownTo(walk, n);
 					expect(assembleRun(redact(grown, known))).toEqual(redactRun(grown, known));
+				}
+			}),
+			FUZZ_SETTINGS
+		);
+	});
+
+	it('gives what redactRun gives when another run of the same id, which does not continue it, comes between its steps', () => {
+		fc.assert(
+			fc.property(aWalk, aWalk, fc.array(fc.nat(6), { maxLength: 7 }), (walk, other, between) => {
+				const redact = createRunRedactor();
+				for (let n = 0; n <= walk.exchanges.length; n++) {
+					const { grown, known } = grownTo(walk, n);
+					expect(assembleRun(redact(grown, known))).toEqual(redactRun(grown, known));
+					const otherLength = between[n];
+					if (otherLength === undefined) continue;
+					const intruder = grownTo(other, otherLength);
+					expect(assembleRun(redact(intruder.grown, intruder.known))).toEqual(redactRun(intruder.grown, intruder.known));
 				}
 			}),
 			FUZZ_SETTINGS

@@ -394,12 +394,6 @@ function redactBySearch<T>(part: T, map: PartMap<T>, searches: Search[]): PartRe
 	return { value, redactions };
 }
 
-/** What every exchange's redaction depends on, each with a key that is equal when the values are. */
-interface RunContext {
-	codes: { value: ReadonlySet<string>; key: string };
-	searches: { value: Search[]; key: string };
-}
-
 /** One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). */
 export interface RedactedExchange {
 	exchange: RecordedExchange;
@@ -432,33 +426,9 @@ export function assembleRun({ head, headRedactions, exchanges }: RedactedRun): R
 	};
 }
 
-/** The steps of a redaction whose results do not change as a run grows: done afresh by `redactRun`, remembered by `createRunRedactor`. */
-interface RedactionSteps {
-	codes(exchange: RecordedExchange, index: number): string[];
-	named(exchange: RecordedExchange, index: number, context: Pick<RunContext, 'codes'>): NamedPart<RecordedExchange>;
-	/** `key` is equal for equal `needles`. */
-	searches(needles: Needle[], key: string): Search[];
-	/** `named` is the exchange after the first pass. */
-	searched(exchange: RecordedExchange, index: number, named: RecordedExchange, context: RunContext): PartRedaction<RecordedExchange>;
-	/** The exchange's piece of the result; the same object as long as both passes gave the same results. */
-	piece(exchange: RecordedExchange, index: number, named: NamedPart<RecordedExchange>, searched: PartRedaction<RecordedExchange>): RedactedExchange;
-}
-
-const freshly: RedactionSteps = {
-	codes: (exchange, index) => codesIn(exchange, mapExchangeAt(index)),
-	named: (exchange, index, { codes }) => redactByName(exchange, mapExchangeAt(index), codes.value),
-	searches: (needles) => searchesOf(needles),
-	searched: (_exchange, index, named, { searches }) => redactBySearch(named, mapExchangeAt(index), searches.value),
-	piece: (_exchange, _index, named, searched) => ({ exchange: searched.value, named: named.redactions, searched: searched.redactions })
-};
-
-function codesOf(run: Run, steps: RedactionSteps): Set<string> {
-	return new Set([...codesIn(run, mapHead), ...run.exchanges.flatMap((e, i) => steps.codes(e, i))]);
-}
-
 /** Every grant code the run carries. */
 export function grantCodes(run: Run): Set<string> {
-	return codesOf(run, freshly);
+	return new Set([...codesIn(run, mapHead), ...run.exchanges.flatMap((e, i) => codesIn(e, mapExchangeAt(i)))]);
 }
 
 /** `earlier`, then each of `found` that is not already listed. */
@@ -474,42 +444,103 @@ function addRedactions(earlier: Redaction[], found: Redaction[]): Redaction[] {
 }
 
 /**
+ * The exchanges' share of a run's redaction, kept so that the next redaction of the same run, grown by some
+ * exchanges, redoes only what changed. `named` and `pieces` hold one entry per exchange, in order.
+ */
+interface ExchangesShare {
+	exchanges: RecordedExchange[];
+	/** The grant codes the exchanges carry, in order, repeats included. */
+	codes: string[];
+	/** The run's codes (head and exchanges) the first pass used, as a sorted JSON list. */
+	codesKey: string;
+	/** The first pass over each exchange, which hides values by their name and learns them. */
+	named: NamedPart<RecordedExchange>[];
+	/** Every value the first pass learnt from the exchanges, each once, named as it was first found. */
+	learnt: Needle[];
+	learntValues: Set<string>;
+	/** What the second pass searched for, and a key equal for equal searches. */
+	searches: Search[];
+	searchesKey: string;
+	pieces: RedactedExchange[];
+}
+
+function startsWith(exchanges: RecordedExchange[], prefix: RecordedExchange[]): boolean {
+	return prefix.length <= exchanges.length && prefix.every((e, i) => exchanges[i] === e);
+}
+
+/** Adds each of `found` whose value is not yet in `values`. */
+function learn(learnt: Needle[], values: Set<string>, found: Needle[]): void {
+	for (const needle of found) {
+		if (values.has(needle.value)) continue;
+		values.add(needle.value);
+		learnt.push(needle);
+	}
+}
+
+/**
  * Two passes over the whole run: first each part (the head, then each exchange) hides values by their name and
  * learns them; then every part is searched for every value known or learnt anywhere in the run.
+ *
+ * With `previous`, the share of an earlier redaction of this run whose exchanges the run starts with, each pass
+ * keeps what it made of those exchanges as long as what it depends on is unchanged (the run's grant codes for the
+ * first, the values searched for the second), and does only the new exchanges: a walk that grows by a step costs
+ * the step, not the walk. The result is the same as without `previous`, and a kept exchange's piece is the very
+ * object `previous` holds.
  */
-function redactWith(run: Run, known: KnownSecrets, steps: RedactionSteps): RedactedRun {
-	const codes = codesOf(run, steps);
-	const codesContext = { codes: { value: codes, key: JSON.stringify([...codes].sort()) } };
+function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare): { redacted: RedactedRun; share: ExchangesShare } {
+	const earlier = previous && startsWith(run.exchanges, previous.exchanges) ? previous : undefined;
+	const kept = earlier?.exchanges.length ?? 0;
+	const exchanges = run.exchanges.slice();
+
+	const exchangeCodes = [...(earlier?.codes ?? []), ...exchanges.slice(kept).flatMap((e, i) => codesIn(e, mapExchangeAt(kept + i)))];
+	const codes = new Set([...codesIn(run, mapHead), ...exchangeCodes]);
+	const codesKey = JSON.stringify([...codes].sort());
 	const head = redactByName(run, mapHead, codes);
-	const named = run.exchanges.map((e, i) => steps.named(e, i, codesContext));
-	const candidates: Needle[] = [
+
+	const namedKept = earlier?.codesKey === codesKey ? kept : 0;
+	const named = earlier && namedKept ? earlier.named.slice() : [];
+	const learnt = earlier && namedKept ? earlier.learnt.slice() : [];
+	const learntValues = new Set(earlier && namedKept ? earlier.learntValues : []);
+	for (let i = namedKept; i < exchanges.length; i++) {
+		const part = redactByName(exchanges[i]!, mapExchangeAt(i), codes);
+		named.push(part);
+		learn(learnt, learntValues, part.needles);
+	}
+
+	// Each value once, named as it was first found (the exchanges' values are already each once).
+	const needles: Needle[] = [];
+	learn(needles, new Set(), [
 		...(known.clientSecrets ?? []).map((value) => ({ what: WHAT.clientSecret, value })),
 		...(known.tokens ?? []).map((value) => ({ what: WHAT.token, value })),
 		...head.needles,
-		...named.flatMap((n) => n.needles)
-	];
-	// Each value once, named as it was first found. A walk's every me.json read teaches the same token again, so
-	// this is a set rather than a search of the list (which grew with the square of the walk's length).
-	const seen = new Set<string>();
-	const needles = candidates.filter((n) => {
-		if (seen.has(n.value)) return false;
-		seen.add(n.value);
-		return searchable(n.value);
-	});
-	const searchesKey = JSON.stringify(needles.map((n) => [n.what, n.value]));
-	const searches = { value: steps.searches(needles, searchesKey), key: searchesKey };
-	const context = { ...codesContext, searches };
-	const searchedHead = redactBySearch(head.value, mapHead, searches.value);
+		...learnt
+	]);
+	const searched = needles.filter((n) => searchable(n.value));
+	const searchesKey = JSON.stringify(searched.map((n) => [n.what, n.value]));
+	const searches = earlier?.searchesKey === searchesKey ? earlier.searches : searchesOf(searched);
+
+	const piecesKept = namedKept === kept && earlier?.searchesKey === searchesKey ? kept : 0;
+	const pieces = earlier && piecesKept ? earlier.pieces.slice() : [];
+	for (let i = piecesKept; i < exchanges.length; i++) {
+		const part = named[i]!;
+		const found = redactBySearch(part.value, mapExchangeAt(i), searches);
+		pieces.push({ exchange: found.value, named: part.redactions, searched: found.redactions });
+	}
+
+	const searchedHead = redactBySearch(head.value, mapHead, searches);
 	return {
-		head: { ...searchedHead.value, exchanges: [], redactions: run.redactions },
-		headRedactions: { named: head.redactions, searched: searchedHead.redactions },
-		exchanges: run.exchanges.map((e, i) => steps.piece(e, i, named[i]!, steps.searched(e, i, named[i]!.value, context)))
+		redacted: {
+			head: { ...searchedHead.value, exchanges: [], redactions: run.redactions },
+			headRedactions: { named: head.redactions, searched: searchedHead.redactions },
+			exchanges: pieces
+		},
+		share: { exchanges, codes: exchangeCodes, codesKey, named, learnt, learntValues, searches, searchesKey, pieces }
 	};
 }
 
 /** `redactRun` in the pieces a store keeps (see `RedactedRun`). */
 export function redactRunInParts(run: Run, known: KnownSecrets = {}): RedactedRun {
-	return redactWith(run, known, freshly);
+	return redactGrowing(run, known).redacted;
 }
 
 export function redactRun(run: Run, known: KnownSecrets = {}): Run {
@@ -518,63 +549,25 @@ export function redactRun(run: Run, known: KnownSecrets = {}): Run {
 
 export type RunRedactor = typeof redactRunInParts;
 
-interface Remembered {
-	index: number;
-	codes: string[];
-	named?: { key: string; result: NamedPart<RecordedExchange> };
-	/** Dropped whenever `named` is done again. */
-	searched?: { key: string; result: PartRedaction<RecordedExchange> };
-	piece?: { from: [NamedPart<RecordedExchange>, PartRedaction<RecordedExchange>]; result: RedactedExchange };
-}
+/** Runs whose exchanges' share a run redactor keeps, most recently redacted last. */
+const REMEMBERED_RUNS = 64;
 
 /**
- * `redactRunInParts` for runs that grow an exchange at a time (a walk, saved after each step). Each exchange's
- * share is remembered and done again only when what it depends on changed: its place in the run, the run's grant
- * codes, or the values to hide (a later exchange may teach a token that an earlier one holds). The result is always
- * what `redactRunInParts` gives, and an exchange whose share was not done again is the same `RedactedExchange`
- * object as in the previous result, so a store can skip it. Exchanges must not be changed once redacted.
+ * `redactRunInParts` for runs that grow an exchange at a time (a walk, saved after each step): it keeps each
+ * run's exchanges' share (by run id) for the next redaction of that run (see `redactGrowing`). The result is
+ * always what `redactRunInParts` gives, and an exchange whose piece was not done again is the same
+ * `RedactedExchange` object as in the previous result, so a store can skip it. Exchanges must not be changed once
+ * redacted.
  */
 export function createRunRedactor(): RunRedactor {
-	const memory = new WeakMap<RecordedExchange, Remembered>();
-	let lastSearches: { key: string; value: Search[] } | null = null;
-	const remembered = (exchange: RecordedExchange, index: number): Remembered => {
-		let entry = memory.get(exchange);
-		if (entry?.index !== index) {
-			entry = { index, codes: freshly.codes(exchange, index) };
-			memory.set(exchange, entry);
-		}
-		return entry;
+	const shares = new Map<string, ExchangesShare>();
+	return (run, known = {}) => {
+		const { redacted, share } = redactGrowing(run, known, shares.get(run.id));
+		shares.delete(run.id);
+		shares.set(run.id, share);
+		if (shares.size > REMEMBERED_RUNS) shares.delete(shares.keys().next().value!);
+		return redacted;
 	};
-	const steps: RedactionSteps = {
-		codes: (exchange, index) => remembered(exchange, index).codes,
-		named(exchange, index, context) {
-			const entry = remembered(exchange, index);
-			if (entry.named?.key !== context.codes.key) {
-				entry.named = { key: context.codes.key, result: freshly.named(exchange, index, context) };
-				entry.searched = undefined;
-			}
-			return entry.named.result;
-		},
-		searches(needles, key) {
-			if (lastSearches?.key !== key) lastSearches = { key, value: freshly.searches(needles, key) };
-			return lastSearches.value;
-		},
-		searched(exchange, index, named, context) {
-			const entry = remembered(exchange, index);
-			if (entry.searched?.key !== context.searches.key) {
-				entry.searched = { key: context.searches.key, result: freshly.searched(exchange, index, named, context) };
-			}
-			return entry.searched.result;
-		},
-		piece(exchange, index, named, searched) {
-			const entry = remembered(exchange, index);
-			if (entry.piece?.from[0] !== named || entry.piece.from[1] !== searched) {
-				entry.piece = { from: [named, searched], result: freshly.piece(exchange, index, named, searched) };
-			}
-			return entry.piece.result;
-		}
-	};
-	return (run, known = {}) => redactWith(run, known, steps);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
