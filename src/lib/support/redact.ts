@@ -426,9 +426,14 @@ export function assembleRun({ head, headRedactions, exchanges }: RedactedRun): R
 	};
 }
 
+/** The grant codes the exchanges carry from index `from` on, in order. */
+function exchangeCodes(exchanges: RecordedExchange[], from = 0): string[] {
+	return exchanges.slice(from).flatMap((e, i) => codesIn(e, mapExchangeAt(from + i)));
+}
+
 /** Every grant code the run carries. */
 export function grantCodes(run: Run): Set<string> {
-	return new Set([...codesIn(run, mapHead), ...run.exchanges.flatMap((e, i) => codesIn(e, mapExchangeAt(i)))]);
+	return new Set([...codesIn(run, mapHead), ...exchangeCodes(run.exchanges)]);
 }
 
 /** `earlier`, then each of `found` that is not already listed. */
@@ -492,8 +497,8 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 	const kept = earlier?.exchanges.length ?? 0;
 	const exchanges = run.exchanges.slice();
 
-	const exchangeCodes = [...(earlier?.codes ?? []), ...exchanges.slice(kept).flatMap((e, i) => codesIn(e, mapExchangeAt(kept + i)))];
-	const codes = new Set([...codesIn(run, mapHead), ...exchangeCodes]);
+	const codesOfExchanges = [...(earlier?.codes ?? []), ...exchangeCodes(exchanges, kept)];
+	const codes = new Set([...codesIn(run, mapHead), ...codesOfExchanges]);
 	const codesKey = JSON.stringify([...codes].sort());
 	const head = redactByName(run, mapHead, codes);
 
@@ -534,7 +539,7 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 			headRedactions: { named: head.redactions, searched: searchedHead.redactions },
 			exchanges: pieces
 		},
-		share: { exchanges, codes: exchangeCodes, codesKey, named, learnt, learntValues, searches, searchesKey, pieces }
+		share: { exchanges, codes: codesOfExchanges, codesKey, named, learnt, learntValues, searches, searchesKey, pieces }
 	};
 }
 
