@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { hash, randomBytes, randomFillSync, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Supergroup } from '../protocol';
 import { checksMatch, credentialCodec, CREDENTIAL_BYTES, VERIFIER_BYTES, type CredentialCodec } from './credential-codec';
+import { setRecent } from '$lib/recent';
 
 export type VerificationKey = 'supergroup' | 'group';
 
@@ -675,8 +676,7 @@ export function openStore(path: string): SandboxStore {
 	}
 
 	function rememberAccessToken(token: string, row: TokenRow): TokenRow {
-		if (accessTokens.size >= ACCESS_TOKEN_CACHE_SIZE) accessTokens.delete(accessTokens.keys().next().value!);
-		accessTokens.set(token, row);
+		setRecent(accessTokens, token, row, ACCESS_TOKEN_CACHE_SIZE);
 		return row;
 	}
 

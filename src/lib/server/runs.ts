@@ -16,6 +16,7 @@ import {
 	type RedactedRun,
 	type RunRedactor
 } from '$lib/support/redact';
+import { setRecent } from '$lib/recent';
 
 export interface RunSummary {
 	id: string;
@@ -248,8 +249,7 @@ export function openRunStore(path: string): RunStore {
 			const previous = written.get(id);
 			written.delete(id);
 			write(redacted, new Date().toISOString(), previous);
-			written.set(id, redacted.exchanges);
-			if (written.size > REMEMBERED_RUNS) written.delete(written.keys().next().value!);
+			setRecent(written, id, redacted.exchanges, REMEMBERED_RUNS);
 			return redacted;
 		},
 		get(id) {

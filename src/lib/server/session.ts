@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { config } from './config';
 import { SESSION_COOKIE, sessionCookieOptions, type CookieJar } from './cookie';
+import { setRecent } from '$lib/recent';
 
 export interface SessionStoreOptions {
 	/** A session not used for this long is forgotten. */
@@ -54,9 +55,8 @@ export function createSessionStore(options: SessionStoreOptions) {
 
 	function create(): string {
 		evictExpired();
-		while (entries.size >= maxSessions) entries.delete(entries.keys().next().value!);
 		const id = newSessionId();
-		entries.set(id, { lastUsedAt: now() });
+		setRecent(entries, id, { lastUsedAt: now() }, maxSessions);
 		return id;
 	}
 

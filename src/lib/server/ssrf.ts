@@ -12,6 +12,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { ExplorerConfig } from './config';
 import { notAllowedMessage, permissionFor } from './allowlist';
+import { setRecent } from '$lib/recent';
 
 /** Ranges no outbound request may reach by default, each with the name a refusal uses. */
 const BLOCKED_RANGES: [network: string, prefix: number, family: 'ipv4' | 'ipv6', name: string][] = [
@@ -69,9 +70,7 @@ export function cachingResolver(resolve: Resolver, ttlMs: number, options: { max
 		const cached = answers.get(hostname);
 		if (cached && cached.until > now()) return cached.addresses;
 		const addresses = await resolve(hostname);
-		answers.delete(hostname);
-		answers.set(hostname, { addresses, until: now() + ttlMs });
-		if (answers.size > maxEntries) answers.delete(answers.keys().next().value!);
+		setRecent(answers, hostname, { addresses, until: now() + ttlMs }, maxEntries);
 		return addresses;
 	};
 }

@@ -19,6 +19,7 @@ import {
 } from '$lib/flow/encoding';
 import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
 import type { Redaction, Run } from './run';
+import { setRecent } from '$lib/recent';
 
 export interface KnownSecrets {
 	clientSecrets?: string[];
@@ -568,9 +569,7 @@ export function createRunRedactor(): RunRedactor {
 	const shares = new Map<string, ExchangesShare>();
 	return (run, known = {}) => {
 		const { redacted, share } = redactGrowing(run, known, shares.get(run.id));
-		shares.delete(run.id);
-		shares.set(run.id, share);
-		if (shares.size > REMEMBERED_RUNS) shares.delete(shares.keys().next().value!);
+		setRecent(shares, run.id, share, REMEMBERED_RUNS);
 		return redacted;
 	};
 }
