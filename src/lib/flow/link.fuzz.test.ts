@@ -7,7 +7,6 @@ import { FUZZ_SETTINGS, anyTextUpTo } from './fuzzing';
 import { describe, expect, it } from 'vitest';
 import { appendQueryParams, buildAuthorisationLink, linkParts, type LinkInput } from './link';
 
-
 const anyText = anyTextUpTo(40);
 /** Text a form field would hold: well-formed Unicode. */
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 40 });

@@ -242,7 +242,6 @@ function tamperedRedirectUri(uri: string): string {
 	return `${uri}${uri.includes('?') ? '&' : '?'}tampered=1`;
 }
 
-
 export const MeOptions = z.object({
 	transport: z.enum(['header', 'query']).default('header'),
 	userAgent: z.boolean().default(true),

@@ -51,7 +51,6 @@ export const mangledHar = fc
 	)
 	.map((doc) => JSON.stringify(doc));
 
-
 const WORDS = [
 	'curl', '-X', 'POST', '-H', '-d', '--data', '--data-raw', '--data-urlencode', '--data-binary', '-G', '-u', '--user', '--json', '-A', '-e', '-b', '-I', '--url', '-s', '--compressed', '-L', '-k', '--', '\\\n', '|', ';', '$(', '`',
 	"'", '"', '\\', 'https://accounts.example.com/oauth/token', 'accounts.example.com/api/v3/me.json', 'https://auth.example.com/sso/student?client_id=x',

@@ -5,10 +5,8 @@
 import fc from 'fast-check';
 import { FUZZ_SETTINGS } from '$lib/flow/fuzzing';
 import { describe, expect, it } from 'vitest';
-import { assembleRun, createRunRedactor, redactRun } from './redact';
-import type { Run } from './run';
+import { assembleRun, createRunRedactor, redactRun, type RunRedactor } from './redact';
 import { exchange, run } from './test-helpers';
-
 
 const VALUES = ['sEcr3t+value/with=odd&chars', 'access-0123456789abcdef', 'access-0123456789abcdef-longer', 'code-AAAA1111', 'hunter2', 'Bearer', 'a b+c/d', 'abc'];
 const NAMES = ['client_secret', 'access_token', 'refresh_token', 'password', 'code', 'note', 'grant_type'];
@@ -59,9 +57,11 @@ const aWalk = fc.record({
 
 type Walk = typeof aWalk extends fc.Arbitrary<infer T> ? T : never;
 
-/** The walk's run after its first `n` exchanges, and the secrets the explorer knows by then. */
-function grownTo({ link, callback, exchanges, clientSecrets, tokens }: Walk, n: number) {
-	return { grown: run({ link, callback, exchanges: exchanges.slice(0, n) }), known: { clientSecrets, tokens: tokens.slice(0, n) } };
+/** The walk's run after its first `n` exchanges, redacted by `redact` as `redactRun` redacts it, with the secrets the explorer knows by then. */
+function expectAsFresh(redact: RunRedactor, { link, callback, exchanges, clientSecrets, tokens }: Walk, n: number): void {
+	const grown = run({ link, callback, exchanges: exchanges.slice(0, n) });
+	const known = { clientSecrets, tokens: tokens.slice(0, n) };
+	expect(assembleRun(redact(grown, known))).toEqual(redactRun(grown, known));
 }
 
 describe('fuzzing createRunRedactor', () => {
@@ -69,10 +69,7 @@ describe('fuzzing createRunRedactor', () => {
 		fc.assert(
 			fc.property(aWalk, (walk) => {
 				const redact = createRunRedactor();
-				for (let n = 0; n <= walk.exchanges.length; n++) {
-					const { grown, known } = grownTo(walk, n);
-					expect(assembleRun(redact(grown, known))).toEqual(redactRun(grown, known));
-				}
+				for (let n = 0; n <= walk.exchanges.length; n++) expectAsFresh(redact, walk, n);
 			}),
 			FUZZ_SETTINGS
 		);
@@ -83,12 +80,9 @@ describe('fuzzing createRunRedactor', () => {
 			fc.property(aWalk, aWalk, fc.array(fc.nat(6), { maxLength: 7 }), (walk, other, between) => {
 				const redact = createRunRedactor();
 				for (let n = 0; n <= walk.exchanges.length; n++) {
-					const { grown, known } = grownTo(walk, n);
-					expect(assembleRun(redact(grown, known))).toEqual(redactRun(grown, known));
+					expectAsFresh(redact, walk, n);
 					const otherLength = between[n];
-					if (otherLength === undefined) continue;
-					const intruder = grownTo(other, otherLength);
-					expect(assembleRun(redact(intruder.grown, intruder.known))).toEqual(redactRun(intruder.grown, intruder.known));
+					if (otherLength !== undefined) expectAsFresh(redact, other, otherLength);
 				}
 			}),
 			FUZZ_SETTINGS
