@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ExplorerSession, sandboxCode } from '../security/support/explorer';
+import { EXTRA_EXPLORER_PORTS } from '../security/support/ports';
 import { readSandboxDatabase, spawnExplorer, type SpawnedExplorer } from '../security/support/servers';
 
-const PORT = 4494;
+const PORT = EXTRA_EXPLORER_PORTS.kill;
 const EXPLORER = `http://localhost:${PORT}`;
 const ACCOUNTS = `http://localhost:${PORT + 2}`;
 const REDIRECT_URI = `${EXPLORER}/callback`;

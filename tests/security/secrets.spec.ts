@@ -14,7 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { recordResponses, type Received } from './support/recorder';
 import { addExchange, signInAndDecide } from './support/browser';
 import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
-import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, STUDENT } from './support/ports';
+import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, EXTRA_EXPLORER_PORTS, STUDENT } from './support/ports';
 import { readSandboxDatabase, spawnExplorer } from './support/servers';
 import { open } from '../support/walk';
 import { leakForms } from '../../src/lib/support/test-helpers';
@@ -208,7 +208,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 
 test("the explorer's server log holds no client secret and no token, whatever the walk did", async () => {
 	test.setTimeout(60_000);
-	const port = 4490;
+	const port = EXTRA_EXPLORER_PORTS.serverLog;
 	const dataDir = mkdtempSync(join(tmpdir(), 'sfe-log-'));
 	const server = spawnExplorer({
 		port,

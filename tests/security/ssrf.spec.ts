@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ExplorerSession, customTarget } from './support/explorer';
-import { ACCOUNTS_HOST, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT, PORT } from './support/ports';
+import { ACCOUNTS_HOST, EXPLORER, EXTRA_EXPLORER_PORTS, HOSTILE_ORIGIN, HOSTILE_PORT, PORT } from './support/ports';
 import { spawnExplorer, startTarget, type Target } from './support/servers';
 
 let listener: Target;
@@ -175,7 +175,7 @@ test('importing a HAR that names internal hosts sends nothing anywhere', async (
 test('with private targets off, allowed hosts that are or resolve to internal addresses are refused at the request, and nothing is contacted', async () => {
 	// Its own explorer: the operator allowed loopback by name, as an IPv4 and as an IPv6 address, but left
 	// EXPLORER_ALLOW_PRIVATE_TARGETS off. `localhost` goes through the real resolver.
-	const port = 4497;
+	const port = EXTRA_EXPLORER_PORTS.privateTargets;
 	const dataDir = mkdtempSync(join(tmpdir(), 'sfe-ssrf-'));
 	const p = listener.port;
 	const server = spawnExplorer({ port, dataDir, env: { EXPLORER_ALLOWED_HOSTS: `localhost:${p},127.0.0.1:${p},[::1]:${p}` } });
