@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { loggedServer, type LoggedExchange } from './request-log';
@@ -6,10 +10,6 @@ import { openStore, type SandboxStore } from './store';
 
 let store: SandboxStore;
 let server: Server;
-afterEach(async () => {
-	await new Promise((resolve) => server.close(resolve));
-	store.close();
-});
 
 /** A server whose every request is logged, answering with `handler`; returns its origin. */
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
@@ -38,6 +38,10 @@ const readAll = (req: IncomingMessage) =>
 	});
 
 describe('request log', () => {
+	afterEach(async () => {
+		await new Promise((resolve) => server.close(resolve));
+		store.close();
+	});
 	it('records the request as it arrived and the response as it was sent, secrets masked', async () => {
 		const origin = await serve(async (req, res) => {
 			await readAll(req);
@@ -125,5 +129,61 @@ describe('request log', () => {
 		for (let i = 0; i < 20; i++) await (await fetch(`${origin}/n/${i}`)).text();
 		const logged = await entries(20);
 		expect(logged.map((e) => e.response?.body)).toEqual(Array.from({ length: 20 }, (_, i) => `/n/${i}`));
+	});
+});
+
+describe('request log: the buffer in the store\'s database', () => {
+	it('keeps the most recent log entries, newest first', () => {
+		const store = openStore(':memory:');
+		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
+		const recent = store.recentLog(1000);
+		expect(recent).toHaveLength(500);
+		expect(recent[0]?.entry).toEqual({ i: 509 });
+	});
+	it('builds only the entries it keeps: a burst beyond the log\'s size costs the newest 500', () => {
+		const store = openStore(':memory:');
+		const built: number[] = [];
+		for (let i = 0; i < 2000; i++) store.log({ host: 'accounts', entry: { build: () => (built.push(i), { i }) } });
+		expect(store.recentLog(1)[0]?.entry).toEqual({ i: 1999 });
+		expect(built).toHaveLength(500);
+		expect(built[0]).toBe(1500);
+	});
+	it('keeps the order of entries across several flushes', () => {
+		const store = openStore(':memory:');
+		for (let i = 0; i < 3; i++) store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
+		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 2 }, { i: 1 }, { i: 0 }]);
+		store.log({ host: 'authorisation', entry: { build: () => ({ i: 3 }) } });
+		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 3 }, { i: 2 }, { i: 1 }, { i: 0 }]);
+	});
+	it('writes waiting entries once requests pause, and within 5 s under steady traffic', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-log-'));
+		vi.useFakeTimers();
+		try {
+			const path = join(dir, 'sandbox.db');
+			const store = openStore(path);
+			const written = () => {
+				const reader = new Database(path, { readonly: true });
+				const { n } = reader.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number };
+				reader.close();
+				return n;
+			};
+			store.log({ host: 'accounts', entry: { build: () => ({ i: 0 }) } });
+			vi.advanceTimersByTime(150);
+			expect(written()).toBe(0);
+			vi.advanceTimersByTime(100);
+			expect(written()).toBe(1);
+			// A request every 50 ms never leaves the sandbox idle; the oldest entry still waits at most 5 s.
+			for (let i = 1; i <= 110; i++) {
+				store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
+				vi.advanceTimersByTime(50);
+			}
+			expect(written()).toBeGreaterThan(1);
+			expect(written()).toBeLessThan(111);
+			store.close();
+			expect(written()).toBe(111);
+		} finally {
+			vi.useRealTimers();
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });

@@ -8,13 +8,37 @@
  * which slowed Node's HTTP code), no closure is made per request, and an entry is built and masked only if the log
  * keeps it. Together that took the log's cost under load from about a quarter of the token endpoint's CPU time to
  * a few percent.
+ *
+ * The store keeps the log in its database through `openLogBuffer`: entries wait in memory and are written
+ * together, since one transaction per request would dominate the hot path's cost.
  */
+import type Database from 'better-sqlite3';
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { HttpHeader, RecordedRequest, RecordedResponse } from '../flow/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
-import type { LogEntrySource, SandboxStore } from './store';
+import type { SandboxStore } from './store';
 
 export type SandboxHost = 'authorisation' | 'accounts';
+
+export interface LogEntrySource {
+	/**
+	 * Builds the JSON-serialisable record of the exchange, already masked. Called only for entries the log keeps
+	 * when it is written, so a burst of requests costs the building of the last `LOG_CAPACITY` only.
+	 */
+	build(): unknown;
+}
+
+export interface LogEntryInput {
+	host: SandboxHost;
+	entry: LogEntrySource;
+}
+
+export interface LogEntry {
+	id: number;
+	at: string;
+	host: SandboxHost;
+	entry: unknown;
+}
 
 export interface LoggedExchange {
 	host: SandboxHost;
@@ -220,4 +244,95 @@ export function loggedServer(store: SandboxStore, host: SandboxHost, handler: (r
 		}
 		handler(req, res);
 	}) as unknown as Server; // callers need only a Server; the classes are this module's business
+}
+
+/** How many log entries are kept; older ones are dropped as new ones arrive. */
+const LOG_CAPACITY = 500;
+/**
+ * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
+ * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
+ * 500 entries takes milliseconds, which a burst of traffic should not wait for.
+ */
+const LOG_IDLE_MS = 200;
+const LOG_MAX_WAIT_MS = 5000;
+
+export interface LogBuffer {
+	log(input: LogEntryInput): void;
+	/** The newest `limit` entries, newest first, once the waiting ones are written. */
+	recent(limit: number): LogEntry[];
+	/** Writes the waiting entries now. */
+	flush(): void;
+	/** Drops the waiting entries unwritten (the store is being cleared). */
+	discardWaiting(): void;
+}
+
+/** The request log in the store's database (its `request_log` table), written in batches. */
+export function openLogBuffer(db: Database.Database): LogBuffer {
+	const insertLog = db.prepare<[string, string, string]>('INSERT INTO request_log (at, host, entry) VALUES (?, ?, ?)');
+	const trimLog = db.prepare<[number]>('DELETE FROM request_log WHERE id <= ?');
+	const recentLog = db.prepare<[number], { id: number; at: string; host: SandboxHost; entry: string }>(
+		'SELECT * FROM request_log ORDER BY id DESC LIMIT ?'
+	);
+
+	// Only the newest LOG_CAPACITY can survive the trim, so they wait in a ring of that size: under load, older
+	// ones are overwritten before they are ever built.
+	type PendingEntry = { atMs: number; host: SandboxHost; entry: LogEntrySource };
+	const pendingLog: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
+	let pendingNext = 0;
+	let pendingCount = 0;
+	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
+	let firstPendingAtMs = 0;
+	let lastLogAtMs = 0;
+
+	function flushLogWhenIdle(): void {
+		const now = Date.now();
+		if (now - lastLogAtMs < LOG_IDLE_MS && now - firstPendingAtMs < LOG_MAX_WAIT_MS) {
+			logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS - (now - lastLogAtMs)).unref();
+			return;
+		}
+		flushLog();
+	}
+	const writeLog = db.transaction((entries: PendingEntry[]) => {
+		let last = 0;
+		for (const { atMs, host, entry } of entries) {
+			last = Number(insertLog.run(new Date(atMs).toISOString(), host, JSON.stringify(entry.build())).lastInsertRowid);
+		}
+		if (last > LOG_CAPACITY) trimLog.run(last - LOG_CAPACITY);
+	});
+	function takePendingLog(): PendingEntry[] {
+		const entries: PendingEntry[] = [];
+		for (let i = pendingCount; i > 0; i--) {
+			const slot = (pendingNext - i + LOG_CAPACITY) % LOG_CAPACITY;
+			entries.push(pendingLog[slot]!);
+			pendingLog[slot] = undefined;
+		}
+		pendingCount = 0;
+		return entries;
+	}
+	function flushLog(): void {
+		clearTimeout(logFlushTimer);
+		logFlushTimer = undefined;
+		const entries = takePendingLog();
+		if (entries.length > 0 && db.open) writeLog(entries);
+	}
+
+	return {
+		log({ host, entry }) {
+			lastLogAtMs = Date.now();
+			pendingLog[pendingNext] = { atMs: lastLogAtMs, host, entry };
+			pendingNext = (pendingNext + 1) % LOG_CAPACITY;
+			pendingCount = Math.min(pendingCount + 1, LOG_CAPACITY);
+			if (logFlushTimer === undefined) {
+				firstPendingAtMs = lastLogAtMs;
+				// Unreferenced: a waiting log entry never keeps the process alive (close() writes it).
+				logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS).unref();
+			}
+		},
+		recent(limit) {
+			flushLog();
+			return recentLog.all(limit).map((row) => ({ ...row, entry: JSON.parse(row.entry) as unknown }));
+		},
+		flush: flushLog,
+		discardWaiting: () => void takePendingLog()
+	};
 }

@@ -17,8 +17,8 @@ export const LOG_SHOWN = 50;
 export interface PanelClient {
 	client_id: string;
 	name: string;
-	redirect_uris: string[];
-	countries: string[];
+	redirect_uris: readonly string[];
+	countries: readonly string[];
 	verification_key: VerificationKey;
 	/** Whether a secret is registered; the secret itself never leaves the server. */
 	secret_set: boolean;
