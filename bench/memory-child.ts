@@ -31,7 +31,7 @@ export interface MemoryFigures {
 	afterPurge: Snapshot;
 }
 
-/** Grace the store keeps expired rows for (store.ts PURGE_GRACE_MS), plus a minute. */
+/** Grace the store keeps expired rows for (store/purge.ts PURGE_GRACE_MS), plus a minute. */
 const PAST_GRACE_SECONDS = 24 * 3600 + 60;
 const BATCH = 10_000;
 const MB = 1024 * 1024;
