@@ -116,9 +116,10 @@ function refuseRetiredSchema(db: Database.Database, path: string): void {
 		.prepare<string[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${RETIRED_TABLES.map(() => '?').join(', ')})`)
 		.all(...RETIRED_TABLES);
 	if (found.length === 0) return;
+	const tables = `${found.length === 1 ? 'the table' : 'the tables'} ${found.map((t) => t.name).join(' and ')}`;
 	throw new Error(
-		`The sandbox database ${path} was made by an earlier version (it has the table ${found.map((t) => t.name).join(' and ')}, ` +
-			`which this version no longer reads). It holds only test data: stop the explorer, delete ${path} ` +
-			`(and ${path}-wal and ${path}-shm if they exist), and start again to get a fresh sandbox with its fixtures.`
+		`The sandbox database ${path} was made by an earlier version (it has ${tables}, which this version no longer reads). ` +
+			`It holds only test data: stop the explorer, delete ${path} (and ${path}-wal and ${path}-shm if they exist), ` +
+			`and start again to get a fresh sandbox with its fixtures.`
 	);
 }
