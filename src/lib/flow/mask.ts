@@ -13,6 +13,7 @@ import {
 	uriParts
 } from './encoding';
 import { MASK, type HttpHeader, type MaskedValue, type RecordedExchange } from './exchange';
+import type { Frozen } from '$lib/frozen';
 
 export interface SecretsToMask {
 	clientSecret?: string;
@@ -70,7 +71,7 @@ function jsonKeyHolding(text: string, value: string): string | undefined {
 	}
 }
 
-function bodyShape(headers: HttpHeader[], body: string): Shape {
+function bodyShape(headers: readonly Frozen<HttpHeader>[], body: string): Shape {
 	const type = headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
 	if (type.includes('json') || /^\s*[{[]/.test(body)) return 'json';
 	if (type.includes('x-www-form-urlencoded')) return 'form';
@@ -95,7 +96,7 @@ class Masker {
 	}
 
 	/** A header value; a `Basic`/`Bearer` payload is also searched after base64 decoding. */
-	header(header: HttpHeader, place: string): HttpHeader {
+	header(header: Frozen<HttpHeader>, place: string): HttpHeader {
 		const value = this.text(header.value, 'plain', `${place} ${header.name}`);
 		const match = CREDENTIALS_HEADER.exec(value);
 		const decoded = match?.[3] ? base64DecodeUtf8(match[3]) : null;
@@ -110,7 +111,7 @@ class Masker {
 	}
 }
 
-export function maskExchange(exchange: RecordedExchange, secrets: SecretsToMask): RecordedExchange {
+export function maskExchange(exchange: Frozen<RecordedExchange>, secrets: SecretsToMask): RecordedExchange {
 	const masker = new Masker(needlesOf(secrets));
 	const { request, response, failure } = exchange;
 	const maskedRequest = {

@@ -20,6 +20,7 @@ import {
 import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
 import type { Redaction, Run } from './run';
 import { setRecent } from '$lib/recent';
+import type { Frozen } from '$lib/frozen';
 
 export interface KnownSecrets {
 	clientSecrets?: string[];
@@ -395,34 +396,38 @@ function redactBySearch<T>(part: T, map: PartMap<T>, searches: Search[]): PartRe
 	return { value, redactions };
 }
 
-/** One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). */
-export interface RedactedExchange {
+/**
+ * One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). Frozen: the
+ * redaction of a run that grows gives back the same piece for an exchange it did not redact again.
+ */
+export type RedactedExchange = Frozen<{
 	exchange: RecordedExchange;
 	named: Redaction[];
 	searched: Redaction[];
-}
+}>;
 
 /**
- * A redacted run in the pieces it is assembled from, so a store can keep each exchange on its own and write again
- * only what changed. `head` is the run without its exchanges (`exchanges` is empty) and with the redactions it
- * came with; `assembleRun` gives the redacted run.
+ * A redacted run in the pieces it is assembled from, so a store can keep each exchange on its own. `head` is the
+ * run without its exchanges (`exchanges` is empty) and with the redactions it came with; `assembleRun` gives the
+ * redacted run.
  */
 export interface RedactedRun {
 	head: Run;
 	headRedactions: { named: Redaction[]; searched: Redaction[] };
-	exchanges: RedactedExchange[];
+	exchanges: readonly RedactedExchange[];
 }
 
 /** The redacted run: its redactions listed as one pass after the other, each place once. */
 export function assembleRun({ head, headRedactions, exchanges }: RedactedRun): Run {
 	return {
 		...head,
-		exchanges: exchanges.map((e) => e.exchange),
+		// Frozen (see `frozen`): a change throws rather than alter what the next redaction of the run gives back.
+		exchanges: exchanges.map((e) => e.exchange as RecordedExchange),
 		redactions: addRedactions(head.redactions, [
 			...headRedactions.named,
-			...exchanges.flatMap((e) => e.named),
+			...exchanges.flatMap((e) => e.named as Redaction[]),
 			...headRedactions.searched,
-			...exchanges.flatMap((e) => e.searched)
+			...exchanges.flatMap((e) => e.searched as Redaction[])
 		])
 	};
 }
@@ -433,7 +438,8 @@ function exchangeCodes(exchanges: RecordedExchange[], from = 0): string[] {
 }
 
 /** Every grant code the run carries. */
-export function grantCodes(run: Run): Set<string> {
+export function grantCodes(frozen: Frozen<Run>): Set<string> {
+	const run = frozen as Run;
 	return new Set([...codesIn(run, mapHead), ...exchangeCodes(run.exchanges)]);
 }
 
@@ -530,7 +536,7 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 	for (let i = piecesKept; i < exchanges.length; i++) {
 		const part = named[i]!;
 		const found = redactBySearch(part.value, mapExchangeAt(i), searches);
-		pieces.push({ exchange: found.value, named: part.redactions, searched: found.redactions });
+		pieces.push(frozen({ exchange: found.value, named: part.redactions, searched: found.redactions }));
 	}
 
 	const searchedHead = redactBySearch(head.value, mapHead, searches);
@@ -544,34 +550,35 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 	};
 }
 
-/** `redactRun` in the pieces a store keeps (see `RedactedRun`). */
-export function redactRunInParts(run: Run, known: KnownSecrets = {}): RedactedRun {
-	return redactGrowing(run, known).redacted;
+/** `value`, frozen at every depth: a piece is given back by later redactions of its run, so no one may change it. */
+function frozen<T>(value: T): Frozen<T> {
+	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+		for (const inner of Object.values(value)) frozen(inner);
+		Object.freeze(value);
+	}
+	return value as Frozen<T>;
 }
 
-export function redactRun(run: Run, known: KnownSecrets = {}): Run {
-	return assembleRun(redactRunInParts(run, known));
-}
-
-export type RunRedactor = typeof redactRunInParts;
-
-/** Runs whose exchanges' share a run redactor keeps, most recently redacted last. */
+/** Runs whose exchanges' share is kept for their next redaction, most recently redacted last. */
 const REMEMBERED_RUNS = 64;
 
 /**
- * `redactRunInParts` for runs that grow an exchange at a time (a walk, saved after each step): it keeps each
- * run's exchanges' share (by run id) for the next redaction of that run (see `redactGrowing`). The result is
- * always what `redactRunInParts` gives, and an exchange whose piece was not done again is the same
- * `RedactedExchange` object as in the previous result, so a store can skip it. Exchanges must not be changed once
- * redacted.
+ * The exchanges' share of the last redaction of each run (by run id). A walk is saved after each step, one
+ * exchange longer: its next redaction redoes only what changed (see `redactGrowing`). An exchange is known by
+ * identity, which is why a run's exchanges are `Frozen`.
  */
-export function createRunRedactor(): RunRedactor {
-	const shares = new Map<string, ExchangesShare>();
-	return (run, known = {}) => {
-		const { redacted, share } = redactGrowing(run, known, shares.get(run.id));
-		setRecent(shares, run.id, share, REMEMBERED_RUNS);
-		return redacted;
-	};
+const shares = new Map<string, ExchangesShare>();
+
+/** `redactRun` in the pieces a store keeps (see `RedactedRun`). */
+export function redactRunInParts(run: Frozen<Run>, known: KnownSecrets = {}): RedactedRun {
+	// The redaction only reads the run: it builds new objects for every part it redacts.
+	const { redacted, share } = redactGrowing(run as Run, known, shares.get(run.id));
+	setRecent(shares, run.id, share, REMEMBERED_RUNS);
+	return redacted;
+}
+
+export function redactRun(run: Frozen<Run>, known: KnownSecrets = {}): Run {
+	return assembleRun(redactRunInParts(run, known));
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
