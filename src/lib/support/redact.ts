@@ -7,16 +7,10 @@
  *
  * Each redaction is recorded as what and where, never the value. Redacting a redacted run changes nothing.
  */
-import {
-	base64DecodeUtf8,
-	base64EncodeUtf8,
-	containsAny,
-	decodeQueryComponent,
-	encodeComponent,
-	encodedForms,
-	formEncode,
-	replaceEach
-} from '$lib/flow/encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, containsAny, encodeComponent, encodedForms, formEncode, replaceEach } from '$lib/flow/encoding';
+import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
+import { headerValue } from '$lib/http/headers';
+import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
 import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
 import type { Redaction, Run } from './run';
 import { setRecent } from '$lib/recent';
@@ -38,17 +32,18 @@ export const WHAT = {
 	code: 'grant code (kept)'
 } as const;
 
-/** Parameters and JSON fields whose value is always hidden. */
-const SENSITIVE_NAMES: Readonly<Record<string, string>> = {
+/** What each secret parameter or JSON field is, for a person. */
+const WHAT_PARAMETER: Readonly<Record<SecretParameter, string>> = {
 	client_secret: WHAT.clientSecret,
 	access_token: WHAT.accessToken,
 	refresh_token: WHAT.refreshToken,
-	password: WHAT.password
+	password: WHAT.password,
+	code: WHAT.code
 };
 
 /** Words of the protocol a found value must not be part of, or hiding the value would mangle them. */
 const PROTOCOL_WORDS = [
-	...Object.keys(SENSITIVE_NAMES),
+	...SECRET_PARAMETERS,
 	'grant_type authorization_code redirect_uri client_id response_type code Bearer Basic Authorization'
 ].join(' ');
 
@@ -76,7 +71,7 @@ type TextMap = (text: string, where: string, field: Field) => string;
 type PartMap<T> = (part: T, fn: TextMap) => T;
 
 function contentTypeOf(headers: HttpHeader[]): string {
-	return headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
+	return headerValue(headers, 'content-type')?.toLowerCase() ?? '';
 }
 
 function mapHeaders(headers: HttpHeader[], where: string, fn: TextMap): HttpHeader[] {
@@ -121,28 +116,6 @@ const mapExchangeAt =
 		mapExchange(exchange, exchangePlace(index, exchange), fn);
 
 /* ------------------------------------------------------------------ query strings and form bodies */
-
-/** `fn` over each `name=value` pair; a returned string replaces the raw value, everything else is kept as written. */
-function mapPairs(text: string, fn: (name: string, value: string) => string | undefined): string {
-	return text
-		.split('&')
-		.map((pair) => {
-			const eq = pair.indexOf('=');
-			if (eq === -1) return pair;
-			const rawName = pair.slice(0, eq);
-			const replaced = fn(decodeQueryComponent(rawName), decodeQueryComponent(pair.slice(eq + 1)));
-			return replaced === undefined ? pair : `${rawName}=${replaced}`;
-		})
-		.join('&');
-}
-
-function mapUrlQuery(url: string, fn: (name: string, value: string) => string | undefined): string {
-	const q = url.indexOf('?');
-	if (q === -1) return url;
-	const hash = url.indexOf('#', q);
-	const end = hash === -1 ? url.length : hash;
-	return url.slice(0, q + 1) + mapPairs(url.slice(q + 1, end), fn) + url.slice(end);
-}
 
 const isMasked = (value: string) => value.includes(MASK);
 
@@ -223,9 +196,9 @@ class NameRedactor {
 	readonly structural: TextMap = (text, where, field) => {
 		switch (field.kind) {
 			case 'url':
-				return mapUrlQuery(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+				return mapQueryPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
 			case 'header':
-				return this.header(field.name.toLowerCase(), text, where);
+				return this.header(field.name, text, where);
 			case 'body':
 				return this.body(text, where, field.contentType);
 			case 'text':
@@ -236,21 +209,27 @@ class NameRedactor {
 	/** A parameter's new raw value, or undefined to keep it. */
 	private param(name: string, value: string, where: string): string | undefined {
 		if (value === '' || isMasked(value)) return undefined;
+		// A grant code is kept, noted; so is an access_token parameter that carries one (a code sent to me.json).
 		if (name === 'code' || (name === 'access_token' && this.codes.has(value))) {
 			this.record(WHAT.code, where);
 			return undefined;
 		}
-		const what = SENSITIVE_NAMES[name];
-		if (what === undefined) return undefined;
+		if (!isSecretParameter(name) || showing(name, 'run') !== 'hidden') return undefined;
+		const what = WHAT_PARAMETER[name];
 		this.record(what, where);
 		if (what !== WHAT.password) this.addNeedle(what, value);
 		return MASK;
 	}
 
 	private header(name: string, value: string, where: string): string {
-		if (name === 'cookie') return this.cookies(value, where);
-		if (name === 'set-cookie') return this.setCookies(value, where);
-		if (name === 'authorization' || name === 'proxy-authorization') return this.authorization(value, where);
+		switch (secretHeader(name)) {
+			case 'cookie':
+				return this.cookies(value, where);
+			case 'set-cookie':
+				return this.setCookies(value, where);
+			case 'authorization':
+				return this.authorization(value, where);
+		}
 		if (looksLikeUrl(value)) return this.structural(value, where, { kind: 'url' });
 		return value;
 	}
@@ -311,7 +290,7 @@ class NameRedactor {
 			if (parsed !== undefined) return this.json(text, parsed, where);
 		}
 		if (contentType.includes('x-www-form-urlencoded') || looksLikeForm(text))
-			return mapPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+			return mapFormPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
 		return text;
 	}
 
@@ -337,7 +316,7 @@ function maskJson(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(maskJson);
 	if (value === null || typeof value !== 'object') return value;
 	return Object.fromEntries(
-		Object.entries(value).map(([k, v]) => [k, typeof v === 'string' && k in SENSITIVE_NAMES ? MASK : maskJson(v)])
+		Object.entries(value).map(([k, v]) => [k, typeof v === 'string' && showing(k, 'run') === 'hidden' ? MASK : maskJson(v)])
 	);
 }
 
@@ -350,8 +329,8 @@ function codesIn<T>(part: T, map: PartMap<T>): string[] {
 	};
 	map(part, (text, _where, field) => {
 		const isUrl = field.kind === 'url' || (field.kind === 'header' && looksLikeUrl(text));
-		if (isUrl) mapUrlQuery(text, collect);
-		else if (field.kind === 'body' && looksLikeForm(text)) mapPairs(text, collect);
+		if (isUrl) mapQueryPairs(text, collect);
+		else if (field.kind === 'body' && looksLikeForm(text)) mapFormPairs(text, collect);
 		return text;
 	});
 	return codes;
