@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: the sandbox under load, the explorer in Chromium, and memory after a million expired codes.
  * Prints each figure against its target and writes BENCHMARKS.md. Benchmarks report; a missed target is marked
- * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory runs a subset.
+ * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory,redaction runs a subset.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchExplorer, OVERHEAD_WARMUP_WALKS } from './explorer';
 import { benchLoad } from './load';
 import { benchMemory } from './memory';
+import { benchRedaction } from './redaction';
 import { load, markdown, terminalTable, type Measurement, type Section } from './report';
 
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
@@ -17,16 +18,19 @@ const METHOD = [
 	'- **Explorer.** `npx vite build`, then `node scripts/start.js` (explorer and both sandbox hosts in one process, as `npm start`) on ports 4273-4275 with a temporary `DATA_DIR`. The walk, in headless Chromium with a fresh context each time, after one warm-up walk: open `/`, click the link, sign in as student@example.com, Authorise, exchange, wait for the token exchange, read me.json, wait for its result. JavaScript per route: every script a fresh load of the route requests, measured as the precompressed `.gz` file adapter-node serves (gzip of the file when there is none), summed. Route overhead: the median time of `POST /api/walk/me` (which sends the request, annotates, masks and saves the run) minus the median time of a direct `GET /api/v3/me.json` to the sandbox with the same token, interleaved, from Node\'s fetch on the same machine, after Chromium has been closed (on two cores its processes compete with the server) and after ' +
 		OVERHEAD_WARMUP_WALKS +
 		' walks made the same way and set aside, as the load runs warm up (the first walks on a fresh server run slower; their figures are reported). The walk holds every exchange it makes, so the overhead is measured over fresh walks of 20 reads; one long walk shows how the cost grows with the walk.',
-	'- **Memory.** A child process started with `--expose-gc` (every figure after a full collection) opens the store on a temporary file and issues a million codes (`BENCH_CODES`) in transactions of 10 000, then moves the sandbox clock past the 2 h validity and the store\'s 24 h purge grace. Nothing is purged on its own: the store purges up to 100 expired codes and 100 expired tokens each time it issues a code, so ordinary traffic (new codes, issued in transactions of 1 000) runs until no expired code is left; then the traffic stops for 1.5 s, past the checkpoint the store makes within a second of a purge (SQLite alone would copy the purge into the file only after 1 000 more pages written). Live data is the database\'s pages not on SQLite\'s free list; files on disk are the database file and its WAL.'
+	'- **Memory.** A child process started with `--expose-gc` (every figure after a full collection) opens the store on a temporary file and issues a million codes (`BENCH_CODES`) in transactions of 10 000, then moves the sandbox clock past the 2 h validity and the store\'s 24 h purge grace. Nothing is purged on its own: the store purges up to 100 expired codes and 100 expired tokens each time it issues a code, so ordinary traffic (new codes, issued in transactions of 1 000) runs until no expired code is left; then the traffic stops for 1.5 s, past the checkpoint the store makes within a second of a purge (SQLite alone would copy the purge into the file only after 1 000 more pages written). Live data is the database\'s pages not on SQLite\'s free list; files on disk are the database file and its WAL.',
+	'- **Saving a walk.** In this process, no server: walks of a token exchange then me.json reads, as the explorer records them, grown to 50 exchanges a step at a time and saved after each step to a run store on a temporary file, as the explorer saves them (`bench/redaction.ts`). Each figure is the median of ' +
+		'`BENCH_REDACTION_WALKS` (30) walks: the explorer\'s save of the step that brings a walk to that length, and, for the same run under an id never seen, `redactRun` of the whole walk and its save (redaction and the write of every exchange), which is what a step would cost without the redaction\'s memory of the run.'
 ];
 
 const PARTS: Record<string, (log: (line: string) => void) => Promise<{ measurements: Measurement[]; notes: string[] } | Measurement[]>> = {
 	load: benchLoad,
 	explorer: benchExplorer,
-	memory: benchMemory
+	memory: benchMemory,
+	redaction: benchRedaction
 };
 
-const TITLES: Record<string, string> = { load: 'Sandbox under load', explorer: 'Explorer', memory: 'Memory after a million expired codes' };
+const TITLES: Record<string, string> = { load: 'Sandbox under load', explorer: 'Explorer', memory: 'Memory after a million expired codes', redaction: 'Saving a walk' };
 
 async function main(): Promise<void> {
 	const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

@@ -3,6 +3,7 @@
  * request is shown exactly as recorded; a JSON response body is pretty-printed so a person can read it.
  */
 import type { HttpHeader, RecordedRequest, RecordedResponse } from '$lib/flow/exchange';
+import { headerValue } from '$lib/http/headers';
 
 const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
@@ -24,10 +25,6 @@ function headerLines(headers: HttpHeader[]): string[] {
 function message(startLine: string, headers: HttpHeader[], body: string | null): string {
 	const head = [startLine, ...headerLines(headers)].join('\n');
 	return body ? `${head}\n\n${body}` : `${head}\n`;
-}
-
-function headerValue(headers: HttpHeader[], name: string): string | undefined {
-	return headers.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
 }
 
 /** `application/json`, `application/problem+json` and the like. */

@@ -3,8 +3,10 @@
  * `client_secret` parameter, a form body, a Basic/Bearer credentials header) the command reads `$CLIENT_SECRET`
  * from the shell instead, and masked tokens become `$ACCESS_TOKEN` / `$REFRESH_TOKEN`.
  */
-import { base64DecodeUtf8, encodedForms, splitRawQuery, uriParts } from './encoding';
+import { base64DecodeUtf8, encodedForms, uriParts } from './encoding';
+import { splitRawQuery } from '../http/form';
 import { MASK, type HttpHeader, type RecordedRequest } from './exchange';
+import { hasHeader, headerValue } from '../http/headers';
 
 /** A piece of a shell word: literal text (quoted when written) or shell syntax written as is. */
 type Piece = { literal: string } | { shell: string };
@@ -93,7 +95,7 @@ function headerWord(header: HttpHeader, secret: string | undefined): string {
 const COMPUTED_HEADERS = new Set(['host', 'content-length']);
 
 function isFormBody(request: RecordedRequest): boolean {
-	const type = request.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
+	const type = headerValue(request.headers, 'content-type') ?? '';
 	return type.toLowerCase().includes('application/x-www-form-urlencoded');
 }
 
@@ -108,7 +110,7 @@ export function toCurl(request: RecordedRequest, secret?: { value?: string }): s
 		if (!COMPUTED_HEADERS.has(header.name.toLowerCase())) args.push(`-H ${headerWord(header, value)}`);
 	}
 	// curl sends its own User-Agent unless told not to; a request recorded without one must stay without one.
-	if (!request.headers.some((h) => h.name.toLowerCase() === 'user-agent')) args.push(`-H ${shellQuote('User-Agent:')}`);
+	if (!hasHeader(request.headers, 'user-agent')) args.push(`-H ${shellQuote('User-Agent:')}`);
 	if (request.body !== null) {
 		const body = isFormBody(request) ? queryPieces(request.body, value) : substitute(request.body, value);
 		args.push(`--data-raw ${word(body)}`);

@@ -9,8 +9,9 @@ import { LIMITS, SECTIONS, TOKEN_ERRORS, meErrorRowFor, sandboxChoice, tokenErro
 import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse, type Verification } from '$lib/protocol/schemas';
 import { CANCEL_MEANING, type CallbackResult } from './callback';
 import { uriParts } from './encoding';
-import type { HttpHeader, RecordedExchange, RecordedResponse, TransportFailure } from './exchange';
+import type { RecordedExchange, RecordedResponse, TransportFailure } from './exchange';
 import { describeVerification, type VerificationDescription } from './verification';
+import { headerValue } from '../http/headers';
 
 export type Outcome = 'success' | 'error' | 'cancel' | 'transport';
 export type Target = 'sandbox' | 'custom';
@@ -102,10 +103,6 @@ export function redirectUriDiff(a: string, b: string): UriDiff[] {
 
 /* ------------------------------------------------------------------ shared pieces */
 
-function header(headers: HttpHeader[], name: string): string | undefined {
-	return headers.find((h) => h.name.toLowerCase() === name)?.value;
-}
-
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
 	try {
 		return { ok: true, value: JSON.parse(text) };
@@ -174,14 +171,14 @@ const ENDPOINT_PATH: Record<Endpoint, string> = { token: '{accounts_url}/oauth/t
 /** A response that matches no row of the tables: say what it is and what to check. */
 function undescribedResponse(response: RecordedResponse, endpoint: Endpoint, target: Target): Annotation {
 	const { status } = response;
-	const type = header(response.headers, 'content-type') ?? '';
+	const type = headerValue(response.headers, 'content-type') ?? '';
 	const isHtml = /html/i.test(type) || /^\s*</.test(response.body);
 	const cut = response.truncated ? ' (the body was cut at the recording limit)' : '';
 	const table = endpoint === 'token' ? SECTIONS.errorsToken : SECTIONS.errorsMe;
 	let what: string;
 	let fix: string;
 	if (status >= 300 && status < 400) {
-		const location = header(response.headers, 'location');
+		const location = headerValue(response.headers, 'location');
 		what = `The endpoint answered with a redirect${location ? ` to ${location}` : ''}. The interface does not describe redirects here.`;
 		fix = `Point the request at ${ENDPOINT_PATH[endpoint]} exactly: check http versus https, the host, and any path prefix. A redirect to a login page means a proxy is in front of the API.`;
 	} else if (status >= 500) {
@@ -383,7 +380,7 @@ function tokenSuccess(response: RecordedResponse, body: unknown): Annotation {
 		problems.push(
 			`Note: expires_in is ${expiresIn}; the interface's responses show ${LIMITS.accessTokenExpiresIn} (5.7). Use the value you receive.`
 		);
-	if (!/no-store/i.test(header(response.headers, 'cache-control') ?? ''))
+	if (!/no-store/i.test(headerValue(response.headers, 'cache-control') ?? ''))
 		problems.push(
 			'Note: no `Cache-Control: no-store`. The interface does not ask for it, but OAuth 2 (RFC 6749 5.1) does for responses carrying tokens.'
 		);

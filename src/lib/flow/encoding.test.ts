@@ -3,7 +3,6 @@ import {
 	base64DecodeUtf8,
 	base64EncodeUtf8,
 	containsForm,
-	decodeQueryComponent,
 	encodeComponent,
 	encodeQuery,
 	encodedForms,
@@ -11,36 +10,8 @@ import {
 	memoizeByString,
 	parseHttpUrl,
 	replaceForms,
-	splitRawQuery,
 	uriParts
 } from './encoding';
-
-describe('decodeQueryComponent', () => {
-	it('decodes once, with + as a space', () => {
-		expect(decodeQueryComponent('https%3A%2F%2Fa.example%2Fcb%3Fx%3D1')).toBe('https://a.example/cb?x=1');
-		expect(decodeQueryComponent('a+b%2Bc')).toBe('a b+c');
-		expect(decodeQueryComponent('%253A')).toBe('%3A');
-	});
-	it('keeps malformed escapes instead of throwing', () => {
-		expect(decodeQueryComponent('100%')).toBe('100%');
-		expect(decodeQueryComponent('%E0%A4%A')).not.toBe('');
-	});
-});
-
-describe('splitRawQuery', () => {
-	it('keeps raw text and order, and decodes names and values', () => {
-		expect(splitRawQuery('?a=1&b%20c=d%2Fe&flag&=x')).toEqual([
-			{ rawName: 'a', rawValue: '1', name: 'a', value: '1' },
-			{ rawName: 'b%20c', rawValue: 'd%2Fe', name: 'b c', value: 'd/e' },
-			{ rawName: 'flag', rawValue: '', name: 'flag', value: '' },
-			{ rawName: '', rawValue: 'x', name: '', value: 'x' }
-		]);
-		expect(splitRawQuery('')).toEqual([]);
-	});
-	it('splits only on the first =', () => {
-		expect(splitRawQuery('r=https://a/cb?x=1')[0]?.value).toBe('https://a/cb?x=1');
-	});
-});
 
 describe('encodedForms', () => {
 	it('covers raw, URI-component, form and JSON forms, longest first', () => {

@@ -2,38 +2,6 @@
  * Small encoding helpers shared by the flow engine. Pure and browser-safe: no Node APIs, no Buffer.
  */
 
-/** One `name=value` pair of a query string, as written (raw) and after one decode. */
-export interface RawQueryParam {
-	rawName: string;
-	rawValue: string;
-	name: string;
-	value: string;
-}
-
-/**
- * Decodes one query component once, as a server reading a query string does: `+` is a space, `%XX` is a byte.
- * Malformed `%` sequences are kept as they are rather than thrown on (URLSearchParams' lenient rule).
- */
-export function decodeQueryComponent(raw: string): string {
-	// `raw` never holds `&` (the caller split on it), so it is exactly one value for URLSearchParams.
-	return new URLSearchParams(`v=${raw.replace(/#/g, '%23')}`).get('v') ?? '';
-}
-
-/** Splits a query string (with or without its leading `?`) into its pairs, in order, keeping the raw text. */
-export function splitRawQuery(query: string): RawQueryParam[] {
-	const text = query.startsWith('?') ? query.slice(1) : query;
-	if (text === '') return [];
-	return text
-		.split('&')
-		.filter((pair) => pair !== '')
-		.map((pair) => {
-			const eq = pair.indexOf('=');
-			const rawName = eq === -1 ? pair : pair.slice(0, eq);
-			const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
-			return { rawName, rawValue, name: decodeQueryComponent(rawName), value: decodeQueryComponent(rawValue) };
-		});
-}
-
 /**
  * encodeURIComponent for any string. An unpaired surrogate, which UTF-8 cannot carry (encodeURIComponent throws on
  * it; a JSON body or a paste can hold one), becomes U+FFFD, as a browser's URL parser writes it.

@@ -1,7 +1,8 @@
 /**
  * The authorisation link (interface 4.1): building it, and taking it apart for the link table.
  */
-import { encodeComponent, encodeQuery, splitRawQuery, uriParts } from './encoding';
+import { encodeComponent, encodeQuery, uriParts } from './encoding';
+import { splitRawQuery } from '../http/form';
 
 export interface LinkInput {
 	authUrl: string;

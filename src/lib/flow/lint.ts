@@ -13,15 +13,8 @@ import {
 	isSupergroup,
 	type ErrorRowId
 } from '$lib/protocol';
-import {
-	containsForm,
-	decodeQueryComponent,
-	parseHttpUrl,
-	replaceForms,
-	splitRawQuery,
-	uriParts,
-	type RawQueryParam
-} from './encoding';
+import { containsForm, parseHttpUrl, replaceForms, uriParts } from './encoding';
+import { decodeQueryComponent, splitRawQuery, type RawQueryParam } from '../http/form';
 import { MASK } from './exchange';
 
 export type Severity = 'error' | 'warning' | 'info';

@@ -4,15 +4,12 @@
  * credentials payload. The client secret is replaced by MASK alone; tokens keep their last 4 characters as a
  * hint, so a person can tell two tokens apart.
  */
-import {
-	base64DecodeUtf8,
-	base64EncodeUtf8,
-	containsForm,
-	replaceForms,
-	splitRawQuery,
-	uriParts
-} from './encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, containsForm, replaceForms, uriParts } from './encoding';
+import { splitRawQuery } from '../http/form';
+import { headerValue } from '../http/headers';
+import { TAIL_LENGTH, showing } from '../http/secrets';
 import { MASK, type HttpHeader, type MaskedValue, type RecordedExchange } from './exchange';
+import type { Frozen } from '../frozen';
 
 export interface SecretsToMask {
 	clientSecret?: string;
@@ -29,15 +26,18 @@ interface Needle {
 /** Below this length a token's last 4 characters would give away too much of it, so no hint is shown. */
 const MIN_TOKEN_LENGTH_FOR_HINT = 16;
 
-function tokenHint(token: string): string {
-	return token.length >= MIN_TOKEN_LENGTH_FOR_HINT ? `…${token.slice(-4)}` : '';
+/** What the walk's view shows of a value of `kind`: a tail only if the vocabulary says so and the value is long. */
+function hint(kind: Needle['kind'], value: string): string {
+	return showing(kind, 'view') === 'tail' && value.length >= MIN_TOKEN_LENGTH_FOR_HINT ? `…${value.slice(-TAIL_LENGTH)}` : '';
 }
+
+const needle = (kind: Needle['kind'], value: string): Needle => ({ kind, value, hint: hint(kind, value) });
 
 function needlesOf(secrets: SecretsToMask): Needle[] {
 	const needles: Needle[] = [
-		...(secrets.clientSecret ? [{ kind: 'client_secret' as const, value: secrets.clientSecret, hint: '' }] : []),
-		...(secrets.accessTokens ?? []).map((value) => ({ kind: 'access_token' as const, value, hint: tokenHint(value) })),
-		...(secrets.refreshTokens ?? []).map((value) => ({ kind: 'refresh_token' as const, value, hint: tokenHint(value) }))
+		...(secrets.clientSecret ? [needle('client_secret', secrets.clientSecret)] : []),
+		...(secrets.accessTokens ?? []).map((value) => needle('access_token', value)),
+		...(secrets.refreshTokens ?? []).map((value) => needle('refresh_token', value))
 	];
 	// Longest first, so a value that contains another is hidden whole.
 	return needles.filter((n) => n.value !== '').sort((a, b) => b.value.length - a.value.length);
@@ -70,8 +70,8 @@ function jsonKeyHolding(text: string, value: string): string | undefined {
 	}
 }
 
-function bodyShape(headers: HttpHeader[], body: string): Shape {
-	const type = headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
+function bodyShape(headers: readonly Frozen<HttpHeader>[], body: string): Shape {
+	const type = headerValue(headers, 'content-type')?.toLowerCase() ?? '';
 	if (type.includes('json') || /^\s*[{[]/.test(body)) return 'json';
 	if (type.includes('x-www-form-urlencoded')) return 'form';
 	return 'plain';
@@ -95,7 +95,7 @@ class Masker {
 	}
 
 	/** A header value; a `Basic`/`Bearer` payload is also searched after base64 decoding. */
-	header(header: HttpHeader, place: string): HttpHeader {
+	header(header: Frozen<HttpHeader>, place: string): HttpHeader {
 		const value = this.text(header.value, 'plain', `${place} ${header.name}`);
 		const match = CREDENTIALS_HEADER.exec(value);
 		const decoded = match?.[3] ? base64DecodeUtf8(match[3]) : null;
@@ -110,7 +110,7 @@ class Masker {
 	}
 }
 
-export function maskExchange(exchange: RecordedExchange, secrets: SecretsToMask): RecordedExchange {
+export function maskExchange(exchange: Frozen<RecordedExchange>, secrets: SecretsToMask): RecordedExchange {
 	const masker = new Masker(needlesOf(secrets));
 	const { request, response, failure } = exchange;
 	const maskedRequest = {

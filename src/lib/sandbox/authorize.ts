@@ -12,6 +12,7 @@ import {
 } from '../protocol';
 import type { SandboxClient, SandboxStore, SandboxUser } from './store';
 import { isActiveIn } from './verifications';
+import { decodeFormComponentStrictly } from '../http/form';
 
 export type AuthorizationRequest = { supergroup: Supergroup; client: SandboxClient; redirectUri: string; country: string };
 
@@ -122,12 +123,8 @@ export function hasActiveVerification(store: SandboxStore, user: SandboxUser, su
 }
 
 function parameterName(pair: string): string {
-	const raw = pair.split('=')[0]!.replaceAll('+', ' ');
-	try {
-		return decodeURIComponent(raw);
-	} catch {
-		return raw;
-	}
+	const raw = pair.split('=')[0]!;
+	return decodeFormComponentStrictly(raw) ?? raw;
 }
 
 /**

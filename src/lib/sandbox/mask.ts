@@ -4,60 +4,28 @@
  * tail so entries can be matched up; secrets and passwords are hidden whole.
  */
 import { MASK, type HttpHeader } from '../flow/exchange';
-
-const HIDDEN_WHOLE = new Set(['client_secret', 'password']);
-const HIDDEN_BUT_TAIL = new Set(['code', 'access_token', 'refresh_token']);
-const TAIL = 4;
-
-function isSecretName(name: string): boolean {
-	return HIDDEN_WHOLE.has(name) || HIDDEN_BUT_TAIL.has(name);
-}
+import { mapFormPairs, mapQueryPairs } from '../http/form';
+import { SECRET_PARAMETERS, TAIL_LENGTH, isSecretParameter, secretHeader, showing } from '../http/secrets';
 
 export function maskValue(name: string, value: string): string {
-	if (HIDDEN_BUT_TAIL.has(name) && value.length > TAIL * 4) return `${MASK}${value.slice(-TAIL)}`;
+	if (showing(name, 'log') === 'tail' && value.length > TAIL_LENGTH * 4) return `${MASK}${value.slice(-TAIL_LENGTH)}`;
 	return MASK;
 }
 
-function decodedName(rawName: string): string {
-	try {
-		return decodeURIComponent(rawName.replaceAll('+', ' '));
-	} catch {
-		return rawName;
-	}
-}
-
-function decodedValue(rawValue: string): string {
-	try {
-		return decodeURIComponent(rawValue.replaceAll('+', ' '));
-	} catch {
-		return rawValue;
-	}
-}
+const maskedParameter = (name: string, value: string) => (isSecretParameter(name) ? encodeURIComponent(maskValue(name, value)) : undefined);
 
 /** Masks secret parameters in form-urlencoded text, leaving everything else byte for byte. */
 export function maskFormText(text: string): string {
-	return text
-		.split('&')
-		.map((pair) => {
-			const eq = pair.indexOf('=');
-			if (eq === -1) return pair;
-			const name = decodedName(pair.slice(0, eq));
-			return isSecretName(name) ? `${pair.slice(0, eq + 1)}${encodeURIComponent(maskValue(name, decodedValue(pair.slice(eq + 1))))}` : pair;
-		})
-		.join('&');
+	return mapFormPairs(text, maskedParameter);
 }
 
 /** Masks secret query parameters of a URL or request target. */
 export function maskUrl(url: string): string {
-	const q = url.indexOf('?');
-	if (q === -1) return url;
-	const hash = url.indexOf('#', q);
-	const query = hash === -1 ? url.slice(q + 1) : url.slice(q + 1, hash);
-	return `${url.slice(0, q + 1)}${maskFormText(query)}${hash === -1 ? '' : url.slice(hash)}`;
+	return mapQueryPairs(url, maskedParameter);
 }
 
 function maskJsonValue(value: unknown, key: string | null): unknown {
-	if (key !== null && isSecretName(key) && typeof value === 'string') return maskValue(key, value);
+	if (key !== null && isSecretParameter(key) && typeof value === 'string') return maskValue(key, value);
 	if (typeof value === 'string') return value.includes('?') ? maskUrl(value) : value;
 	if (Array.isArray(value)) return value.map((v) => maskJsonValue(v, null));
 	if (value && typeof value === 'object') {
@@ -84,7 +52,7 @@ export function maskBody(text: string, contentType: string | undefined): string 
 	return text;
 }
 
-const JSON_SECRET_MEMBER = /"(client_secret|password|code|access_token|refresh_token)"(\s*:\s*)"((?:[^"\\]|\\.)*)("?)/g;
+const JSON_SECRET_MEMBER = new RegExp(`"(${SECRET_PARAMETERS.join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)("?)`, 'g');
 
 /** JSON that does not parse (a truncated recording): secret members masked by pattern. */
 function maskBrokenJson(text: string): string {
@@ -101,13 +69,16 @@ function maskSetCookie(value: string): string {
 
 /** Masks credential-bearing headers: Authorization (scheme kept), cookies, and codes in a Location. */
 export function maskHeader(header: HttpHeader): HttpHeader {
-	const name = header.name.toLowerCase();
-	if (name === 'authorization' || name === 'proxy-authorization') {
-		const scheme = header.value.split(/\s+/)[0] ?? '';
-		return { name: header.name, value: `${scheme} ${MASK}` };
+	switch (secretHeader(header.name)) {
+		case 'authorization': {
+			const scheme = header.value.split(/\s+/)[0] ?? '';
+			return { name: header.name, value: `${scheme} ${MASK}` };
+		}
+		case 'cookie':
+			return { name: header.name, value: maskCookieHeader(header.value) };
+		case 'set-cookie':
+			return { name: header.name, value: maskSetCookie(header.value) };
 	}
-	if (name === 'cookie') return { name: header.name, value: maskCookieHeader(header.value) };
-	if (name === 'set-cookie') return { name: header.name, value: maskSetCookie(header.value) };
-	if (name === 'location') return { name: header.name, value: maskUrl(header.value) };
+	if (header.name.toLowerCase() === 'location') return { name: header.name, value: maskUrl(header.value) };
 	return header;
 }

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/fixtures';
 import { buildAuthorisationLink } from '$lib/flow/link';
 import type { CallbackView } from '$lib/flow/view';
-import { createRunRedactor } from '$lib/support/redact';
 import { config } from './config';
 import { services } from './services';
 import {
@@ -86,14 +85,11 @@ async function view(s: ExplorerSession) {
 	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: runIdOf(s.walk) };
 }
 
-/** A walk's run grows an exchange per step: this redacts only what a step changed (see createRunRedactor). */
-const redactWalkRun = createRunRedactor();
-
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
 async function saveRun(walk: Walk) {
 	if (!walk.link && !walk.callback) return;
 	const { runs } = await services();
-	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), redactWalkRun);
+	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk));
 }
 
 export async function loadWalkPage(sessionId: string) {

@@ -15,6 +15,7 @@ import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportF
 import type { ExplorerConfig } from './config';
 import type { LookupAddress } from 'node:dns';
 import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
+import { hasHeader } from '$lib/http/headers';
 
 export interface OutboundRequest {
 	method: 'GET' | 'POST';
@@ -66,8 +67,6 @@ const agents = { 'http:': pinnedAgent(new http.Agent(AGENT_OPTIONS)), 'https:': 
 function poolKey(addresses: readonly { address: string; family: number }[]): string {
 	return addresses.map((a) => `${a.address}/${a.family}`).join(',');
 }
-
-const hasHeader = (headers: HttpHeader[], name: string) => headers.some((h) => h.name.toLowerCase() === name.toLowerCase());
 
 /** The headers as they go on the wire: Host first, the caller's, then the body's length and `Connection: keep-alive`. */
 export function wireHeaders(request: OutboundRequest, url: URL): HttpHeader[] {

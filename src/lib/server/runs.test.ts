@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openRunStore } from './runs';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/support/run';
-import { assembleRun, createRunRedactor, redactRun } from '$lib/support/redact';
+import { assembleRun, redactRun } from '$lib/support/redact';
 import { harToRun, runToHar } from '$lib/support/har';
 
 const SECRET = 'a-very-secret-client-secret';
@@ -74,10 +74,10 @@ describe('run store', () => {
 		expect(store.list().find((r) => r.id === 'run-1')!.outcome).toBe('200 token');
 	});
 
-	it('redacts with the redactor it is given, as thoroughly as redactRun', () => {
+	it('redacts as thoroughly as redactRun', () => {
 		const store = openRunStore(':memory:');
 		const secrets = { clientSecrets: [SECRET], tokens: [TOKEN] };
-		const saved = assembleRun(store.save(run(), secrets, createRunRedactor()));
+		const saved = assembleRun(store.save(run(), secrets));
 		expect(saved).toEqual(redactRun(run(), secrets));
 		expect(store.get('run-1')).toEqual(saved);
 	});
@@ -132,12 +132,11 @@ describe('run store: a walk saved after each step', () => {
 		const path = dbPath();
 		const store = openRunStore(path);
 		const writes = countWrites(path);
-		const redact = createRunRedactor();
 		const secrets = { clientSecrets: [SECRET], tokens: [TOKEN] };
 		const exchanges = [tokenExchange, meRead(1), meRead(2), meRead(3)];
 		for (let n = 1; n <= exchanges.length; n++) {
 			const grown = run({ exchanges: exchanges.slice(0, n) });
-			store.save(grown, secrets, redact);
+			store.save(grown, secrets);
 			expect(writes.take()).toEqual(n === 1 ? [0] : [n - 1]);
 			expect(store.get('run-1')).toEqual(redactRun(grown, secrets));
 		}
@@ -149,13 +148,12 @@ describe('run store: a walk saved after each step', () => {
 		const path = dbPath();
 		const store = openRunStore(path);
 		const writes = countWrites(path);
-		const redact = createRunRedactor();
 		const early = { ...meRead(1, TOKEN), request: { ...meRead(1).request, headers: [] } };
-		store.save(run({ exchanges: [early] }), {}, redact);
+		store.save(run({ exchanges: [early] }), {});
 		expect(JSON.stringify(store.get('run-1'))).toContain(TOKEN);
 		writes.take();
 		const grown = run({ exchanges: [early, tokenExchange] });
-		store.save(grown, {}, redact);
+		store.save(grown, {});
 		expect(writes.take()).toEqual([0, 1]);
 		expect(JSON.stringify(store.get('run-1'))).not.toContain(TOKEN);
 		expect(store.get('run-1')).toEqual(redactRun(grown, {}));
@@ -165,10 +163,9 @@ describe('run store: a walk saved after each step', () => {
 
 	it('drops the exchanges a run no longer has (a new callback clears them under the same run id)', () => {
 		const store = openRunStore(':memory:');
-		const redact = createRunRedactor();
-		store.save(run({ exchanges: [tokenExchange, meRead(1), meRead(2)] }), {}, redact);
+		store.save(run({ exchanges: [tokenExchange, meRead(1), meRead(2)] }), {});
 		const restarted = run({ exchanges: [meRead(3)] });
-		store.save(restarted, {}, redact);
+		store.save(restarted, {});
 		expect(store.get('run-1')).toEqual(redactRun(restarted, {}));
 		expect(store.list()[0]!.outcome).toBe('200 me.json');
 	});
@@ -178,7 +175,7 @@ describe('run store: a walk saved after each step', () => {
 		openRunStore(path).save(run({ exchanges: [tokenExchange, meRead(1)] }), {});
 		const reopened = openRunStore(path);
 		const shorter = run({ title: 'Again', exchanges: [meRead(2)] });
-		reopened.save(shorter, {}, createRunRedactor());
+		reopened.save(shorter, {});
 		expect(reopened.get('run-1')).toEqual(redactRun(shorter, {}));
 	});
 

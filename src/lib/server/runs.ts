@@ -8,15 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/support/run';
-import {
-	assembleRun,
-	redactRunInParts,
-	type KnownSecrets,
-	type RedactedExchange,
-	type RedactedRun,
-	type RunRedactor
-} from '$lib/support/redact';
+import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange, type RedactedRun } from '$lib/support/redact';
 import { setRecent } from '$lib/recent';
+import type { Frozen } from '$lib/frozen';
 
 export interface RunSummary {
 	id: string;
@@ -31,11 +25,10 @@ export interface RunSummary {
 
 export interface RunStore {
 	/**
-	 * Redacts with `redact` (`redactRunInParts` unless the caller has a faster equivalent, such as a
-	 * `createRunRedactor` kept for the run's life), then stores. Saving a run again writes only what changed.
-	 * Answers the redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
+	 * Redacts, then stores. Saving a run again writes only the exchanges whose redaction changed. Answers the
+	 * redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
 	 */
-	save(run: Run, secrets: KnownSecrets, redact?: RunRedactor): RedactedRun;
+	save(run: Frozen<Run>, secrets: KnownSecrets): RedactedRun;
 	get(id: string): Run | undefined;
 	list(options?: { query?: string; limit?: number }): RunSummary[];
 	remove(id: string): boolean;
@@ -83,7 +76,7 @@ CREATE TABLE run_exchanges (
 `;
 
 /** e.g. "200 me.json"; '' for an exchange that is neither a token exchange nor a me.json read. */
-function exchangeOutcome(e: RecordedExchange): string {
+function exchangeOutcome(e: Frozen<RecordedExchange>): string {
 	if (e.step !== 'token' && e.step !== 'me') return '';
 	return `${e.response ? e.response.status : (e.failure?.kind ?? 'no response')} ${e.step === 'me' ? 'me.json' : 'token'}`;
 }
@@ -98,7 +91,7 @@ function headSearchText(run: Run): string {
 	return [run.title, run.link ?? '', run.callback?.url ?? '', run.target.authUrl, run.target.accountsUrl].join('\n').toLowerCase();
 }
 
-function exchangeSearchText(e: RecordedExchange): string {
+function exchangeSearchText(e: Frozen<RecordedExchange>): string {
 	return [e.label, e.request.url, String(e.response?.status ?? ''), e.response?.body.slice(0, 2000) ?? '', e.failure?.message ?? ''].join('\n').toLowerCase();
 }
 
@@ -120,8 +113,26 @@ function storedRunPieces(json: string): RedactedRun | undefined {
 
 const LIKE_SPECIALS = /[\\%_]/g;
 
-/** Runs whose exchange pieces this store last wrote, most recently saved last: a walk's next save skips them. */
+/** Runs whose exchange rows this store last wrote, most recently saved last: a walk's next save skips them. */
 const REMEMBERED_RUNS = 64;
+
+/** An exchange's row as written: what tells whether a new save must write it again. */
+interface ExchangeRow {
+	exchangeJson: string;
+	redactionsJson: string;
+}
+
+/** Each piece's row, made once: a piece is frozen, and the redaction of a growing run gives back the pieces it kept. */
+const rowOfPiece = new WeakMap<RedactedExchange, ExchangeRow>();
+
+function exchangeRow(piece: RedactedExchange): ExchangeRow {
+	let row = rowOfPiece.get(piece);
+	if (!row) {
+		row = { exchangeJson: JSON.stringify(piece.exchange), redactionsJson: JSON.stringify({ named: piece.named, searched: piece.searched }) };
+		rowOfPiece.set(piece, row);
+	}
+	return row;
+}
 
 type Statements = ReturnType<typeof prepareStatements>;
 
@@ -148,8 +159,8 @@ function prepareStatements(db: Database.Database) {
 		ORDER BY r.updated_at DESC, r.rowid DESC LIMIT @limit`);
 	const removeHead = db.prepare('DELETE FROM runs WHERE id = ?');
 
-	/** Writes the pieces of `run`, skipping those that are the very objects already written at the same place. */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: RedactedExchange[] | undefined) => {
+	/** Writes the pieces of `run`, skipping the exchanges whose row is already `previous` at the same place. */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined): ExchangeRow[] => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -165,16 +176,18 @@ function prepareStatements(db: Database.Database) {
 			outcomeEmpty: head.link ? 'link built' : 'empty'
 		});
 		if (!previous || previous.length > run.exchanges.length) removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
-		run.exchanges.forEach((piece, seq) => {
-			if (previous?.[seq] === piece) return;
+		return run.exchanges.map((piece, seq) => {
+			const row = exchangeRow(piece);
+			const before = previous?.[seq];
+			if (before?.exchangeJson === row.exchangeJson && before.redactionsJson === row.redactionsJson) return row;
 			upsertExchange.run({
 				runId: head.id,
 				seq,
-				exchangeJson: JSON.stringify(piece.exchange),
-				redactionsJson: JSON.stringify({ named: piece.named, searched: piece.searched }),
+				...row,
 				outcome: exchangeOutcome(piece.exchange),
 				searchText: exchangeSearchText(piece.exchange)
 			});
+			return row;
 		});
 	});
 
@@ -239,17 +252,16 @@ export function openRunStore(path: string): RunStore {
 	}
 	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom } = statements;
 
-	/** The pieces last written for each run (identity tells what a new save must write again). */
-	const written = new Map<string, RedactedExchange[]>();
+	/** The exchange rows last written for each run. */
+	const written = new Map<string, ExchangeRow[]>();
 
 	return {
-		save(run, secrets, redact = redactRunInParts) {
-			const redacted = redact(run, secrets);
+		save(run, secrets) {
+			const redacted = redactRunInParts(run, secrets);
 			const id = redacted.head.id;
 			const previous = written.get(id);
 			written.delete(id);
-			write(redacted, new Date().toISOString(), previous);
-			setRecent(written, id, redacted.exchanges, REMEMBERED_RUNS);
+			setRecent(written, id, write(redacted, new Date().toISOString(), previous), REMEMBERED_RUNS);
 			return redacted;
 		},
 		get(id) {

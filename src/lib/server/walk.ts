@@ -15,6 +15,7 @@ import { issuedTokens } from '$lib/flow/tokens';
 import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
 import { newRunId, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';
+import type { Frozen } from '$lib/frozen';
 import type { ExplorerConfig } from './config';
 import { resolveTarget, type Target } from './targets';
 import { buildMeRequest, buildTokenRequest } from './requests';
@@ -32,7 +33,7 @@ export interface WalkClient {
 
 interface WalkEntry {
 	/** Unmasked, as sent and received; never leaves the server. */
-	exchange: RecordedExchange;
+	readonly exchange: Frozen<RecordedExchange>;
 	annotation: Annotation;
 	/** The token response, when this was a successful exchange (parsed once). */
 	tokens: TokenResponse | null;
@@ -369,7 +370,7 @@ export function walkStep(walk: Walk, sandboxNow: Date | null, before: StepBase):
 }
 
 /** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
-export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Run {
+export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Frozen<Run> {
 	const c = walk.client;
 	return {
 		id: walk.runId,

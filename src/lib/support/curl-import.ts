@@ -8,6 +8,7 @@ import type { HttpHeader, RecordedExchange, RecordedResponse } from '$lib/flow/e
 import { redactRun } from './redact';
 import { inferTarget, newRunId, stepOfRequest, type ImportOptions, type ImportResult, type Run } from './run';
 import { shellWords } from './shell-words';
+import { headerValue } from '$lib/http/headers';
 
 /* ------------------------------------------------------------------ one exchange as a run */
 
@@ -298,7 +299,7 @@ const LOCAL_HOSTS = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
 function requestUrl(target: string, headers: HttpHeader[]): string | { error: string } {
 	if (/^https?:\/\//i.test(target)) return target;
-	const find = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
+	const find = (name: string) => headerValue(headers, name);
 	const host = find('host') ?? find(':authority');
 	if (!host) return { error: 'The request has no Host header, so its address is unknown. Add the Host line (e.g. Host: accounts.example.com), or write the full URL on the request line.' };
 	const scheme = find(':scheme') ?? (LOCAL_HOSTS.test(host) ? 'http' : 'https');

@@ -6,6 +6,7 @@
 import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
 import { stepOfRequest } from './run';
+import { headerValue } from '$lib/http/headers';
 
 export interface FoundEntry {
 	/** Index in `log.entries`. */
@@ -43,15 +44,11 @@ function tokenRedirectUri(entry: HarEntry): string | null {
 	return param(entry.request.url, 'redirect_uri') ?? new URLSearchParams(body).get('redirect_uri');
 }
 
-function header(entry: HarEntry, name: string): string | undefined {
-	return entry.response.headers.find((h) => h.name.toLowerCase() === name)?.value;
-}
-
 /** Where a 30x answer sends the browser, resolved against the request's URL. */
 function redirectTarget(entry: HarEntry): string | null {
 	const { status, redirectURL } = entry.response;
 	if (status < 300 || status > 399) return null;
-	const location = header(entry, 'location') ?? redirectURL;
+	const location = headerValue(entry.response.headers, 'location') ?? redirectURL;
 	return location && URL.canParse(location, entry.request.url) ? new URL(location, entry.request.url).href : null;
 }
 

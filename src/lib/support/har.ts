@@ -4,7 +4,8 @@
  * `_ssoFlowExplorer` fields, so importing an exported HAR gives back the same run. Import also reads HARs saved
  * by a browser's DevTools, finds the flow among the unrelated requests, and redacts before anything is kept.
  */
-import { base64DecodeUtf8, encodeQuery, splitRawQuery, uriParts } from '$lib/flow/encoding';
+import { base64DecodeUtf8, encodeQuery, uriParts } from '$lib/flow/encoding';
+import { splitRawQuery } from '$lib/http/form';
 import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
 import { discoverFlow } from './discover';
 import {
@@ -18,6 +19,7 @@ import {
 } from './har-schema';
 import { describeRedactions, redactRun } from './redact';
 import { inferTarget, newRunId, type ImportOptions, type Run } from './run';
+import { headerValue } from '$lib/http/headers';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
 
@@ -26,10 +28,6 @@ export const DEFAULT_MAX_HAR_BYTES = 10 * 1024 * 1024;
 const CREATOR = { name: 'SSO Flow Explorer', version: '0.1' };
 
 /* ------------------------------------------------------------------ export */
-
-function headerValue(headers: HttpHeader[], name: string): string | undefined {
-	return headers.find((h) => h.name.toLowerCase() === name)?.value;
-}
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 

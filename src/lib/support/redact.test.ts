@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/flow/exchange';
 import { base64DecodeUtf8 } from '$lib/flow/encoding';
-import { WHAT, assembleRun, createRunRedactor, redactRun } from './redact';
+import { WHAT, redactRun, redactRunInParts, type KnownSecrets } from './redact';
+import type { Run } from './run';
 import { exchange, leaks, run } from './test-helpers';
 
 const SECRET = 'sEcr3t+value/with=odd&chars';
@@ -183,29 +184,34 @@ describe('redactRun: every other occurrence', () => {
 	});
 });
 
-describe('createRunRedactor', () => {
+let freshIds = 0;
+
+/** `redactRun` of a run it has never seen (a new id), so it remembers nothing of an earlier redaction. */
+function redactAfresh(run: Run, known: KnownSecrets = {}): Run {
+	return { ...redactRun({ ...run, id: `fresh-${freshIds++}` }, known), id: run.id };
+}
+
+describe('redactRun of a run that grows (a walk saved after each step)', () => {
 	it('gives what redactRun gives at every step of a growing run, when a later exchange teaches a token an earlier one holds', () => {
 		const exchanges = [
 			exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}&client_secret=${q(SECRET)}` }, { status: 400, body: `{"error":"invalid_grant","note":"${ACCESS}"}` }),
 			tokenExchange(`?code=${CODE}`),
 			exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${ACCESS}` } }, { status: 200, body: '{"sbid_number":"STU0001"}' })
 		];
-		const redact = createRunRedactor();
 		for (let n = 0; n <= exchanges.length; n++) {
 			const grown = run({ link: `https://auth.example.com/sso/student?client_id=shop`, exchanges: exchanges.slice(0, n) });
-			expect(assembleRun(redact(grown, { clientSecrets: [SECRET] }))).toEqual(redactRun(grown, { clientSecrets: [SECRET] }));
+			expect(redactRun(grown, { clientSecrets: [SECRET] })).toEqual(redactAfresh(grown, { clientSecrets: [SECRET] }));
 		}
-		const last = assembleRun(redact(run({ exchanges }), { clientSecrets: [SECRET] }));
+		const last = redactRun(run({ exchanges }), { clientSecrets: [SECRET] });
 		expect(last.exchanges[0]?.response?.body).toBe(`{"error":"invalid_grant","note":"${MASK}"}`);
 	});
 
 	it('follows a grant code that a later exchange adds: a Bearer value that is a code is kept', () => {
 		const bearer = exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${CODE}` } });
 		const later = exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}` });
-		const redact = createRunRedactor();
-		expect(assembleRun(redact(run({ exchanges: [bearer] }))).exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${MASK}`);
-		const both = assembleRun(redact(run({ exchanges: [bearer, later] })));
-		expect(both).toEqual(redactRun(run({ exchanges: [bearer, later] })));
+		expect(redactRun(run({ exchanges: [bearer] })).exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${MASK}`);
+		const both = redactRun(run({ exchanges: [bearer, later] }));
+		expect(both).toEqual(redactAfresh(run({ exchanges: [bearer, later] })));
 		expect(both.exchanges[0]?.request.headers[0]?.value).toBe(`Bearer ${CODE}`);
 	});
 
@@ -213,18 +219,26 @@ describe('createRunRedactor', () => {
 		const note = exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=${CODE}` }, { status: 400, body: `{"note":"${ACCESS}"}` });
 		const me = () => exchange('me', { url: ME_URL, headers: { 'User-Agent': 'x' } }, { status: 200, body: '{}' });
 		const [read1, read2] = [me(), me()];
-		const redact = createRunRedactor();
-		const first = redact(run({ exchanges: [note, read1] }));
-		const again = redact(run({ exchanges: [note, read1, read2] }));
+		const first = redactRunInParts(run({ exchanges: [note, read1] }));
+		const again = redactRunInParts(run({ exchanges: [note, read1, read2] }));
 		expect(again.exchanges[0]).toBe(first.exchanges[0]);
 		expect(again.exchanges[1]).toBe(first.exchanges[1]);
-		const taught = redact(run({ exchanges: [note, read1, tokenExchange(`?code=${CODE}`)] }));
+		const taught = redactRunInParts(run({ exchanges: [note, read1, tokenExchange(`?code=${CODE}`)] }));
 		expect(taught.exchanges[0]).not.toBe(first.exchanges[0]);
 		expect(taught.exchanges[0]!.exchange.response!.body).toBe(`{"note":"${MASK}"}`);
 	});
 
+	it('gives exchanges no one can change, so a kept piece stays what it redacted', () => {
+		const read = exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${ACCESS}` } }, { status: 200, body: '{}' });
+		const redacted = redactRun(run({ exchanges: [read] }));
+		expect(() => {
+			redacted.exchanges[0]!.request.headers[0]!.value = `Bearer ${ACCESS}`;
+		}).toThrow(TypeError);
+		expect(() => redacted.exchanges[0]!.request.headers.push({ name: 'X', value: 'y' })).toThrow(TypeError);
+		expect(redactRun(run({ exchanges: [read] })).exchanges[0]!.request.headers).toEqual([{ name: 'Authorization', value: `Bearer ${MASK}` }]);
+	});
+
 	it('follows a head that changes between calls (link, callback, title), and one that comes back, as redactRun does', () => {
-		const redact = createRunRedactor();
 		const secret = { clientSecrets: [SECRET] };
 		const heads: Partial<Parameters<typeof run>[0]>[] = [
 			{ link: null, callback: null },
@@ -242,7 +256,7 @@ describe('createRunRedactor', () => {
 		for (const head of heads) {
 			for (const exchanges of [[], [codeExchange], [teachesToken], []]) {
 				const grown = run({ ...head, exchanges });
-				expect(assembleRun(redact(grown, secret))).toEqual(redactRun(grown, secret));
+				expect(redactRun(grown, secret)).toEqual(redactAfresh(grown, secret));
 			}
 		}
 	});

@@ -7,19 +7,14 @@
  *
  * Each redaction is recorded as what and where, never the value. Redacting a redacted run changes nothing.
  */
-import {
-	base64DecodeUtf8,
-	base64EncodeUtf8,
-	containsAny,
-	decodeQueryComponent,
-	encodeComponent,
-	encodedForms,
-	formEncode,
-	replaceEach
-} from '$lib/flow/encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, containsAny, encodeComponent, encodedForms, formEncode, replaceEach } from '$lib/flow/encoding';
+import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
+import { headerValue } from '$lib/http/headers';
+import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
 import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
 import type { Redaction, Run } from './run';
 import { setRecent } from '$lib/recent';
+import type { Frozen } from '$lib/frozen';
 
 export interface KnownSecrets {
 	clientSecrets?: string[];
@@ -37,17 +32,18 @@ export const WHAT = {
 	code: 'grant code (kept)'
 } as const;
 
-/** Parameters and JSON fields whose value is always hidden. */
-const SENSITIVE_NAMES: Readonly<Record<string, string>> = {
+/** What each secret parameter or JSON field is, for a person. */
+const WHAT_PARAMETER: Readonly<Record<SecretParameter, string>> = {
 	client_secret: WHAT.clientSecret,
 	access_token: WHAT.accessToken,
 	refresh_token: WHAT.refreshToken,
-	password: WHAT.password
+	password: WHAT.password,
+	code: WHAT.code
 };
 
 /** Words of the protocol a found value must not be part of, or hiding the value would mangle them. */
 const PROTOCOL_WORDS = [
-	...Object.keys(SENSITIVE_NAMES),
+	...SECRET_PARAMETERS,
 	'grant_type authorization_code redirect_uri client_id response_type code Bearer Basic Authorization'
 ].join(' ');
 
@@ -75,7 +71,7 @@ type TextMap = (text: string, where: string, field: Field) => string;
 type PartMap<T> = (part: T, fn: TextMap) => T;
 
 function contentTypeOf(headers: HttpHeader[]): string {
-	return headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
+	return headerValue(headers, 'content-type')?.toLowerCase() ?? '';
 }
 
 function mapHeaders(headers: HttpHeader[], where: string, fn: TextMap): HttpHeader[] {
@@ -120,28 +116,6 @@ const mapExchangeAt =
 		mapExchange(exchange, exchangePlace(index, exchange), fn);
 
 /* ------------------------------------------------------------------ query strings and form bodies */
-
-/** `fn` over each `name=value` pair; a returned string replaces the raw value, everything else is kept as written. */
-function mapPairs(text: string, fn: (name: string, value: string) => string | undefined): string {
-	return text
-		.split('&')
-		.map((pair) => {
-			const eq = pair.indexOf('=');
-			if (eq === -1) return pair;
-			const rawName = pair.slice(0, eq);
-			const replaced = fn(decodeQueryComponent(rawName), decodeQueryComponent(pair.slice(eq + 1)));
-			return replaced === undefined ? pair : `${rawName}=${replaced}`;
-		})
-		.join('&');
-}
-
-function mapUrlQuery(url: string, fn: (name: string, value: string) => string | undefined): string {
-	const q = url.indexOf('?');
-	if (q === -1) return url;
-	const hash = url.indexOf('#', q);
-	const end = hash === -1 ? url.length : hash;
-	return url.slice(0, q + 1) + mapPairs(url.slice(q + 1, end), fn) + url.slice(end);
-}
 
 const isMasked = (value: string) => value.includes(MASK);
 
@@ -222,9 +196,9 @@ class NameRedactor {
 	readonly structural: TextMap = (text, where, field) => {
 		switch (field.kind) {
 			case 'url':
-				return mapUrlQuery(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+				return mapQueryPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
 			case 'header':
-				return this.header(field.name.toLowerCase(), text, where);
+				return this.header(field.name, text, where);
 			case 'body':
 				return this.body(text, where, field.contentType);
 			case 'text':
@@ -235,21 +209,27 @@ class NameRedactor {
 	/** A parameter's new raw value, or undefined to keep it. */
 	private param(name: string, value: string, where: string): string | undefined {
 		if (value === '' || isMasked(value)) return undefined;
+		// A grant code is kept, noted; so is an access_token parameter that carries one (a code sent to me.json).
 		if (name === 'code' || (name === 'access_token' && this.codes.has(value))) {
 			this.record(WHAT.code, where);
 			return undefined;
 		}
-		const what = SENSITIVE_NAMES[name];
-		if (what === undefined) return undefined;
+		if (!isSecretParameter(name) || showing(name, 'run') !== 'hidden') return undefined;
+		const what = WHAT_PARAMETER[name];
 		this.record(what, where);
 		if (what !== WHAT.password) this.addNeedle(what, value);
 		return MASK;
 	}
 
 	private header(name: string, value: string, where: string): string {
-		if (name === 'cookie') return this.cookies(value, where);
-		if (name === 'set-cookie') return this.setCookies(value, where);
-		if (name === 'authorization' || name === 'proxy-authorization') return this.authorization(value, where);
+		switch (secretHeader(name)) {
+			case 'cookie':
+				return this.cookies(value, where);
+			case 'set-cookie':
+				return this.setCookies(value, where);
+			case 'authorization':
+				return this.authorization(value, where);
+		}
 		if (looksLikeUrl(value)) return this.structural(value, where, { kind: 'url' });
 		return value;
 	}
@@ -310,7 +290,7 @@ class NameRedactor {
 			if (parsed !== undefined) return this.json(text, parsed, where);
 		}
 		if (contentType.includes('x-www-form-urlencoded') || looksLikeForm(text))
-			return mapPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+			return mapFormPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
 		return text;
 	}
 
@@ -336,7 +316,7 @@ function maskJson(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(maskJson);
 	if (value === null || typeof value !== 'object') return value;
 	return Object.fromEntries(
-		Object.entries(value).map(([k, v]) => [k, typeof v === 'string' && k in SENSITIVE_NAMES ? MASK : maskJson(v)])
+		Object.entries(value).map(([k, v]) => [k, typeof v === 'string' && showing(k, 'run') === 'hidden' ? MASK : maskJson(v)])
 	);
 }
 
@@ -349,8 +329,8 @@ function codesIn<T>(part: T, map: PartMap<T>): string[] {
 	};
 	map(part, (text, _where, field) => {
 		const isUrl = field.kind === 'url' || (field.kind === 'header' && looksLikeUrl(text));
-		if (isUrl) mapUrlQuery(text, collect);
-		else if (field.kind === 'body' && looksLikeForm(text)) mapPairs(text, collect);
+		if (isUrl) mapQueryPairs(text, collect);
+		else if (field.kind === 'body' && looksLikeForm(text)) mapFormPairs(text, collect);
 		return text;
 	});
 	return codes;
@@ -395,34 +375,38 @@ function redactBySearch<T>(part: T, map: PartMap<T>, searches: Search[]): PartRe
 	return { value, redactions };
 }
 
-/** One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). */
-export interface RedactedExchange {
+/**
+ * One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). Frozen: the
+ * redaction of a run that grows gives back the same piece for an exchange it did not redact again.
+ */
+export type RedactedExchange = Frozen<{
 	exchange: RecordedExchange;
 	named: Redaction[];
 	searched: Redaction[];
-}
+}>;
 
 /**
- * A redacted run in the pieces it is assembled from, so a store can keep each exchange on its own and write again
- * only what changed. `head` is the run without its exchanges (`exchanges` is empty) and with the redactions it
- * came with; `assembleRun` gives the redacted run.
+ * A redacted run in the pieces it is assembled from, so a store can keep each exchange on its own. `head` is the
+ * run without its exchanges (`exchanges` is empty) and with the redactions it came with; `assembleRun` gives the
+ * redacted run.
  */
 export interface RedactedRun {
 	head: Run;
 	headRedactions: { named: Redaction[]; searched: Redaction[] };
-	exchanges: RedactedExchange[];
+	exchanges: readonly RedactedExchange[];
 }
 
 /** The redacted run: its redactions listed as one pass after the other, each place once. */
 export function assembleRun({ head, headRedactions, exchanges }: RedactedRun): Run {
 	return {
 		...head,
-		exchanges: exchanges.map((e) => e.exchange),
+		// Frozen (see `frozen`): a change throws rather than alter what the next redaction of the run gives back.
+		exchanges: exchanges.map((e) => e.exchange as RecordedExchange),
 		redactions: addRedactions(head.redactions, [
 			...headRedactions.named,
-			...exchanges.flatMap((e) => e.named),
+			...exchanges.flatMap((e) => e.named as Redaction[]),
 			...headRedactions.searched,
-			...exchanges.flatMap((e) => e.searched)
+			...exchanges.flatMap((e) => e.searched as Redaction[])
 		])
 	};
 }
@@ -433,7 +417,8 @@ function exchangeCodes(exchanges: RecordedExchange[], from = 0): string[] {
 }
 
 /** Every grant code the run carries. */
-export function grantCodes(run: Run): Set<string> {
+export function grantCodes(frozen: Frozen<Run>): Set<string> {
+	const run = frozen as Run;
 	return new Set([...codesIn(run, mapHead), ...exchangeCodes(run.exchanges)]);
 }
 
@@ -530,7 +515,7 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 	for (let i = piecesKept; i < exchanges.length; i++) {
 		const part = named[i]!;
 		const found = redactBySearch(part.value, mapExchangeAt(i), searches);
-		pieces.push({ exchange: found.value, named: part.redactions, searched: found.redactions });
+		pieces.push(frozen({ exchange: found.value, named: part.redactions, searched: found.redactions }));
 	}
 
 	const searchedHead = redactBySearch(head.value, mapHead, searches);
@@ -544,34 +529,35 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 	};
 }
 
-/** `redactRun` in the pieces a store keeps (see `RedactedRun`). */
-export function redactRunInParts(run: Run, known: KnownSecrets = {}): RedactedRun {
-	return redactGrowing(run, known).redacted;
+/** `value`, frozen at every depth: a piece is given back by later redactions of its run, so no one may change it. */
+function frozen<T>(value: T): Frozen<T> {
+	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+		for (const inner of Object.values(value)) frozen(inner);
+		Object.freeze(value);
+	}
+	return value as Frozen<T>;
 }
 
-export function redactRun(run: Run, known: KnownSecrets = {}): Run {
-	return assembleRun(redactRunInParts(run, known));
-}
-
-export type RunRedactor = typeof redactRunInParts;
-
-/** Runs whose exchanges' share a run redactor keeps, most recently redacted last. */
+/** Runs whose exchanges' share is kept for their next redaction, most recently redacted last. */
 const REMEMBERED_RUNS = 64;
 
 /**
- * `redactRunInParts` for runs that grow an exchange at a time (a walk, saved after each step): it keeps each
- * run's exchanges' share (by run id) for the next redaction of that run (see `redactGrowing`). The result is
- * always what `redactRunInParts` gives, and an exchange whose piece was not done again is the same
- * `RedactedExchange` object as in the previous result, so a store can skip it. Exchanges must not be changed once
- * redacted.
+ * The exchanges' share of the last redaction of each run (by run id). A walk is saved after each step, one
+ * exchange longer: its next redaction redoes only what changed (see `redactGrowing`). An exchange is known by
+ * identity, which is why a run's exchanges are `Frozen`.
  */
-export function createRunRedactor(): RunRedactor {
-	const shares = new Map<string, ExchangesShare>();
-	return (run, known = {}) => {
-		const { redacted, share } = redactGrowing(run, known, shares.get(run.id));
-		setRecent(shares, run.id, share, REMEMBERED_RUNS);
-		return redacted;
-	};
+const shares = new Map<string, ExchangesShare>();
+
+/** `redactRun` in the pieces a store keeps (see `RedactedRun`). */
+export function redactRunInParts(run: Frozen<Run>, known: KnownSecrets = {}): RedactedRun {
+	// The redaction only reads the run: it builds new objects for every part it redacts.
+	const { redacted, share } = redactGrowing(run as Run, known, shares.get(run.id));
+	setRecent(shares, run.id, share, REMEMBERED_RUNS);
+	return redacted;
+}
+
+export function redactRun(run: Frozen<Run>, known: KnownSecrets = {}): Run {
+	return assembleRun(redactRunInParts(run, known));
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

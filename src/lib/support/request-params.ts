@@ -1,9 +1,11 @@
 /** Reading what a recorded request carried: a header, a parameter (query or form body), me.json's credential. */
-import { base64DecodeUtf8, decodeQueryComponent, splitRawQuery, uriParts } from '$lib/flow/encoding';
+import { base64DecodeUtf8, uriParts } from '$lib/flow/encoding';
+import { decodeQueryComponent, splitRawQuery } from '$lib/http/form';
 import type { RecordedRequest } from '$lib/flow/exchange';
+import { headerValue } from '$lib/http/headers';
 
 export function requestHeader(request: RecordedRequest, name: string): string | undefined {
-	return request.headers.find((h) => h.name.toLowerCase() === name)?.value;
+	return headerValue(request.headers, name);
 }
 
 function isFormBody(request: RecordedRequest): boolean {

@@ -1,5 +1,6 @@
 /** Small, strict HTTP helpers for the accounts host: request target, parameters, body, responses. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeFormComponentStrictly } from '../../http/form';
 
 /** Largest request body read; larger bodies get a 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -18,14 +19,6 @@ export function splitTarget(target: string | undefined): { path: string; query: 
 export type Params = Map<string, string>;
 export type ParamsResult = { ok: true; params: Params } | { ok: false; problem: string };
 
-function decodeComponent(raw: string): string | null {
-	try {
-		return decodeURIComponent(raw.replaceAll('+', ' '));
-	} catch {
-		return null;
-	}
-}
-
 /**
  * Parses `application/x-www-form-urlencoded` text strictly: malformed percent-encoding, NUL bytes, over-long
  * values and repeated parameters are problems (RFC 6749 3.1: parameters must not be included more than once),
@@ -38,9 +31,9 @@ export function parseParams(text: string, where: string): ParamsResult {
 		const eq = pair.indexOf('=');
 		const rawName = eq === -1 ? pair : pair.slice(0, eq);
 		const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
-		const name = decodeComponent(rawName);
+		const name = decodeFormComponentStrictly(rawName);
 		if (name === null) return { ok: false, problem: `A parameter name in the ${where} has malformed percent-encoding.` };
-		const value = decodeComponent(rawValue);
+		const value = decodeFormComponentStrictly(rawValue);
 		if (value === null) return { ok: false, problem: `\`${name}\` in the ${where} has malformed percent-encoding (each % must start a valid UTF-8 %XX sequence).` };
 		if (name.includes('\0') || value.includes('\0')) return { ok: false, problem: `\`${name}\` in the ${where} contains a NUL byte.` };
 		if (value.length > MAX_PARAMETER_LENGTH) {

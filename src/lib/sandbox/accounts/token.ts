@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TOKEN_ERRORS, type TokenErrorId, type TokenResponse } from '../../protocol';
 import type { CodeExchange, IssuedTokens, RefreshResult, SandboxClient, SandboxStore } from '../store';
 import { MAX_BODY_BYTES, mediaType, parseParams, readBody, sendJson, type Params } from './http';
+import { decodeFormComponentStrictly } from '../../http/form';
 
 export interface TokenInput {
 	params: Params;
@@ -54,12 +55,9 @@ function checkGrantType(params: Params): Step<GrantType> {
 
 type Credentials = { clientId: string | undefined; clientSecret: string | undefined; viaHeader: 'basic' | 'bearer' | null };
 
+/** Many clients do not form-encode before base64 (RFC 6749 2.3.1 asks them to): what does not decode is taken as sent. */
 function decodeCredentialPart(raw: string): string {
-	try {
-		return decodeURIComponent(raw.replaceAll('+', ' '));
-	} catch {
-		return raw; // Many clients do not form-encode before base64 (RFC 6749 2.3.1 asks them to); take it as sent.
-	}
+	return decodeFormComponentStrictly(raw) ?? raw;
 }
 
 /** Client credentials from the Authorization header (sandbox choice 'authorization-header-formats'). */
