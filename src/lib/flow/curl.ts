@@ -4,7 +4,7 @@
  * from the shell instead, and masked tokens become `$ACCESS_TOKEN` / `$REFRESH_TOKEN`.
  */
 import { base64DecodeUtf8, encodedForms, splitRawQuery, uriParts } from './encoding';
-import { MASK, type HttpHeader, type RecordedRequest } from './exchange';
+import { MASK, type HttpHeader, type RecordedRequest } from '../http/exchange';
 
 /** A piece of a shell word: literal text (quoted when written) or shell syntax written as is. */
 type Piece = { literal: string } | { shell: string };

@@ -22,7 +22,7 @@ import {
 	uriParts,
 	type RawQueryParam
 } from './encoding';
-import { MASK } from './exchange';
+import { MASK } from '../http/exchange';
 
 export type Severity = 'error' | 'warning' | 'info';
 

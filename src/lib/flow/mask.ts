@@ -12,7 +12,8 @@ import {
 	splitRawQuery,
 	uriParts
 } from './encoding';
-import { MASK, type HttpHeader, type MaskedValue, type RecordedExchange } from './exchange';
+import type { MaskedValue, RecordedExchange } from './exchange';
+import { MASK, type HttpHeader } from '../http/exchange';
 
 export interface SecretsToMask {
 	clientSecret?: string;

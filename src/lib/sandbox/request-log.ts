@@ -10,7 +10,7 @@
  * a few percent.
  */
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
-import type { HttpHeader, RecordedRequest, RecordedResponse } from '../flow/exchange';
+import type { HttpHeader, RecordedRequest, RecordedResponse } from '../http/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { LogEntrySource, SandboxStore } from './store';
 

@@ -4,7 +4,7 @@
  * Nothing returned from here carries a client secret or a password.
  */
 import { z } from 'zod';
-import type { RecordedRequest, RecordedResponse } from '$lib/flow/exchange';
+import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
 import { ClientBody, ClockBody, UserBody, publicClient, realDate, saveClient } from '$lib/sandbox/accounts/control';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
 import type { LoggedExchange, SandboxHost } from '$lib/sandbox/request-log';

@@ -5,7 +5,8 @@
  * by a browser's DevTools, finds the flow among the unrelated requests, and redacts before anything is kept.
  */
 import { base64DecodeUtf8, encodeQuery, splitRawQuery, uriParts } from '$lib/flow/encoding';
-import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
+import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/exchange';
 import { discoverFlow } from './discover';
 import {
 	EntryExtrasSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK } from '$lib/flow/exchange';
+import { MASK } from '$lib/http/exchange';
 import { base64DecodeUtf8 } from '$lib/flow/encoding';
 import { WHAT, assembleRun, createRunRedactor, redactRun } from './redact';
 import { exchange, leaks, run } from './test-helpers';

@@ -17,7 +17,8 @@ import {
 	formEncode,
 	replaceEach
 } from '$lib/flow/encoding';
-import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { MASK, type HttpHeader } from '$lib/http/exchange';
 import type { Redaction, Run } from './run';
 import { setRecent } from '$lib/recent';
 

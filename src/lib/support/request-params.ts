@@ -1,6 +1,6 @@
 /** Reading what a recorded request carried: a header, a parameter (query or form body), me.json's credential. */
 import { base64DecodeUtf8, decodeQueryComponent, splitRawQuery, uriParts } from '$lib/flow/encoding';
-import type { RecordedRequest } from '$lib/flow/exchange';
+import type { RecordedRequest } from '$lib/http/exchange';
 
 export function requestHeader(request: RecordedRequest, name: string): string | undefined {
 	return request.headers.find((h) => h.name.toLowerCase() === name)?.value;
