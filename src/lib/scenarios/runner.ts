@@ -14,7 +14,7 @@ import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
 import { buildAuthorisationLink } from '$lib/flow/link';
 import { maskExchange } from '$lib/flow/mask';
-import { addDays } from '$lib/sandbox/verifications';
+import { addDays } from '$lib/dates';
 import type { ExplorerConfig } from '$lib/server/config';
 import { send, type OutboundRequest } from '$lib/server/outbound';
 import { USER_AGENT, buildMeRequest, buildTokenRequest } from '$lib/server/requests';
