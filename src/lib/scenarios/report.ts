@@ -4,7 +4,7 @@
  */
 import { MASK } from '$lib/http/exchange';
 import type { Expected } from './library';
-import type { Observed, ScenarioResult } from './runner';
+import type { Observed, ScenarioResult } from './result';
 
 type Reported = Pick<ScenarioResult, 'id' | 'expected' | 'observed' | 'passed' | 'reason'>;
 
