@@ -10,7 +10,8 @@ import { startSandbox, type RunningSandbox } from '$lib/sandbox';
 import { loadConfig } from '$lib/server/config';
 import { USAGE, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/scenarios/cli';
 import { exitCode, formatReport, summaryLine } from '$lib/scenarios/report';
-import { runScenario, type ScenarioContext, type ScenarioResult } from '$lib/scenarios/runner';
+import type { ScenarioResult } from '$lib/scenarios/result';
+import { runScenario, type ScenarioContext } from '$lib/server/scenarios/runner';
 
 /** The explorer's origin the scenario clients register their redirect URI on; nothing is served there. */
 const EXPLORER_ORIGIN = 'http://localhost:3000';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
 import { shellQuote } from '../../src/lib/flow/curl';
-import { FUZZ_SETTINGS, anyTextUpTo } from '../../src/lib/flow/fuzzing';
+import { FUZZ_SETTINGS, anyTextUpTo } from '../../src/lib/fuzzing';
 import { FIXTURES, commandish, httpish, mangledHar } from '../../src/lib/support/import-fuzz-inputs';
 
 const anyText = anyTextUpTo(200);

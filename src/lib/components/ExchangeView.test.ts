@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ComponentProps } from 'svelte';
 import { render } from 'svelte/server';
 import type { Annotation } from '$lib/flow/diagnose';
-import { MASK, type RecordedExchange } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { MASK } from '$lib/http/exchange';
 import ExchangeView from './ExchangeView.svelte';
 
 const exchange: RecordedExchange = {

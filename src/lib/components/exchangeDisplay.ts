@@ -1,5 +1,6 @@
 /** Small wordings of ExchangeView: timing, masked values, transport failures, table rows. */
-import type { MaskedValue, TransportFailure } from '$lib/flow/exchange';
+import type { MaskedValue } from '$lib/flow/exchange';
+import type { TransportFailure } from '$lib/http/exchange';
 import { allErrorRows, type ErrorCause, type ErrorRow } from '$lib/protocol';
 
 /** "35 ms" below a second, "1.2 s" above. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, type RecordedRequest, type RecordedResponse } from '$lib/flow/exchange';
+import { MASK, type RecordedRequest, type RecordedResponse } from '$lib/http/exchange';
 import { formatRequest, formatResponse } from './http';
 
 const tokenRequest: RecordedRequest = {

@@ -2,7 +2,7 @@
  * Recorded requests and responses as HTTP/1.1 message text, for display (lines end in \n rather than CRLF). The
  * request is shown exactly as recorded; a JSON response body is pretty-printed so a person can read it.
  */
-import type { HttpHeader, RecordedRequest, RecordedResponse } from '$lib/flow/exchange';
+import type { HttpHeader, RecordedRequest, RecordedResponse } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';
 
 const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;

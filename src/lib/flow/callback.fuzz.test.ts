@@ -4,7 +4,7 @@
  * extras kept) is always read back as that code with nothing missing.
  */
 import fc from 'fast-check';
-import { FUZZ_SETTINGS, anyTextUpTo } from './fuzzing';
+import { FUZZ_SETTINGS, anyTextUpTo } from '../fuzzing';
 import { describe, expect, it } from 'vitest';
 import { classifyCallback } from './callback';
 import { appendQueryParams } from './link';

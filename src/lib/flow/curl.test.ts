@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { base64EncodeUtf8 } from './encoding';
-import { MASK, type RecordedRequest } from './exchange';
+import { MASK, type RecordedRequest } from '../http/exchange';
 import { shellQuote, toCurl } from './curl';
 
 /** Runs the command in bash with `curl` replaced by a function that prints its arguments, NUL-separated. */

@@ -5,7 +5,7 @@
  */
 import { base64DecodeUtf8, encodedForms, uriParts } from './encoding';
 import { splitRawQuery } from '../http/form';
-import { MASK, type HttpHeader, type RecordedRequest } from './exchange';
+import { MASK, type HttpHeader, type RecordedRequest } from '../http/exchange';
 import { hasHeader, headerValue } from '../http/headers';
 
 /** A piece of a shell word: literal text (quoted when written) or shell syntax written as is. */

@@ -7,7 +7,8 @@ import {
 	redirectUriDiff,
 	type WalkKnowledge
 } from './diagnose';
-import type { HttpHeader, RecordedExchange, TransportFailure } from './exchange';
+import type { RecordedExchange } from './exchange';
+import type { HttpHeader, TransportFailure } from '../http/exchange';
 
 const LINK_REDIRECT = 'http://localhost:5173/callback?walk=w1';
 

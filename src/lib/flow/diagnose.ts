@@ -9,7 +9,8 @@ import { LIMITS, SECTIONS, TOKEN_ERRORS, meErrorRowFor, sandboxChoice, tokenErro
 import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse, type Verification } from '$lib/protocol/schemas';
 import { CANCEL_MEANING, type CallbackResult } from './callback';
 import { uriParts } from './encoding';
-import type { RecordedExchange, RecordedResponse, TransportFailure } from './exchange';
+import type { RecordedExchange } from './exchange';
+import type { RecordedResponse, TransportFailure } from '../http/exchange';
 import { describeVerification, type VerificationDescription } from './verification';
 import { headerValue } from '../http/headers';
 

@@ -3,7 +3,7 @@
  * link takes apart into exactly the values it was built from. Fixed seed in `npm test`; `npm run fuzz` runs longer.
  */
 import fc from 'fast-check';
-import { FUZZ_SETTINGS, anyTextUpTo } from './fuzzing';
+import { FUZZ_SETTINGS, anyTextUpTo } from '../fuzzing';
 import { describe, expect, it } from 'vitest';
 import { appendQueryParams, buildAuthorisationLink, linkParts, type LinkInput } from './link';
 

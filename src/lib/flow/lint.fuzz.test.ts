@@ -3,7 +3,7 @@
  * repeats the client secret, whether the secret is known to the linter or only sits in the link as a parameter.
  */
 import fc from 'fast-check';
-import { FUZZ_SETTINGS, anyTextUpTo } from './fuzzing';
+import { FUZZ_SETTINGS, anyTextUpTo } from '../fuzzing';
 import { describe, expect, it } from 'vitest';
 import { buildAuthorisationLink } from './link';
 import { lintLink, type Finding } from './lint';

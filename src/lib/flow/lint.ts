@@ -15,7 +15,7 @@ import {
 } from '$lib/protocol';
 import { containsForm, parseHttpUrl, replaceForms, uriParts } from './encoding';
 import { decodeQueryComponent, splitRawQuery, type RawQueryParam } from '../http/form';
-import { MASK } from './exchange';
+import { MASK } from '../http/exchange';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { base64EncodeUtf8, formEncode } from './encoding';
-import { MASK, type RecordedExchange } from './exchange';
+import type { RecordedExchange } from './exchange';
+import { MASK } from '../http/exchange';
 import { maskExchange } from './mask';
 
 const SECRET = 'sec ret+/&=ü!';

@@ -8,7 +8,8 @@ import { base64DecodeUtf8, base64EncodeUtf8, containsForm, replaceForms, uriPart
 import { splitRawQuery } from '../http/form';
 import { headerValue } from '../http/headers';
 import { TAIL_LENGTH, showing } from '../http/secrets';
-import { MASK, type HttpHeader, type MaskedValue, type RecordedExchange } from './exchange';
+import type { MaskedValue, RecordedExchange } from './exchange';
+import { MASK, type HttpHeader } from '../http/exchange';
 import type { Frozen } from '../frozen';
 
 export interface SecretsToMask {

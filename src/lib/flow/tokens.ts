@@ -1,6 +1,6 @@
 /**
- * What a token exchange issued, read with the interface's schema. Apart from `exchange.ts` so that the browser,
- * which imports the exchange's types and MASK, does not ship zod.
+ * What a token exchange issued, read with the interface's schema. Apart from the exchange types (`exchange.ts`,
+ * `$lib/http/exchange.ts`) so that the browser, which imports them and MASK, does not ship zod.
  */
 import { TokenResponse } from '$lib/protocol/schemas';
 import type { RecordedExchange } from './exchange';

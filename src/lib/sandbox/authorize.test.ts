@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAuthorizationRequest, decide, hasActiveVerification, redirectLocation, type AuthorizationRequest } from './authorize';
 import { applyFixtures } from './fixtures';
 import { openStore } from './store';
-import { addDays } from './verifications';
+import { addDays } from '../dates';
 
 const ORIGIN = 'http://localhost:3000';
 const CALLBACK = `${ORIGIN}/callback`;

@@ -4,7 +4,7 @@
  */
 import type { Supergroup } from '../protocol';
 import { hashPassword, type PasswordHash, type SandboxClient, type SandboxStore } from './store';
-import { addDays } from './verifications';
+import { addDays } from '../dates';
 
 export const FIXTURE_PASSWORD = 'password';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK } from '../flow/exchange';
+import { MASK } from '../http/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 
 const TOKEN = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';

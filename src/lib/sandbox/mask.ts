@@ -3,7 +3,7 @@
  * credentials in Authorization headers and session cookies never appear in it. Codes and tokens keep a short
  * tail so entries can be matched up; secrets and passwords are hidden whole.
  */
-import { MASK, type HttpHeader } from '../flow/exchange';
+import { MASK, type HttpHeader } from '../http/exchange';
 import { mapFormPairs, mapQueryPairs } from '../http/form';
 import { SECRET_PARAMETERS, TAIL_LENGTH, isSecretParameter, secretHeader, showing } from '../http/secrets';
 

@@ -14,7 +14,7 @@
  */
 import type Database from 'better-sqlite3';
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
-import type { HttpHeader, RecordedRequest, RecordedResponse } from '../flow/exchange';
+import type { HttpHeader, RecordedRequest, RecordedResponse } from '../http/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { SandboxStore } from './store';
 

@@ -12,10 +12,3 @@ export function activeVerifications(verifications: readonly SandboxVerification[
 export function isActiveIn(verifications: readonly SandboxVerification[], supergroup: Supergroup, today: string): boolean {
 	return activeVerifications(verifications, today).some((v) => v.supergroup === supergroup);
 }
-
-/** The day `days` after an ISO date (negative for before). */
-export function addDays(isoDate: string, days: number): string {
-	const date = new Date(`${isoDate}T00:00:00Z`);
-	date.setUTCDate(date.getUTCDate() + days);
-	return date.toISOString().slice(0, 10);
-}

@@ -2,9 +2,9 @@
  * Scenario results as text: the headless run's table (scenario | expected | observed | result), the reasons for
  * failures and skips, and the closing count. Known secrets are scrubbed from every line as a last guard.
  */
-import { MASK } from '$lib/flow/exchange';
+import { MASK } from '$lib/http/exchange';
 import type { Expected } from './library';
-import type { Observed, ScenarioResult } from './runner';
+import type { Observed, ScenarioResult } from './result';
 
 type Reported = Pick<ScenarioResult, 'id' | 'expected' | 'observed' | 'passed' | 'reason'>;
 

@@ -11,7 +11,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
-import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
+import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/exchange';
 import type { ExplorerConfig } from './config';
 import type { LookupAddress } from 'node:dns';
 import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyFixtures, FIXTURE_CLIENTS, FIXTURE_PASSWORD } from '$lib/sandbox/fixtures';
 import type { LoggedExchange } from '$lib/sandbox/request-log';
 import { openStore, type SandboxStore } from '$lib/sandbox/store';
-import { addDays } from '$lib/sandbox/verifications';
+import { addDays } from '$lib/dates';
 import {
 	advanceClockBy,
 	advanceClockTo,

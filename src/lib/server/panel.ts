@@ -4,92 +4,15 @@
  * Nothing returned from here carries a client secret or a password.
  */
 import { z } from 'zod';
-import type { RecordedRequest, RecordedResponse } from '$lib/flow/exchange';
 import { ClientBody, ClockBody, UserBody, publicClient, realDate, saveClient } from '$lib/sandbox/accounts/control';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
-import type { LoggedExchange, SandboxHost } from '$lib/sandbox/request-log';
-import type { SandboxClient, SandboxStore, SandboxUser, SandboxVerification, VerificationKey } from '$lib/sandbox/store';
+import type { LoggedExchange } from '$lib/sandbox/request-log';
+import type { SandboxClient, SandboxStore, SandboxUser } from '$lib/sandbox/store';
 import { isActiveIn } from '$lib/sandbox/verifications';
+import type { ClientFormValues, Feedback, PanelClient, PanelForm, PanelLogEntry, PanelState, PanelUser, UserFormValues } from '$lib/view/panel';
 
 /** How many of the latest requests the panel shows. */
 export const LOG_SHOWN = 50;
-
-export interface PanelClient {
-	client_id: string;
-	name: string;
-	redirect_uris: readonly string[];
-	countries: readonly string[];
-	verification_key: VerificationKey;
-	/** Whether a secret is registered; the secret itself never leaves the server. */
-	secret_set: boolean;
-}
-
-export interface PanelVerification extends SandboxVerification {
-	/** Active on the sandbox clock: `expires_on` is after the sandbox's today. */
-	active: boolean;
-}
-
-export interface PanelUser {
-	login: string;
-	sbid_number: string;
-	verifications: PanelVerification[];
-	deletion_requested: boolean;
-}
-
-export interface PanelState {
-	/** ISO 8601 instant on the sandbox clock. */
-	now: string;
-	/** YYYY-MM-DD (UTC) on the sandbox clock. */
-	today: string;
-	clients: PanelClient[];
-	users: PanelUser[];
-}
-
-export interface PanelLogEntry {
-	id: number;
-	host: SandboxHost;
-	/** Sandbox clock time when the request arrived. */
-	sandboxAt: string;
-	durationMs: number;
-	method: string;
-	/** Path and query, as recorded (masked). */
-	target: string;
-	/** Null when the client went away before a response was sent. */
-	status: number | null;
-	request: RecordedRequest;
-	response: RecordedResponse | null;
-}
-
-export type PanelForm = 'client' | 'client-key' | 'user' | 'user-deletion' | 'clock' | 'reset';
-
-export interface ClientFormValues {
-	client_id: string;
-	name: string;
-	/** One per line, as typed. */
-	redirect_uris: string;
-	/** Comma-separated, as typed. */
-	countries: string;
-	verification_key: string;
-}
-
-export interface UserFormValues {
-	login: string;
-	verifications: { supergroup: string; expires_on: string }[];
-	deletion_requested: boolean;
-}
-
-/** What a form action answers: the outcome, and per field what was wrong and what to write instead. */
-export interface Feedback {
-	form: PanelForm;
-	ok: boolean;
-	message: string;
-	fields: Record<string, string>;
-	/** The client or user the action was about, so a row's message shows next to that row. */
-	subject?: string;
-	/** What was submitted (never a secret or a password), so a failed form keeps what was typed. */
-	client?: ClientFormValues;
-	user?: UserFormValues;
-}
 
 export function panelClient(client: SandboxClient): PanelClient {
 	return { ...publicClient(client), secret_set: client.client_secret !== '' };

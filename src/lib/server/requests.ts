@@ -3,7 +3,7 @@
  * (4.3), in each transport the explorer offers. Only what is given is sent, so a missing piece stays missing.
  */
 import { encodeComponent, encodeQuery } from '$lib/flow/encoding';
-import type { HttpHeader } from '$lib/flow/exchange';
+import type { HttpHeader } from '$lib/http/exchange';
 import type { OutboundRequest } from './outbound';
 
 export const USER_AGENT = 'sso-flow-explorer/0.1';

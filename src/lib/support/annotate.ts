@@ -5,7 +5,8 @@
  */
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose';
 import { classifyCallback } from '$lib/flow/callback';
-import { MASK, type RecordedExchange } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { MASK } from '$lib/http/exchange';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
 import type { Run } from './run';
 

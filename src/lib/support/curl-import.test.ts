@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base64DecodeUtf8 } from '$lib/flow/encoding';
-import { MASK } from '$lib/flow/exchange';
+import { MASK } from '$lib/http/exchange';
 import { toCurl } from '$lib/flow/curl';
 import { parseCurl, parseRawHttp } from './curl-import';
 import { leaks } from './test-helpers';

@@ -4,7 +4,8 @@
  * endpoint, me.json, or the authorisation link.
  */
 import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/flow/encoding';
-import type { HttpHeader, RecordedExchange, RecordedResponse } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import type { HttpHeader, RecordedResponse } from '$lib/http/exchange';
 import { redactRun } from './redact';
 import { inferTarget, newRunId, stepOfRequest, type ImportOptions, type ImportResult, type Run } from './run';
 import { shellWords } from './shell-words';

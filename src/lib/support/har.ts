@@ -6,7 +6,8 @@
  */
 import { base64DecodeUtf8, encodeQuery, uriParts } from '$lib/flow/encoding';
 import { splitRawQuery } from '$lib/http/form';
-import type { HttpHeader, RecordedExchange, RecordedResponse, StepId, TransportFailure } from '$lib/flow/exchange';
+import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/exchange';
 import { discoverFlow } from './discover';
 import {
 	EntryExtrasSchema,

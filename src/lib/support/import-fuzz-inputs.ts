@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
-import { anyTextUpTo } from '../flow/fuzzing';
+import { anyTextUpTo } from '../fuzzing';
 
 const anyText = anyTextUpTo(200);
 

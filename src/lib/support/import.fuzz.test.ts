@@ -3,7 +3,7 @@
  * or a message, never an exception; and a client secret in an imported curl command never survives redaction.
  */
 import fc from 'fast-check';
-import { FUZZ_SETTINGS, anyTextUpTo } from '$lib/flow/fuzzing';
+import { FUZZ_SETTINGS, anyTextUpTo } from '$lib/fuzzing';
 import { describe, expect, it } from 'vitest';
 import { parseCurl, parseRawHttp } from './curl-import';
 import { harToRun } from './har';

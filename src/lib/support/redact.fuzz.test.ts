@@ -3,7 +3,7 @@
  * encoding, by name or not, and known secrets that grow with the run, it always gives what `redactRun` gives.
  */
 import fc from 'fast-check';
-import { FUZZ_SETTINGS } from '$lib/flow/fuzzing';
+import { FUZZ_SETTINGS } from '$lib/fuzzing';
 import { describe, expect, it } from 'vitest';
 import { redactRun } from './redact';
 import { exchange, run } from './test-helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK } from '$lib/flow/exchange';
+import { MASK } from '$lib/http/exchange';
 import { base64DecodeUtf8 } from '$lib/flow/encoding';
 import { WHAT, redactRun, redactRunInParts, type KnownSecrets } from './redact';
 import type { Run } from './run';

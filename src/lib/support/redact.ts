@@ -11,7 +11,8 @@ import { base64DecodeUtf8, base64EncodeUtf8, containsAny, encodeComponent, encod
 import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
 import { headerValue } from '$lib/http/headers';
 import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
-import { MASK, type HttpHeader, type RecordedExchange } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { MASK, type HttpHeader } from '$lib/http/exchange';
 import type { Redaction, Run } from './run';
 import { setRecent } from '$lib/recent';
 import type { Frozen } from '$lib/frozen';

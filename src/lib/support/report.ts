@@ -5,7 +5,8 @@
  */
 import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose';
-import type { HttpHeader, RecordedExchange } from '$lib/flow/exchange';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import type { HttpHeader } from '$lib/http/exchange';
 import { toCurl } from '$lib/flow/curl';
 import type { AnnotatedRun } from './annotate';
 import { crossFlags } from './flags';

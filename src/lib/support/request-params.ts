@@ -1,7 +1,7 @@
 /** Reading what a recorded request carried: a header, a parameter (query or form body), me.json's credential. */
 import { base64DecodeUtf8, uriParts } from '$lib/flow/encoding';
 import { decodeQueryComponent, splitRawQuery } from '$lib/http/form';
-import type { RecordedRequest } from '$lib/flow/exchange';
+import type { RecordedRequest } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';
 
 export function requestHeader(request: RecordedRequest, name: string): string | undefined {

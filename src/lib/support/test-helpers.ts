@@ -1,5 +1,6 @@
 /** Builders for tests: a run and its exchanges with little noise. */
-import type { HttpHeader, RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { HttpHeader } from '$lib/http/exchange';
 import type { Run } from './run';
 
 export function headers(record: Record<string, string>): HttpHeader[] {

@@ -10,12 +10,11 @@ import {
 	saveClientForm,
 	saveUserForm,
 	setClientKey,
-	setUserDeletion,
-	type Feedback,
-	type PanelForm
+	setUserDeletion
 } from '$lib/server/panel';
 import { services } from '$lib/server/services';
 import type { SandboxStore } from '$lib/sandbox/store';
+import type { Feedback, PanelForm } from '$lib/view/panel';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
 export const load: PageServerLoad = async () => {

@@ -1,3 +1,3 @@
-import { loadScenariosPage } from '$lib/scenarios/server';
+import { loadScenariosPage } from '$lib/server/scenarios/page';
 
 export const load = () => loadScenariosPage();

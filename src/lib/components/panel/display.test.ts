@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Feedback } from '$lib/server/panel';
+import type { Feedback } from '$lib/view/panel';
 import { feedbackFor, sandboxTimeText, statusTone } from './display';
 
 describe('panel display', () => {

@@ -1,5 +1,5 @@
 /** Small wordings and lookups of the sandbox control panel's components. */
-import type { Feedback, PanelForm } from '$lib/server/panel';
+import type { Feedback, PanelForm } from '$lib/view/panel';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'err';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Feedback } from '$lib/server/panel';
+import type { Feedback } from '$lib/view/panel';
 import { RowEditor } from './editor.svelte';
 
 const saved = (message: string): Feedback => ({ form: 'user', ok: true, message, fields: {} });

@@ -1,4 +1,4 @@
-import type { Feedback } from '$lib/server/panel';
+import type { Feedback } from '$lib/view/panel';
 
 /**
  * What a panel of rows keeps beside its form: the row being edited (null: a new one), a generation that starts the

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOKEN_ERRORS } from '../../protocol';
 import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse } from '../../protocol/schemas';
-import { FUZZ_SETTINGS } from '../../flow/fuzzing';
+import { FUZZ_SETTINGS } from '../../fuzzing';
 import { CALLBACK, DEMO, accessTokenFor, issueCode, startAccounts, type RunningAccounts } from './test-support';
 
 const RUNS = FUZZ_SETTINGS.numRuns;

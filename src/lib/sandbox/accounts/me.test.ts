@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../protocol';
 import { MeErrorBody, MeResponse } from '../../protocol/schemas';
-import { addDays } from '../verifications';
+import { addDays } from '../../dates';
 import { accessTokenFor, issueCode, startAccounts, type RunningAccounts } from './test-support';
 
 let sandbox: RunningAccounts;

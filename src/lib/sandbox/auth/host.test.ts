@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORISATION_ERRORS } from '$lib/protocol';
 import { openStore, type SandboxStore } from '../store';
-import { addDays } from '../verifications';
+import { addDays } from '../../dates';
 import { escapeHtml } from './html';
 import { SESSION_COOKIE, createAuthHost } from './host';
 import { FORM_BODY_LIMIT } from './http';

@@ -1,4 +1,4 @@
-import { scenarioStream } from '$lib/scenarios/server';
+import { scenarioStream } from '$lib/server/scenarios/page';
 
-/** POST /api/scenarios/{id}: walks the scenario on the built-in sandbox, streamed as NDJSON (see scenarios/server.ts). */
+/** POST /api/scenarios/{id}: walks the scenario on the built-in sandbox, streamed as NDJSON (see $lib/server/scenarios/page.ts). */
 export const POST = ({ params }) => scenarioStream(params.id);

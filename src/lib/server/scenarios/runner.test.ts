@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_CLIENTS, startSandbox, type RunningSandbox } from '$lib/sandbox';
 import { testConfig } from '$lib/server/testConfig';
-import { SCENARIOS, findScenario } from './library';
-import { judge, runScenario, type ScenarioContext, type ScenarioStepResult } from './runner';
+import { SCENARIOS, findScenario } from '$lib/scenarios/library';
+import type { ScenarioStepResult } from '$lib/scenarios/result';
+import { judge, runScenario, type ScenarioContext } from './runner';
 
 const ORIGIN = 'http://localhost:3000';
 let dir: string;

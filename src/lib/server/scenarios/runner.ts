@@ -7,19 +7,19 @@
  * browser uses a code or token supplied by the caller, or is skipped; it is never reported as passed.
  */
 import { randomBytes } from 'node:crypto';
-import { AUTHORISATION_ERRORS, LIMITS, errorRow, type ErrorRowId } from '$lib/protocol';
+import { LIMITS } from '$lib/protocol';
+import { annotateAuthorisationError, authorisationRow, shownAuthorisationRow } from '$lib/flow/authorisation-page';
 import { classifyCallback } from '$lib/flow/callback';
 import { annotateCallback, type Annotation } from '$lib/flow/diagnose';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
 import { buildAuthorisationLink } from '$lib/flow/link';
 import { maskExchange } from '$lib/flow/mask';
-import { addDays } from '$lib/sandbox/verifications';
+import { addDays } from '$lib/dates';
 import type { ExplorerConfig } from '$lib/server/config';
 import { send, type OutboundRequest } from '$lib/server/outbound';
 import { USER_AGENT, buildMeRequest, buildTokenRequest } from '$lib/server/requests';
 import { annotateRun } from '$lib/support/annotate';
-import type { KnownSecrets } from '$lib/support/redact';
 import { newRunId, type Run } from '$lib/support/run';
 import {
 	SCENARIO_COUNTRY,
@@ -30,7 +30,8 @@ import {
 	type LinkParam,
 	type Scenario,
 	type Step
-} from './library';
+} from '$lib/scenarios/library';
+import type { Observed, ScenarioResult, ScenarioStepResult } from '$lib/scenarios/result';
 
 export interface ScenarioContext {
 	config: ExplorerConfig;
@@ -45,39 +46,6 @@ export interface ScenarioContext {
 	supplied?: { code?: string; token?: string };
 	/** Makes this run's users and clients unique; random by default. */
 	suffix?: string;
-}
-
-export interface Observed {
-	step: FlowStep;
-	/** `none`: the answer matched no row of the tables (or there was no answer). */
-	row: ErrorRowId | 'success' | 'cancel' | 'none';
-	cause?: string;
-	/** The annotation's title, or what happened instead. */
-	summary: string;
-}
-
-export interface ScenarioStepResult {
-	index: number;
-	kind: 'setup' | 'stand-in' | Step['kind'];
-	text: string;
-	/** Masked: no client secret or token. */
-	exchange?: RecordedExchange;
-	annotation?: Annotation;
-}
-
-export interface ScenarioResult {
-	id: string;
-	title: string;
-	expected: Expected;
-	observed: Observed | null;
-	passed: boolean | 'skipped';
-	reason?: string;
-	steps: ScenarioStepResult[];
-	/** The run's exchanges, masked. */
-	exchanges: RecordedExchange[];
-	/** Unredacted: save it with `secrets` (the run store redacts), never send it anywhere as it is. */
-	run: Run;
-	secrets: KnownSecrets;
 }
 
 interface Party {
@@ -455,10 +423,8 @@ async function authoriseHeadless(world: World, step: AuthoriseStep): Promise<Out
 		world.code = callback.kind === 'code' ? callback.code : null;
 		annotation = annotateCallback(callback);
 	} else {
-		const rowId = answer.body['row'];
-		annotation = isAuthorisationRow(rowId)
-			? linkErrorAnnotation(rowId, stringOr(answer.body['cause']), stringOr(answer.body['detail']))
-			: noCallbackAnnotation(answer);
+		const row = authorisationRow(answer.body['row']);
+		annotation = row ? annotateAuthorisationError(row, stringOr(answer.body['cause']), stringOr(answer.body['detail'])) : noCallbackAnnotation(answer);
 	}
 	emit(world, { kind: 'authorise', text: authoriseText(step), exchange: mask(world, answer.exchange), annotation });
 	const observed = observedFrom('authorise', annotation);
@@ -467,32 +433,6 @@ async function authoriseHeadless(world: World, step: AuthoriseStep): Promise<Out
 }
 
 const stringOr = (value: unknown) => (typeof value === 'string' ? value : undefined);
-
-function isAuthorisationRow(value: unknown): value is ErrorRowId {
-	return AUTHORISATION_ERRORS.some((r) => r.id === value);
-}
-
-/** A 7.1 row as an annotation, like the explorer's for 7.2 and 7.3. */
-function linkErrorAnnotation(rowId: ErrorRowId, causeId: string | undefined, detail: string | undefined): Annotation {
-	const row = errorRow(rowId);
-	const cause = row.causes.find((c) => c.id === causeId);
-	const candidates = (cause ? [cause] : row.causes).map((c) => ({
-		rowId,
-		causeId: c.id,
-		likelihood: cause ? ('likely' as const) : ('possible' as const),
-		why: c.text,
-		fix: c.fix
-	}));
-	const message = row.table === '7.1' ? row.message : row.condition;
-	return {
-		outcome: 'error',
-		title: `The authorisation page shows: ${message}`,
-		summary: `${detail ?? cause?.text ?? `This is section 7.1, row ${rowId}.`} The service shows this to the user and never redirects.`,
-		rowId,
-		...(cause ? { causeId: cause.id, fix: cause.fix } : {}),
-		candidates
-	};
-}
 
 function noCallbackAnnotation(answer: ControlAnswer): Annotation {
 	const error = stringOr(answer.body['error']);
@@ -558,9 +498,8 @@ function readPage(exchange: RecordedExchange, redirectUri: string): { annotation
 		const annotation = note('transport', 'Redirected elsewhere', `The page redirected to ${location}, probably a login page.`);
 		return { annotation, skip: `The page redirected to ${location} (probably to sign in first); check the error in a browser.` };
 	}
-	const page = response.body.toLowerCase();
-	const shown = AUTHORISATION_ERRORS.find((row) => page.includes(row.message.toLowerCase().replace(/\.$/, '')));
-	if (shown) return { annotation: linkErrorAnnotation(shown.id, undefined, undefined) };
+	const shown = shownAuthorisationRow(response.body);
+	if (shown) return { annotation: annotateAuthorisationError(shown) };
 	const annotation = note('transport', 'None of 7.1\'s messages on the page', `The page answered ${response.status} without any of 7.1's messages.`);
 	return { annotation, skip: 'The page shows none of 7.1\'s messages (it may ask the user to sign in first); check the error in a browser.' };
 }

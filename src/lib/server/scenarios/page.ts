@@ -10,8 +10,9 @@ import { allErrorRows } from '$lib/protocol';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { config } from '$lib/server/config';
 import { services } from '$lib/server/services';
-import { SCENARIOS, findScenario, type Expected } from './library';
-import { runScenario, type Observed, type ScenarioStepResult } from './runner';
+import { SCENARIOS, findScenario, type Expected } from '$lib/scenarios/library';
+import type { Observed, ScenarioStepResult } from '$lib/scenarios/result';
+import { runScenario } from './runner';
 
 /** What the browser is told a scenario expects: the row, and the check in words. */
 export interface ExpectedView {

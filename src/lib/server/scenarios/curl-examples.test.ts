@@ -12,7 +12,7 @@ import { allErrorRows } from '$lib/protocol';
 import { MeResponse } from '$lib/protocol/schemas';
 import { FIXTURE_CLIENTS } from '$lib/sandbox/fixtures';
 import { startSandbox, type RunningSandbox } from '$lib/sandbox';
-import { curlExamples, exampleKey, type CurlExample } from './curl-examples';
+import { curlExamples, exampleKey, type CurlExample } from '$lib/scenarios/curl-examples';
 
 const run = promisify(execFile);
 const ORIGIN = 'http://localhost:3999';

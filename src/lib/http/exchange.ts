@@ -1,0 +1,38 @@
+/**
+ * HTTP as recorded, shared by the explorer (which records what it sends and shows it) and the sandbox (which logs
+ * what it serves): headers, requests, responses, why no response came, and the mask that stands for a hidden
+ * value. Imports nothing but the protocol, so the sandbox depends on nothing of the explorer.
+ */
+
+export interface HttpHeader {
+	name: string;
+	value: string;
+}
+
+export interface RecordedRequest {
+	method: string;
+	/** Absolute URL exactly as sent (after masking, where masked). */
+	url: string;
+	headers: HttpHeader[];
+	body: string | null;
+}
+
+export interface RecordedResponse {
+	status: number;
+	statusText: string;
+	headers: HttpHeader[];
+	/** Body as text (decoded as UTF-8), cut at the recording limit. */
+	body: string;
+	/** True when the body was longer than the recording limit and was cut. */
+	truncated: boolean;
+}
+
+/** Why no usable response came back. */
+export type TransportFailure =
+	| { kind: 'refused'; message: string } // the target is not allowed by the operator (SSRF guard)
+	| { kind: 'unreachable'; message: string } // DNS failure, connection refused or reset
+	| { kind: 'timeout'; message: string; timeoutMs: number }
+	| { kind: 'too-large'; message: string };
+
+/** What stands in for a hidden value (client secret, token, code, password) wherever one is shown or logged. */
+export const MASK = '••••••';
