@@ -9,7 +9,7 @@
  * keeps it. Together that took the log's cost under load from about a quarter of the token endpoint's CPU time to
  * a few percent.
  */
-import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerOptions } from 'node:http';
 import type { HttpHeader, RecordedRequest, RecordedResponse } from '../flow/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { LogEntrySource, SandboxStore } from './store';
@@ -211,8 +211,13 @@ class LoggedResponse extends ServerResponse<LoggedRequest> {
  * A server for one of the sandbox's hosts whose every request is logged, except health checks, static assets and
  * reads of the log itself.
  */
-export function loggedServer(store: SandboxStore, host: SandboxHost, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
+export function loggedServer(
+	store: SandboxStore,
+	host: SandboxHost,
+	handler: (req: IncomingMessage, res: ServerResponse) => void,
+	options: ServerOptions = {}
+): Server {
+	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ ...options, IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
 		if (!isUnlogged(req.method, req.url)) {
 			const capture = new ExchangeCapture(store, host, req);
 			req.recordBodyIn = capture.requestBody;
