@@ -73,8 +73,6 @@ test.describe('4. sessions under a flood', () => {
 		expect(settings.status).toBe(200);
 		expect((await person.post<{ view: { client: { clientId: string } } }>('/api/walk/view', {})).body.view.client.clientId).toBe('flood-survivor');
 
-		const reader = await fetch(`${EXPLORER}/health`);
-		expect(reader.headers.getSetCookie(), 'a read makes no session').toEqual([]);
 		const flood = await new Promise<{ non2xx: number; errors: number }>((resolve, reject) =>
 			autocannon({ url: `${EXPLORER}/health`, amount: 10_100, connections: 50 }, (error, result) => (error ? reject(error) : resolve(result)))
 		);

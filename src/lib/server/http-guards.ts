@@ -11,12 +11,15 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The names a request may address: loopback ones on the listener's own port, the listed ones on any port. */
 export interface OwnHostNames {
-	/** PUBLIC_ORIGIN's host and ALLOWED_HOST_NAMES, normalised hostnames (no port). */
+	/** PUBLIC_ORIGIN's host and ALLOWED_HOST_NAMES, normalised hostnames (no port), loopback names aside. */
 	anyPort: ReadonlySet<string>;
+	/** PUBLIC_ORIGIN's `host[:port]` as browsers send it (its port may differ from the listener's behind a proxy). */
+	publicHost: string;
 }
 
 export function ownHostNames(publicOrigin: string, allowedHostNames: readonly string[]): OwnHostNames {
-	return { anyPort: new Set([new URL(publicOrigin).hostname, ...allowedHostNames]) };
+	const origin = new URL(publicOrigin);
+	return { anyPort: new Set([origin.hostname, ...allowedHostNames].filter((name) => !LOOPBACK_NAMES.has(name))), publicHost: origin.host };
 }
 
 /**
@@ -27,7 +30,7 @@ export function foreignHost(host: string | undefined, listenerPort: number, name
 	if (!host) return 'The request has no Host header.';
 	const url = /[/?#@\\\s]/.test(host) || !URL.canParse(`http://${host}`) ? null : new URL(`http://${host}`);
 	if (url) {
-		if (names.anyPort.has(url.hostname)) return null;
+		if (names.anyPort.has(url.hostname) || url.host === names.publicHost) return null;
 		if (LOOPBACK_NAMES.has(url.hostname) && Number(url.port || 80) === listenerPort) return null;
 	}
 	return `This server does not answer to the name "${host.slice(0, 100)}". Use localhost:${listenerPort}, or add the name to ALLOWED_HOST_NAMES.`;
