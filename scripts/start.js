@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm start`: build the explorer if the build is missing or older than the sources, then run it.
-// The built server starts the sandbox's two hosts itself (src/hooks.server.ts), so one process serves all three.
+// The built app starts the sandbox's two hosts itself (src/hooks.server.ts), so one process serves all three. The
+// explorer's server is the app's own (src/lib/server/explorer-server.ts), around adapter-node's handler: it binds
+// HOST, checks the Host header and bounds slow clients, which adapter-node's build/index.js does not.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const builtEntry = join(root, 'build', 'index.js');
+const builtEntry = join(root, 'build', 'handler.js');
 const inputs = ['src', 'static', 'package.json', 'svelte.config.js', 'vite.config.ts'];
 
 function newestModification(path) {
@@ -30,4 +32,5 @@ if (builtAt < sourcesAt) {
 
 // adapter-node assumes https when ORIGIN is unset; the explorer is served over plain http by default.
 process.env.ORIGIN ??= process.env.PUBLIC_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`;
-await import(builtEntry);
+const { handler } = await import(builtEntry); // runs the app's init: configuration, sandbox, sessions
+await globalThis[Symbol.for('sso-flow-explorer.serve')](handler);

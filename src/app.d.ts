@@ -2,8 +2,10 @@
 declare global {
 	namespace App {
 		interface Locals {
-			/** Opaque id of the explorer's server-side session (the cookie's value). */
-			sessionId: string;
+			/** Opaque id of the explorer's server-side session (the cookie's value), when the request has one. */
+			sessionId: string | undefined;
+			/** The session's id, making the session (and its cookie) if there is none: for routes that write. */
+			session(): string;
 		}
 	}
 }

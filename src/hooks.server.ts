@@ -1,10 +1,13 @@
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { startExplorerServices } from '$lib/server/services';
 import { handleSession, refuseCrossSiteWrites } from '$lib/server/hooks';
+import { logServerFaultsOnly, refuseFraming } from '$lib/server/http-guards';
 import { sequence } from '@sveltejs/kit/hooks';
 
 export const init: ServerInit = async () => {
 	await startExplorerServices();
 };
 
-export const handle: Handle = sequence(refuseCrossSiteWrites, handleSession);
+export const handle: Handle = sequence(refuseFraming, refuseCrossSiteWrites, handleSession);
+
+export const handleError = logServerFaultsOnly;

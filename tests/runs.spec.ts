@@ -90,6 +90,9 @@ test('a customer\'s HAR: what went wrong on one screen, then reproduced as a sce
 	await page.getByTestId('reproduce-code-exchanged-twice').click();
 	await page.waitForURL(/\/scenarios\?run=code-exchanged-twice#code-exchanged-twice$/);
 	const scenario = page.getByTestId('scenario-code-exchanged-twice');
+	// The link points at the scenario; the person's click runs it (a GET never changes the sandbox).
+	await expect(scenario.getByRole('button', { name: /^Run / })).toBeFocused();
+	await scenario.getByRole('button', { name: /^Run / }).click();
 	await expect(scenario.getByTestId('scenario-result')).toHaveAttribute('data-passed', 'true');
 	await expect(scenario.getByTestId('scenario-step').last().getByTestId('annotation')).toHaveAttribute('data-row', 'token-invalid-grant');
 	// Only the requested scenario ran.

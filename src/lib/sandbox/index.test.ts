@@ -124,7 +124,6 @@ describe('sandboxConfigFromEnv', () => {
 		expect(sandboxConfigFromEnv({})).toEqual({
 			authPort: 3001,
 			accountsPort: 3002,
-			hostname: undefined,
 			explorerOrigin: 'http://localhost:3000',
 			databasePath: join('data', 'sandbox.db'),
 			controlApi: true

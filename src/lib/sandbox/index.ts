@@ -13,6 +13,7 @@ import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
 import { loggedServer } from './request-log';
 import { openStore, type SandboxStore } from './store';
+import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
 
 export { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from './fixtures';
 export type { SandboxClient, SandboxStore, SandboxUser } from './store';
@@ -20,8 +21,12 @@ export type { SandboxClient, SandboxStore, SandboxUser } from './store';
 export interface SandboxOptions {
 	authPort: number;
 	accountsPort: number;
-	/** Interface to listen on; all interfaces when absent. */
+	/** Interface to listen on; loopback (127.0.0.1) when absent. */
 	hostname?: string;
+	/** Names requests may address besides localhost, 127.0.0.1 and [::1] on each host's port; only those when absent. */
+	ownHostNames?: OwnHostNames;
+	/** How long a client may take to send a request; the configuration's defaults when absent. */
+	slowClients?: SlowClientLimits;
 	explorerOrigin: string;
 	/** SQLite file, or ':memory:'. */
 	databasePath: string;
@@ -47,7 +52,6 @@ const SandboxEnv = z.object({
 	PORT: port('PORT', 3000),
 	AUTH_PORT: port('AUTH_PORT', 3001),
 	ACCOUNTS_PORT: port('ACCOUNTS_PORT', 3002),
-	HOST: z.string().min(1).optional(),
 	/** adapter-node's public origin of the explorer, when it is not http://localhost:PORT. */
 	ORIGIN: z
 		.string()
@@ -68,7 +72,6 @@ export function sandboxConfigFromEnv(env: Record<string, string | undefined>): S
 	return {
 		authPort: e.AUTH_PORT,
 		accountsPort: e.ACCOUNTS_PORT,
-		hostname: e.HOST,
 		explorerOrigin: e.ORIGIN ?? `http://localhost:${e.PORT}`,
 		databasePath: join(e.DATA_DIR, 'sandbox.db'),
 		controlApi: e.SANDBOX_CONTROL_API === 'on'
@@ -98,22 +101,21 @@ function closeServer(server: Server): Promise<void> {
 	});
 }
 
-function limitSlowClients(server: Server): Server {
-	// Slow or stalled clients cannot hold a connection for long.
-	server.requestTimeout = 30_000;
-	server.headersTimeout = 10_000;
-	return server;
-}
-
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
 	if (options.databasePath !== ':memory:') mkdirSync(dirname(options.databasePath), { recursive: true });
 	const store = openStore(options.databasePath);
 	if (store.isEmpty()) applyFixtures(store, options.explorerOrigin);
 
-	const accounts = limitSlowClients(
-		loggedServer(store, 'accounts', createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin }))
+	// Requests must address the sandbox by one of its own names (DNS rebinding), and slow clients are cut off.
+	const names = options.ownHostNames ?? ownHostNames(options.explorerOrigin, []);
+	const serverOptions = slowClientOptions(options.slowClients ?? DEFAULT_SLOW_CLIENT_LIMITS);
+	const accounts = loggedServer(
+		store,
+		'accounts',
+		refuseForeignHosts(names, createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin })),
+		serverOptions
 	);
-	const auth = limitSlowClients(loggedServer(store, 'authorisation', createAuthHost(store, { explorerOrigin: options.explorerOrigin })));
+	const auth = loggedServer(store, 'authorisation', refuseForeignHosts(names, createAuthHost(store, { explorerOrigin: options.explorerOrigin })), serverOptions);
 
 	const close = async () => {
 		await Promise.all([closeServer(auth), closeServer(accounts)]);
@@ -121,8 +123,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	};
 	try {
 		const [authPort, accountsPort] = await Promise.all([
-			listen(auth, options.authPort, options.hostname, 'authorisation host', 'AUTH_PORT'),
-			listen(accounts, options.accountsPort, options.hostname, 'accounts host', 'ACCOUNTS_PORT')
+			listen(auth, options.authPort, options.hostname ?? '127.0.0.1', 'authorisation host', 'AUTH_PORT'),
+			listen(accounts, options.accountsPort, options.hostname ?? '127.0.0.1', 'accounts host', 'ACCOUNTS_PORT')
 		]);
 		const host = urlHost(options.hostname);
 		return { authUrl: `http://${host}:${authPort}`, accountsUrl: `http://${host}:${accountsPort}`, store, close };

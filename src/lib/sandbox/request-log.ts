@@ -13,7 +13,7 @@
  * together, since one transaction per request would dominate the hot path's cost.
  */
 import type Database from 'better-sqlite3';
-import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerOptions } from 'node:http';
 import type { HttpHeader, RecordedRequest, RecordedResponse } from '../http/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { SandboxStore } from './store';
@@ -235,8 +235,13 @@ class LoggedResponse extends ServerResponse<LoggedRequest> {
  * A server for one of the sandbox's hosts whose every request is logged, except health checks, static assets and
  * reads of the log itself.
  */
-export function loggedServer(store: SandboxStore, host: SandboxHost, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
+export function loggedServer(
+	store: SandboxStore,
+	host: SandboxHost,
+	handler: (req: IncomingMessage, res: ServerResponse) => void,
+	options: ServerOptions = {}
+): Server {
+	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ ...options, IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
 		if (!isUnlogged(req.method, req.url)) {
 			const capture = new ExchangeCapture(store, host, req);
 			req.recordBodyIn = capture.requestBody;

@@ -23,8 +23,27 @@ describe('loadConfig', () => {
 			sandbox: { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
 			allowedHosts: [],
 			allowPrivateTargets: false,
-			outboundTimeoutMs: 10_000
+			outboundTimeoutMs: 10_000,
+			host: '127.0.0.1',
+			allowedHostNames: [],
+			slowClients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }
 		});
+	});
+
+	it('listens on HOST, answers ALLOWED_HOST_NAMES (normalised), and bounds slow clients as set', () => {
+		const config = ok({ HOST: '0.0.0.0', ALLOWED_HOST_NAMES: ' Support-Box , explorer.example.com,[::1] ', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1500' });
+		expect(config).toMatchObject({
+			host: '0.0.0.0',
+			allowedHostNames: ['support-box', 'explorer.example.com', '[::1]'],
+			slowClients: { headersTimeoutMs: 500, requestTimeoutMs: 1500 }
+		});
+	});
+
+	it('refuses a host name with a scheme, port or path, and a headers bound longer than the request bound', () => {
+		expect(problem({ ALLOWED_HOST_NAMES: 'https://explorer.example.com' })).toContain('ALLOWED_HOST_NAMES');
+		expect(problem({ ALLOWED_HOST_NAMES: 'explorer.example.com:8443' })).toContain('not a host name');
+		expect(problem({ HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' })).toContain('HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
+		expect(problem({ REQUEST_TIMEOUT_MS: '10' })).toContain('REQUEST_TIMEOUT_MS');
 	});
 
 	it('derives the public origin and sandbox origins from the ports', () => {

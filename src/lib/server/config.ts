@@ -3,6 +3,7 @@
  * none; a wrong value stops the start with a message naming the variable, what was wrong and what to write.
  */
 import { z } from 'zod';
+import { DEFAULT_SLOW_CLIENT_LIMITS, type SlowClientLimits } from '$lib/http/listener-guards';
 
 /** One entry of EXPLORER_ALLOWED_HOSTS: a host (WHATWG-normalised), an optional port, and whether it is `*.host`. */
 export interface HostRule {
@@ -25,7 +26,17 @@ export interface ExplorerConfig {
 	/** Whether allowed hosts may resolve to private, loopback and other internal addresses. */
 	allowPrivateTargets: boolean;
 	outboundTimeoutMs: number;
+	/** Interface all three listeners bind: loopback unless the operator shares the deployment (HOST=0.0.0.0). */
+	host: string;
+	/**
+	 * Names besides localhost, 127.0.0.1 and [::1] (and PUBLIC_ORIGIN's host) that requests may address in their
+	 * Host header; any other name is refused, so a page whose name rebinds to this machine cannot drive it.
+	 */
+	allowedHostNames: string[];
+	/** How long a client may take to send its request: the headers, and the whole request with its body. */
+	slowClients: SlowClientLimits;
 }
+
 
 export type ConfigResult = { ok: true; config: ExplorerConfig } | { ok: false; message: string };
 
@@ -79,16 +90,43 @@ const onOff = z
 		return z.NEVER;
 	});
 
-const timeoutMs = z
+const timeoutMs = (fallback: number) =>
+	z
+		.string()
+		.default(String(fallback))
+		.transform((raw, ctx) => {
+			const value = Number(raw);
+			if (!/^\d+$/.test(raw.trim()) || value < 100 || value > 120_000) {
+				ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds from 100 to 120000, got "${raw}"` });
+				return z.NEVER;
+			}
+			return value;
+		});
+
+const listenHost = z
 	.string()
-	.default('10000')
+	.default('127.0.0.1')
 	.transform((raw, ctx) => {
-		const value = Number(raw);
-		if (!/^\d+$/.test(raw.trim()) || value < 100 || value > 120_000) {
-			ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds from 100 to 120000, got "${raw}"` });
+		const value = raw.trim();
+		if (value === '' || /[\s/?#@]/.test(value)) {
+			ctx.addIssue({ code: 'custom', message: `must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, got "${raw}"` });
 			return z.NEVER;
 		}
 		return value;
+	});
+
+/** Host names, WHATWG-normalised (lower case, IPv6 in brackets) so they compare equal to a parsed Host header. */
+const hostNames = z
+	.string()
+	.default('')
+	.transform((raw, ctx) => {
+		const names: string[] = [];
+		for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+			const url = !/[/?#@\\*\s:]/.test(entry.replace(/^\[.*\]$/, '')) && URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`) : null;
+			if (url) names.push(url.hostname);
+			else ctx.addIssue({ code: 'custom', message: `entry "${entry}" is not a host name; write names without scheme or port, e.g. explorer.example.com,support-box` });
+		}
+		return names;
 	});
 
 const EnvSchema = z.object({
@@ -98,7 +136,14 @@ const EnvSchema = z.object({
 	PUBLIC_ORIGIN: origin,
 	EXPLORER_ALLOWED_HOSTS: allowedHosts,
 	EXPLORER_ALLOW_PRIVATE_TARGETS: onOff,
-	OUTBOUND_TIMEOUT_MS: timeoutMs
+	OUTBOUND_TIMEOUT_MS: timeoutMs(10_000),
+	HOST: listenHost,
+	ALLOWED_HOST_NAMES: hostNames,
+	HEADERS_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.headersTimeoutMs),
+	REQUEST_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.requestTimeoutMs)
+}).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+	path: ['HEADERS_TIMEOUT_MS'],
+	message: 'must not be longer than REQUEST_TIMEOUT_MS (the whole request includes its headers)'
 });
 
 /**
@@ -134,7 +179,10 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
 			sandbox: { authUrl: `http://localhost:${e.AUTH_PORT}`, accountsUrl: `http://localhost:${e.ACCOUNTS_PORT}` },
 			allowedHosts: e.EXPLORER_ALLOWED_HOSTS,
 			allowPrivateTargets: e.EXPLORER_ALLOW_PRIVATE_TARGETS,
-			outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS
+			outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
+			host: e.HOST,
+			allowedHostNames: e.ALLOWED_HOST_NAMES,
+			slowClients: { headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS }
 		}
 	};
 }

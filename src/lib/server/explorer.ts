@@ -59,13 +59,16 @@ async function demoWalk(): Promise<Walk> {
 	});
 }
 
-async function session(sessionId: string): Promise<ExplorerSession> {
-	const { sessions } = await services();
-	return sessions.data(sessionId, async () => ({
+/** The session's state; without a session (a first visit), a fresh one that is shown but not kept. */
+async function session(sessionId: string | undefined): Promise<ExplorerSession> {
+	const fresh = async (): Promise<ExplorerSession> => ({
 		walk: await demoWalk(),
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null }
-	}));
+	});
+	if (sessionId === undefined) return fresh();
+	const { sessions } = await services();
+	return sessions.data(sessionId, fresh);
 }
 
 /** The sandbox's clock when the walk targets the sandbox (codes expire on it), real time otherwise. */
@@ -92,7 +95,7 @@ async function saveRun(walk: Walk) {
 	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk));
 }
 
-export async function loadWalkPage(sessionId: string) {
+export async function loadWalkPage(sessionId: string | undefined) {
 	const s = await session(sessionId);
 	const { sandbox, allowedHosts } = config();
 	return {
@@ -175,7 +178,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 	}
 }
 
-export async function loadLessonPage(sessionId: string) {
+export async function loadLessonPage(sessionId: string | undefined) {
 	const s = await session(sessionId);
 	return { lesson: s.lesson, demoLogin: FIXTURE_USERS[0]!.login, demoPassword: FIXTURE_PASSWORD };
 }

@@ -1,6 +1,7 @@
 /** Request hooks of the explorer: CSRF protection for state-changing requests, and the server-side session. */
-import { json, type Handle } from '@sveltejs/kit';
+import { error, json, type Handle } from '@sveltejs/kit';
 import { services } from './services';
+import { SessionsFull } from './session';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -34,8 +35,21 @@ function sameOrigin(origin: string, host: string | null, protocol: string): bool
 	return parsed.protocol === protocol && parsed.host === host.toLowerCase();
 }
 
+/**
+ * The request's session, if its cookie names one; `locals.session()` makes one for a route that writes to it.
+ * Reads never make sessions, so traffic without cookies (a flood of /health) leaves the store alone.
+ */
 export const handleSession: Handle = async ({ event, resolve }) => {
 	const { sessions } = await services();
-	event.locals.sessionId = sessions.ensure(event.cookies);
+	event.locals.sessionId = sessions.find(event.cookies);
+	event.locals.session = () => {
+		try {
+			event.locals.sessionId ??= sessions.ensure(event.cookies);
+		} catch (problem) {
+			if (problem instanceof SessionsFull) error(503, problem.message);
+			throw problem;
+		}
+		return event.locals.sessionId;
+	};
 	return resolve(event);
 };

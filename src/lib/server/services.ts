@@ -9,6 +9,8 @@ import { config } from './config';
 import { createSessionStore } from './session';
 import { openRunStore, type RunStore } from './runs';
 import { join } from 'node:path';
+import { ownHostNames } from '$lib/http/listener-guards';
+import { offerExplorerServer } from './explorer-server';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 type Services = { sandbox: Sandbox | null; sessions: ReturnType<typeof createSessionStore>; runs: RunStore };
@@ -30,9 +32,18 @@ export function startExplorerServices(): Promise<Services> {
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
 	const runs = openRunStore(join(env.DATA_DIR || 'data', 'explorer.db'));
+	const { publicOrigin, host, allowedHostNames, slowClients } = config();
 	const sandbox =
-		env.SANDBOX === 'off' ? null : await startSandbox({ ...sandboxConfigFromEnv(env), explorerOrigin: config().publicOrigin });
-	const explorer = config().publicOrigin;
+		env.SANDBOX === 'off'
+			? null
+			: await startSandbox({
+					...sandboxConfigFromEnv(env),
+					explorerOrigin: publicOrigin,
+					hostname: host,
+					ownHostNames: ownHostNames(publicOrigin, allowedHostNames),
+					slowClients
+				});
+	const explorer = publicOrigin;
 	console.log(
 		[
 			'',
@@ -51,6 +62,7 @@ async function start(): Promise<Services> {
 		void sandbox?.close();
 		runs.close();
 	});
+	offerExplorerServer();
 	return { sandbox, sessions, runs };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionStore, newSessionId } from './session';
+import { SessionsFull, createSessionStore, newSessionId } from './session';
 import { SESSION_COOKIE, sessionCookieOptions, type CookieJar, type SessionCookieOptions } from './cookie';
 
 function clock(start = 1_000_000) {
@@ -108,6 +108,46 @@ describe('ensure', () => {
 		const id = store.ensure(cookies, 'http://localhost:3000');
 		expect(id).not.toBe('attacker-chosen');
 		expect(set[0]![1]).toBe(id);
+	});
+});
+
+describe('at the cap (issue 16: a flood must not push out a person’s session)', () => {
+	/** A session a browser is using: created, then its cookie brought back by a later request. */
+	function sessionInUse(store: ReturnType<typeof createSessionStore>): string {
+		const id = store.ensure(jar().cookies, 'http://localhost:3000');
+		expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
+		return id;
+	}
+
+	it('new sessions replace only ones nobody came back to: a session in use survives a flood', async () => {
+		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 10 });
+		const person = sessionInUse(store);
+		await store.data(person, () => ({ clientSecret: 'kept' }));
+		for (let i = 0; i < 1000; i++) store.ensure(jar().cookies, 'http://localhost:3000');
+		expect(store.size).toBe(10);
+		expect(store.get(person)).toEqual({ clientSecret: 'kept' });
+	});
+
+	it('when every session is in use, refuses a new one (SessionsFull) and keeps them all', () => {
+		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 3 });
+		const people = [sessionInUse(store), sessionInUse(store), sessionInUse(store)];
+		expect(() => store.ensure(jar().cookies, 'http://localhost:3000')).toThrow(SessionsFull);
+		for (const id of people) expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
+	});
+
+	it('a session in use that went idle for the TTL makes room again', () => {
+		const time = clock();
+		const store = createSessionStore({ ttlMs: 1000, maxSessions: 1, now: time.now });
+		sessionInUse(store);
+		time.advance(1001);
+		expect(() => store.create()).not.toThrow();
+	});
+
+	it('find never creates a session', () => {
+		const store = createSessionStore({ ttlMs: 1000 });
+		expect(store.find(jar().cookies)).toBeUndefined();
+		expect(store.find(jar({ [SESSION_COOKIE]: 'unknown' }).cookies)).toBeUndefined();
+		expect(store.size).toBe(0);
 	});
 });
 

@@ -1,12 +1,13 @@
 /**
  * The explorer's server-side sessions: what each person's walk holds, including the client secret, kept in this
  * process and found by an opaque random id in an HttpOnly cookie (cookie.ts). In memory, with a sliding
- * time-to-live and a size cap; the least recently used session goes first.
+ * time-to-live and a size cap. A session is made only for a request that needs one (a write), and anonymous traffic
+ * cannot push out a person's session: at the cap, a new session replaces only one whose cookie never came back
+ * (nobody is using it), and when every session is in use, no new one is made (SessionsFull).
  */
 import { randomBytes } from 'node:crypto';
 import { config } from './config';
 import { SESSION_COOKIE, sessionCookieOptions, type CookieJar } from './cookie';
-import { setRecent } from '$lib/recent';
 
 export interface SessionStoreOptions {
 	/** A session not used for this long is forgotten. */
@@ -18,12 +19,21 @@ export interface SessionStoreOptions {
 
 interface Entry {
 	lastUsedAt: number;
+	/** Whether a later request brought the session's cookie back: a browser is using it. */
+	inUse: boolean;
 	value?: unknown;
 	/** The data being created by the first `data()` call, shared by any call made meanwhile. */
 	pending?: Promise<unknown>;
 }
 
 const DEFAULT_MAX_SESSIONS = 10_000;
+
+/** Every session is in use and the cap is reached: a new one would have to push out someone's walk. */
+export class SessionsFull extends Error {
+	constructor(readonly maxSessions: number) {
+		super(`The explorer holds its maximum of ${maxSessions} sessions in use; try again once some have expired.`);
+	}
+}
 
 /** 32 random bytes, base64url: 256 bits, not guessable, safe in a cookie. */
 export function newSessionId(): string {
@@ -53,15 +63,38 @@ export function createSessionStore(options: SessionStoreOptions) {
 		return entry;
 	}
 
+	/** Makes room for one more session by forgetting the least recently used one nobody came back to. */
+	function makeRoom(): void {
+		if (entries.size < maxSessions) return;
+		for (const [id, entry] of entries) {
+			if (!entry.inUse) {
+				entries.delete(id);
+				return;
+			}
+		}
+		throw new SessionsFull(maxSessions);
+	}
+
 	function create(): string {
 		evictExpired();
+		makeRoom();
 		const id = newSessionId();
-		setRecent(entries, id, { lastUsedAt: now() }, maxSessions);
+		entries.set(id, { lastUsedAt: now(), inUse: false });
 		return id;
+	}
+
+	/** The cookie's session, if it names a live one (never adopting an unknown id); it is now in use. */
+	function find(cookies: CookieJar): string | undefined {
+		const fromCookie = cookies.get(SESSION_COOKIE);
+		const entry = fromCookie === undefined ? undefined : touch(fromCookie);
+		if (!entry) return undefined;
+		entry.inUse = true;
+		return fromCookie;
 	}
 
 	return {
 		create,
+		find,
 
 		/** The session's data, if it has any yet. */
 		get<T>(id: string): T | undefined {
@@ -75,7 +108,8 @@ export function createSessionStore(options: SessionStoreOptions) {
 		async data<T>(id: string, init: () => T | Promise<T>): Promise<T> {
 			let entry = touch(id);
 			if (!entry) {
-				entry = { lastUsedAt: now() };
+				makeRoom();
+				entry = { lastUsedAt: now(), inUse: false };
 				entries.set(id, entry);
 			}
 			if ('value' in entry) return entry.value as T;
@@ -101,11 +135,11 @@ export function createSessionStore(options: SessionStoreOptions) {
 
 		/**
 		 * The id of the request's session: the cookie's, when it names a live session; otherwise a new session,
-		 * and the cookie set to it. An unknown id from a cookie is never adopted.
+		 * and the cookie set to it. An unknown id from a cookie is never adopted. Throws SessionsFull.
 		 */
 		ensure(cookies: CookieJar, publicOrigin: string = config().publicOrigin): string {
-			const fromCookie = cookies.get(SESSION_COOKIE);
-			if (fromCookie !== undefined && touch(fromCookie)) return fromCookie;
+			const found = find(cookies);
+			if (found !== undefined) return found;
 			const id = create();
 			cookies.set(SESSION_COOKIE, id, sessionCookieOptions(publicOrigin));
 			return id;

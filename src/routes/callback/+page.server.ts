@@ -3,6 +3,6 @@ import { recordCallbackFor } from '$lib/server/explorer';
 
 /** The redirect URI: record exactly what arrived, then go back to the page that started the walk. */
 export const load = async ({ locals, url }) => {
-	const returnTo = await recordCallbackFor(locals.sessionId, url.href);
+	const returnTo = await recordCallbackFor(locals.session(), url.href);
 	redirect(303, returnTo);
 };

@@ -57,10 +57,10 @@ export interface SpawnedExplorer {
 	exited: Promise<number | null>;
 }
 
-/** `node build/index.js` on three given ports, with its own data directory. */
+/** `npm start` (scripts/start.js) on three given ports, with its own data directory. */
 export function spawnExplorer(options: { port: number; dataDir: string; env?: Record<string, string> }): SpawnedExplorer {
 	const { port, dataDir } = options;
-	const child = spawn(process.execPath, [join(process.cwd(), 'build', 'index.js')], {
+	const child = spawn(process.execPath, [join(process.cwd(), 'scripts', 'start.js')], {
 		cwd: process.cwd(),
 		env: {
 			PATH: process.env.PATH ?? '',

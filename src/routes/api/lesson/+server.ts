@@ -1,4 +1,4 @@
 import { lessonAction } from '$lib/server/explorer';
 
 /** POST /api/lesson {outcome: 'cancel' | 'authorise' | 'restart'}: the link for the lesson's next trip. */
-export const POST = ({ locals, request }) => lessonAction(locals.sessionId, request);
+export const POST = ({ locals, request }) => lessonAction(locals.session(), request);

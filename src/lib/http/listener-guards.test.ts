@@ -1,0 +1,73 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { foreignHost, ownHostNames, refuseForeignHosts, slowClientOptions } from './listener-guards';
+
+const local = ownHostNames('http://localhost:3000', []);
+
+describe('foreignHost', () => {
+	it('accepts the loopback names on the listener’s own port', () => {
+		for (const host of ['localhost:3001', '127.0.0.1:3001', '[::1]:3001', 'LOCALHOST:3001', '127.1:3001']) expect(foreignHost(host, 3001, local), host).toBeNull();
+	});
+
+	it('refuses any other name, a loopback name on another port, a missing or malformed Host', () => {
+		for (const host of ['rebind.evil', 'rebind.evil:3001', '127.0.0.1:3002', 'localhost', 'localhost:3002', 'localhost:3001/x', 'a@localhost:3001', '']) {
+			expect(foreignHost(host, 3001, local), host).toMatch(/does not answer to the name|no Host header/);
+		}
+		expect(foreignHost(undefined, 3001, local)).toBe('The request has no Host header.');
+	});
+
+	it('accepts PUBLIC_ORIGIN’s host and the listed names on any port (a proxy may forward them as sent)', () => {
+		const shared = ownHostNames('https://explorer.example.com', ['support-box']);
+		for (const host of ['explorer.example.com', 'Explorer.Example.com:443', 'support-box:3002']) expect(foreignHost(host, 3002, shared), host).toBeNull();
+		expect(foreignHost('example.com', 3002, shared)).not.toBeNull();
+		expect(foreignHost('evil.explorer.example.com', 3002, shared)).not.toBeNull();
+	});
+
+	it('accepts a loopback PUBLIC_ORIGIN on its own port (a port mapped to the listener’s)', () => {
+		const mapped = ownHostNames('http://localhost:8080', []);
+		expect(foreignHost('localhost:8080', 3000, mapped)).toBeNull();
+		expect(foreignHost('localhost:8081', 3000, mapped)).not.toBeNull();
+	});
+});
+
+describe('refuseForeignHosts', () => {
+	let server: Server | undefined;
+	afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+	function get(port: number, host: string) {
+		return new Promise<{ status: number; body: string }>((resolve, reject) => {
+			const req = request({ host: '127.0.0.1', port, path: '/', headers: { host }, agent: false }, (res) => {
+				let body = '';
+				res.on('data', (c: Buffer) => (body += c.toString()));
+				res.on('end', () => resolve({ status: res.statusCode!, body }));
+			});
+			req.on('error', reject);
+			req.end();
+		});
+	}
+
+	it('answers 421 before the handler sees a request to a foreign name', async () => {
+		let handled = 0;
+		server = createServer(
+			slowClientOptions({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 }),
+			refuseForeignHosts(local, (_req, res) => {
+				handled++;
+				res.end('ok');
+			})
+		);
+		await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		expect(await get(port, 'rebind.evil')).toMatchObject({ status: 421, body: expect.stringContaining('ALLOWED_HOST_NAMES') });
+		expect(handled).toBe(0);
+		expect(await get(port, `localhost:${port}`)).toEqual({ status: 200, body: 'ok' });
+		expect(handled).toBe(1);
+	});
+});
+
+describe('slowClientOptions', () => {
+	it('bounds headers and the whole request, checking often enough to cut close to the bound', () => {
+		expect(slowClientOptions({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 })).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 });
+		expect(slowClientOptions({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 }).connectionsCheckingInterval).toBe(100);
+	});
+});

@@ -1,0 +1,68 @@
+/**
+ * Guards every listener of the process shares (the explorer and the sandbox's two hosts): requests must address
+ * one of the deployment's own names (DNS rebinding), and slow clients are cut off. Pure node:http, no configuration
+ * read here: callers pass what the explorer's config.ts parsed. Neutral, so the sandbox may use it too.
+ */
+import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
+
+/** How long a client may take to send its headers, and its whole request with the body. */
+export interface SlowClientLimits {
+	headersTimeoutMs: number;
+	requestTimeoutMs: number;
+}
+
+/** The bounds when HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS are not set. */
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The names a request may address: loopback ones on the listener's own port, the listed ones on any port. */
+export interface OwnHostNames {
+	/** PUBLIC_ORIGIN's host and ALLOWED_HOST_NAMES, normalised hostnames (no port), loopback names aside. */
+	anyPort: ReadonlySet<string>;
+	/** PUBLIC_ORIGIN's `host[:port]` as browsers send it (its port may differ from the listener's behind a proxy). */
+	publicHost: string;
+}
+
+export function ownHostNames(publicOrigin: string, allowedHostNames: readonly string[]): OwnHostNames {
+	const origin = new URL(publicOrigin);
+	return { anyPort: new Set([origin.hostname, ...allowedHostNames].filter((name) => !LOOPBACK_NAMES.has(name))), publicHost: origin.host };
+}
+
+/**
+ * Why a request's Host header is not one of this listener's names, or null when it is. A page on another name that
+ * rebinds to this machine carries its own name in Host, which no own name matches.
+ */
+export function foreignHost(host: string | undefined, listenerPort: number, names: OwnHostNames): string | null {
+	if (!host) return 'The request has no Host header.';
+	const url = /[/?#@\\\s]/.test(host) || !URL.canParse(`http://${host}`) ? null : new URL(`http://${host}`);
+	if (url) {
+		if (names.anyPort.has(url.hostname) || url.host === names.publicHost) return null;
+		if (LOOPBACK_NAMES.has(url.hostname) && Number(url.port || 80) === listenerPort) return null;
+	}
+	return `This server does not answer to the name "${host.slice(0, 100)}". Use localhost:${listenerPort}, or add the name to ALLOWED_HOST_NAMES.`;
+}
+
+/** Wraps a listener so a request to a foreign name gets a 421 (Misdirected Request) and reaches nothing else. */
+export function refuseForeignHosts(names: OwnHostNames, handler: RequestListener): RequestListener {
+	return (req: IncomingMessage, res: ServerResponse) => {
+		const problem = foreignHost(req.headers.host, req.socket.localPort ?? 0, names);
+		if (problem === null) return handler(req, res);
+		req.resume();
+		res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(problem), Connection: 'close' });
+		res.end(problem);
+	};
+}
+
+/**
+ * Server options that bound how long a client may take: its headers, and its whole request with the body. Node
+ * checks its connections every `connectionsCheckingInterval`; a check every tenth of the shorter bound (at most
+ * each second) cuts a slow client close to the bound instead of up to 30 s (Node's default interval) after it.
+ */
+export function slowClientOptions(limits: SlowClientLimits): ServerOptions {
+	return {
+		headersTimeout: limits.headersTimeoutMs,
+		requestTimeout: limits.requestTimeoutMs,
+		connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.headersTimeoutMs / 10)))
+	};
+}
