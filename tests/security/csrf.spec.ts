@@ -2,6 +2,8 @@
  * CSRF: every route of the explorer that changes state, found by reading src/routes (so a new route is covered
  * without editing this file), refuses a cross-site request with 403 and changes nothing: not the session's walk,
  * not the lesson, not the saved runs. The same request from the explorer's own origin is let through (the control).
+ * In Chromium, a page on another site, or on another origin of the same site (whose requests carry the session
+ * cookie), changes nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -10,7 +12,7 @@ import { expect, test } from '@playwright/test';
 import { ExplorerSession, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT } from './support/ports';
 import { startTarget } from './support/servers';
-import { open } from '../support/walk';
+import { authorise, open } from '../support/walk';
 
 const ROUTES = join(process.cwd(), 'src', 'routes');
 const MARKER = 'csrf-attacker';
@@ -229,6 +231,9 @@ test('the same writes from the explorer\'s own origin are let through (the contr
 		expect(response.status, JSON.stringify(origin)).toBe(200);
 		await response.text();
 	}
+	const reset = await session.request('/api/walk/reset', { method: 'POST', headers: { 'content-type': 'application/json', origin: EXPLORER }, body: '{}' });
+	expect(reset.status).toBe(200);
+	await reset.text();
 	const lesson = await session.request('/api/lesson', {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', origin: EXPLORER },
@@ -285,4 +290,22 @@ fetch('${EXPLORER}/api/walk/client', { method: 'POST', mode: 'no-cors', credenti
 	} finally {
 		await attacker.close();
 	}
+});
+
+test("a page on another origin of the same site, whose requests carry the session cookie, cannot reset a walk behind the user's back", async ({ page }) => {
+	await authorise(page);
+	// Another origin on the same site (cookies ignore ports, so the explorer's session cookie goes along): the
+	// sandbox's accounts host, whose JSON answers carry no CSP that would stop the page's fetch.
+	await page.goto(`${ACCOUNTS_HOST}/sandbox/state`);
+	const status = await page.evaluate(async (target) => {
+		try {
+			const response = await fetch(`${target}/api/walk/reset`, { method: 'POST', credentials: 'include', mode: 'no-cors', body: '{}' });
+			return response.type;
+		} catch (error) {
+			return String(error);
+		}
+	}, EXPLORER);
+	expect(status).toBe('opaque');
+	await open(page, '/');
+	await expect(page.getByTestId('callback-result')).toHaveAttribute('data-kind', 'code');
 });

@@ -3,7 +3,7 @@
  * then every page it can reach by links (every saved run and its exports, reference, sandbox panel, scenarios), and
  * the sandbox's own pages. No client secret the sandbox holds (the demo client's, and those the scenarios
  * registered) is in any response the browser received, cookie, storage, built client file or export; tokens appear
- * only in the answer to an explicit Reveal. A second test runs its own explorer process and reads everything it
+ * only in the answer to an explicit Reveal (every token field of a walk answer is the mask). A second test runs its own explorer process and reads everything it
  * logged during a walk, the scenarios and the sandbox panel's forms.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -62,6 +62,24 @@ function clientFiles(dir: string): { path: string; text: string }[] {
 		});
 }
 
+/** A masked token as src/lib/flow/mask.ts writes it: the mask, then maybe `…` and the last 4 characters. */
+const MASKED_TOKEN = /^••••••(….{4})?$/u;
+
+/** The `access_token` and `refresh_token` fields of every exchange body in a walk API answer (a step or a whole view). */
+function tokenFields(received: Received): string[] {
+	type Exchanges = { exchanges?: { exchange: { response: { body: string } | null } }[] };
+	// A step answers what it changed (`step`); `view` is the whole view.
+	const payload = JSON.parse(received.body ?? 'null') as { view?: Exchanges; step?: Exchanges } | null;
+	return [...(payload?.view?.exchanges ?? []), ...(payload?.step?.exchanges ?? [])].flatMap(({ exchange }) => {
+		try {
+			const body = JSON.parse(exchange.response?.body ?? '') as Record<string, unknown>;
+			return [body.access_token, body.refresh_token].filter((v): v is string => typeof v === 'string');
+		} catch {
+			return [];
+		}
+	});
+}
+
 /** Same-origin links of the page, without fragments. */
 async function linksOf(page: Page): Promise<string[]> {
 	const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href));
@@ -82,6 +100,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	await open(page, '/');
 	await page.getByLabel('Client secret').fill(DEMO_SECRET);
 	await page.getByRole('button', { name: 'Save client settings' }).click();
+	await expect(page.getByTestId('secret-status')).toContainText('ends …me');
 	await expect(page.getByLabel('Client secret')).toHaveValue('');
 	await page.getByTestId('open-link').click();
 	await signInAndDecide(page, STUDENT, 'authorise');
@@ -177,6 +196,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 
 	const received = await log.settle();
 	expect(received.filter((r) => r.resourceType === 'document' && r.body !== null).length).toBeGreaterThan(10);
+	expect(received.filter((r) => r.resourceType === 'script').length).toBeGreaterThan(3);
 	// Only redirects have no body to search; and built files, whose bodies a quick navigation may drop, are
 	// searched on disk below.
 	const builtFile = (r: Received) => r.url.startsWith(`${EXPLORER}/_app/immutable/`) || r.url === `${EXPLORER}/favicon.svg`;
@@ -204,6 +224,12 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 		expect(cookies).not.toContain(token);
 		expect(exported.filter((e) => e.includes(token)).length).toBe(0);
 	}
+	// Everywhere but the reveal answers, each token field of a walk answer is the mask.
+	const walkAnswers = received.filter((r) => r.url.startsWith(`${EXPLORER}/api/walk/`) && !r.url.endsWith('/reveal'));
+	expect(walkAnswers.length).toBeGreaterThan(5);
+	const fields = walkAnswers.flatMap(tokenFields);
+	expect(fields.length).toBeGreaterThan(0);
+	for (const field of fields) expect(field).toMatch(MASKED_TOKEN);
 });
 
 test("the explorer's server log holds no client secret and no token, whatever the walk did", async () => {
@@ -290,7 +316,9 @@ test("the explorer's server log holds no client secret and no token, whatever th
 		const userForm = new URLSearchParams({ login: 'panel-log@example.com', password: 'panel-password-89ab' });
 		const user = await session.request('/sandbox?/saveUser', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: explorer }, body: userForm });
 		expect(await user.text()).toContain('created with sbid_number');
-		await new Promise((r) => setTimeout(r, 300));
+		// Stopped, so that everything it will ever log has been read.
+		server.process.kill('SIGTERM');
+		await server.exited;
 
 		const output = server.output();
 		expect(output).toContain('SSO Flow Explorer');

@@ -22,8 +22,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => listener.close());
 
-const settle = () => new Promise((r) => setTimeout(r, 300));
-
 /** Loopback, private and metadata addresses in every spelling the URL parser accepts. */
 function spellings(port: number): string[] {
 	return [
@@ -71,7 +69,7 @@ test('loopback, private and metadata targets in every spelling are refused with 
 	const me = await session.walk('me', { credential: 'none' });
 	expect(me.status).toBe(200);
 	expect(me.body.view!.exchanges.at(-1)!.exchange.request.url).toBe(`${ACCOUNTS_HOST}/api/v3/me.json`);
-	await settle();
+	await listener.checkpoint();
 	expect(listener.connections).toBe(0);
 });
 
@@ -126,7 +124,8 @@ test('a redirect from the allowed target to a disallowed or internal host is rec
 		expect(token.annotation.summary).toMatch(/redirect/i);
 		const me = await session.walk('me', { credential: 'none' });
 		expect(me.body.view!.exchanges.at(-1)!.exchange.response?.status).toBe(302);
-		await settle();
+		await hostile.checkpoint();
+		await listener.checkpoint();
 		expect(hostile.received).toEqual([expect.stringMatching(/^POST \/oauth\/token\?/), 'GET /api/v3/me.json']);
 		expect(listener.connections).toBe(0);
 	} finally {
@@ -168,7 +167,7 @@ test('importing a HAR that names internal hosts sends nothing anywhere', async (
 	const page = await session.request(`/runs/${answer.body.id}`);
 	expect(page.status).toBe(200);
 	await page.text();
-	await settle();
+	await listener.checkpoint();
 	expect(listener.connections).toBe(0);
 });
 
@@ -196,7 +195,7 @@ test('with private targets off, allowed hosts that are or resolve to internal ad
 				expect(failure?.message, origin).toContain('EXPLORER_ALLOW_PRIVATE_TARGETS');
 			}
 		}
-		await settle();
+		await listener.checkpoint();
 		expect(listener.connections).toBe(0);
 	} finally {
 		server.process.kill('SIGTERM');

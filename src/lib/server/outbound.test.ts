@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { send, type OutboundRequest } from './outbound';
 import { testConfig } from './testConfig';
+import { CHECKPOINT_PATH, checkpoint } from './testCheckpoint';
 
 /** Loopback may be called only because the operator said so; other hosts stay refused. */
 const config = testConfig({ EXPLORER_ALLOWED_HOSTS: '127.0.0.1', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
@@ -119,8 +120,8 @@ describe('send', () => {
 		const exchange = await send(get(`${origin}/oauth/token`), options);
 		expect(exchange.response!.status).toBe(302);
 		expect(exchange.response!.headers).toContainEqual({ name: 'Location', value: '/elsewhere' });
-		await new Promise((r) => setTimeout(r, 50));
-		expect(seen.map((s) => s.url)).toEqual(['/oauth/token']);
+		await checkpoint(Number(new URL(origin).port));
+		expect(seen.map((s) => s.url)).toEqual(['/oauth/token', CHECKPOINT_PATH]);
 	});
 
 	it('gives up on a server that never answers within the bound, as a timeout', async () => {
@@ -257,11 +258,11 @@ describe('send: kept-alive connections', () => {
 		expect((await call()).response?.body).toBe('ok');
 		address = '127.0.0.2';
 		const refused = await call();
-		await new Promise((r) => setTimeout(r, 50)); // time for a request that did go out to arrive
+		await checkpoint(Number(port)); // a request that did go out has arrived by then
 		careless.destroy();
 		expect(refused.response).toBeNull();
 		expect(refused.failure).toMatchObject({ kind: 'refused', message: expect.stringContaining('a pooled connection led to 127.0.0.1') });
-		expect(seen).toHaveLength(1);
+		expect(seen.map((s) => s.url)).toEqual(['/', CHECKPOINT_PATH]);
 	});
 
 	it('never pools a connection that ended in a failure: the next request opens a new one', async () => {

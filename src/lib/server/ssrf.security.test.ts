@@ -11,6 +11,7 @@ import type { LookupAddress } from 'node:dns';
 import { send, type OutboundRequest } from './outbound';
 import { checkOutboundUrl, type Resolver } from './ssrf';
 import { testConfig } from './testConfig';
+import { CHECKPOINT_PATH, checkpoint } from './testCheckpoint';
 
 /** Names a DNS server could point inside: each resolves (through the injected resolver) to internal addresses. */
 const INTERNAL_NAMES: Record<string, string[]> = {
@@ -75,6 +76,7 @@ const sockets = new Set<Socket>();
 
 beforeAll(async () => {
 	server = http.createServer((req, res) => {
+		if (req.url === CHECKPOINT_PATH) return void res.end(); // the test's own, not recorded
 		received.push(`${req.method} ${req.headers.host} ${req.url}`);
 		if (req.url === '/redirect-out') res.writeHead(302, { Location: `http://localhost:${port}/followed` }).end();
 		else if (req.url === '/redirect-metadata') res.writeHead(301, { Location: 'http://169.254.169.254/latest/meta-data/' }).end();
@@ -99,10 +101,10 @@ afterAll(async () => {
 const get = (url: string): OutboundRequest => ({ method: 'GET', url, headers: [{ name: 'User-Agent', value: 'ssrf-test' }], body: null });
 const POST_TOKEN = (url: string): OutboundRequest => ({ method: 'POST', url, headers: [], body: 'code=x' });
 
-/** Waits briefly and reports how many connections reached the listener since `before`. */
+/** How many connections reached the listener since `before`, counted once all sent before now have arrived. */
 async function connectionsSince(before: number): Promise<number> {
-	await new Promise((r) => setTimeout(r, 50));
-	return connections - before;
+	await checkpoint(port);
+	return connections - before - 1; // the checkpoint's own
 }
 
 /** A pooled connection from an earlier test could carry a request without a new connection: requests are counted too. */

@@ -8,13 +8,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { CHECKPOINT_PATH, checkpoint } from '../../../src/lib/server/testCheckpoint';
 
 export interface Target {
 	port: number;
 	/** `METHOD path` of every request that arrived. */
 	received: string[];
-	/** TCP connections that were opened, requests or not. */
+	/** TCP connections that were opened, requests or not (the checkpoints' own not counted). */
 	connections: number;
+	/** Resolves once every connection and request sent before it has arrived (see testCheckpoint.ts). */
+	checkpoint(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -25,8 +28,9 @@ export async function startTarget(
 	host = '127.0.0.1'
 ): Promise<Target> {
 	const sockets = new Set<Socket>();
-	const target: Target = { port: 0, received: [], connections: 0, close: async () => undefined };
+	const target: Target = { port: 0, received: [], connections: 0, checkpoint: async () => undefined, close: async () => undefined };
 	const server = http.createServer((req, res) => {
+		if (req.url === CHECKPOINT_PATH) return void res.end(); // the test's own, not recorded
 		target.received.push(`${req.method} ${req.url}`);
 		handler(req, res);
 	});
@@ -40,6 +44,10 @@ export async function startTarget(
 		server.listen({ port, host, ipv6Only: false }, resolve);
 	});
 	target.port = (server.address() as AddressInfo).port;
+	target.checkpoint = async () => {
+		await checkpoint(target.port);
+		target.connections--;
+	};
 	target.close = () =>
 		new Promise((resolve) => {
 			for (const socket of sockets) socket.destroy();
@@ -54,6 +62,7 @@ export interface SpawnedExplorer {
 	output(): string;
 	/** Resolves once /health answers. */
 	ready: Promise<void>;
+	/** Resolves once the process has exited and all it wrote has been read. */
 	exited: Promise<number | null>;
 }
 
@@ -77,7 +86,8 @@ export function spawnExplorer(options: { port: number; dataDir: string; env?: Re
 	let output = '';
 	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
 	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+	// 'close', not 'exit': by then its stdout and stderr are read to the end too.
+	const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 	const ready = (async () => {
 		const deadline = Date.now() + 20_000;
 		while (Date.now() < deadline) {
