@@ -1,0 +1,27 @@
+/**
+ * The token endpoint's parameters (4.2), declared once, each grant's own parameters apart from the client's
+ * credentials (as node-oidc-provider declares each grant's parameters once). The sandbox's token endpoint, the
+ * explorer's request builder, the diagnosis, the linter and the scenarios read them from here.
+ */
+
+/** Client authentication: parameters, or the same pair in an Authorization header (sandbox choice 'authorization-header-formats'). */
+export const CLIENT_CREDENTIALS = ['client_id', 'client_secret'] as const;
+
+/** The interface's one grant type. */
+export const AUTHORIZATION_CODE = 'authorization_code';
+
+/**
+ * Each grant type and its own required parameters. `refresh_token` is the sandbox's (sandbox choice
+ * 'refresh-grant'); the interface shows only the code exchange.
+ */
+export const GRANT_PARAMETERS = {
+	[AUTHORIZATION_CODE]: ['code', 'redirect_uri'],
+	refresh_token: ['refresh_token']
+} as const;
+
+export type GrantType = keyof typeof GRANT_PARAMETERS;
+
+/** The parameters of a code exchange (4.2), in the order the explorer sends them. */
+export const TOKEN_PARAMETERS = ['grant_type', ...GRANT_PARAMETERS[AUTHORIZATION_CODE], ...CLIENT_CREDENTIALS] as const;
+
+export type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
