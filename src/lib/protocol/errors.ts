@@ -314,12 +314,12 @@ export function authorisationMessage(rowId: AuthorisationErrorId): string {
 }
 
 /** The 7.2 row for an `error` value, if the value is one of the table's. */
-export function tokenErrorRowFor(error: string): TokenErrorRow | undefined {
+export function tokenErrorRowFor(error: string): (typeof TOKEN_ERRORS)[number] | undefined {
 	return TOKEN_ERRORS.find((r) => r.error === error);
 }
 
 /** The 7.3 row for a status, if the status is one of the table's. */
-export function meErrorRowFor(status: number): MeErrorRow | undefined {
+export function meErrorRowFor(status: number): (typeof ME_ERRORS)[number] | undefined {
 	return ME_ERRORS.find((r) => r.status === status);
 }
 

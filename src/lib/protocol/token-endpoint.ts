@@ -21,6 +21,13 @@ export const GRANT_PARAMETERS = {
 
 export type GrantType = keyof typeof GRANT_PARAMETERS;
 
+/** A grant's own parameter, of any grant. */
+export type GrantParameter = (typeof GRANT_PARAMETERS)[GrantType][number];
+
+export function isGrantType(value: string): value is GrantType {
+	return Object.hasOwn(GRANT_PARAMETERS, value);
+}
+
 /** The parameters of a code exchange (4.2), in the order the explorer sends them. */
 export const TOKEN_PARAMETERS = ['grant_type', ...GRANT_PARAMETERS[AUTHORIZATION_CODE], ...CLIENT_CREDENTIALS] as const;
 

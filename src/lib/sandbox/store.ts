@@ -9,7 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import { hash, randomBytes, randomFillSync, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
-import { LIMITS, type Supergroup } from '../protocol';
+import { LIMITS, type CausesOf, type Supergroup } from '../protocol';
 import { checksMatch, credentialCodec, CREDENTIAL_BYTES, VERIFIER_BYTES, type CredentialCodec } from './credential-codec';
 import { setRecent } from '$lib/recent';
 
@@ -65,15 +65,15 @@ export interface IssuedTokens {
 
 export type CodeExchange =
 	| { ok: true; tokens: IssuedTokens; userId: number }
-	| { ok: false; cause: 'unknown-code' | 'used' | 'expired' | 'other-client' | 'redirect-mismatch' };
+	| { ok: false; cause: CausesOf<'token-invalid-grant', 'unknown-code' | 'used' | 'expired' | 'other-client' | 'redirect-mismatch'> };
 
 export type RefreshResult =
 	| { ok: true; tokens: IssuedTokens }
-	| { ok: false; cause: 'unknown-token' | 'used' | 'other-client' };
+	| { ok: false; cause: 'unknown-token' | CausesOf<'token-invalid-grant', 'used' | 'other-client'> };
 
 export type ClientAuthentication =
 	| { ok: true; client: SandboxClient }
-	| { ok: false; cause: 'unknown-client' | 'wrong-secret' };
+	| { ok: false; cause: CausesOf<'token-invalid-client', 'unknown-client' | 'wrong-secret'> };
 
 export type AccessTokenLookup =
 	| { kind: 'valid'; user: SandboxUser; client: SandboxClient }
