@@ -5,6 +5,7 @@
  *
  * A row lists its causes separately so the explorer can say which one applies and how to fix it.
  */
+import { CODE_VALIDITY } from './limits';
 
 export interface ErrorCause {
 	/** Stable id, unique within its row. */
@@ -116,7 +117,7 @@ export const TOKEN_ERRORS = [
 			},
 			{
 				id: 'expired',
-				text: 'The code is more than 2 hours old.',
+				text: `The code is more than ${CODE_VALIDITY} old.`,
 				fix: 'Exchange the code as soon as the redirect arrives; if it is too late, send the user through the authorisation link again.'
 			},
 			{

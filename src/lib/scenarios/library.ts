@@ -230,7 +230,7 @@ export const SCENARIOS: readonly Scenario[] = [
 	scenario({
 		id: 'code-after-two-hours',
 		title: `Code used after ${CODE_VALIDITY}`,
-		shows: 'The clock moves past the code\'s two hours before the exchange.',
+		shows: `The clock moves past the code's ${CODE_VALIDITY} before the exchange.`,
 		steps: [authorise, { kind: 'clock', advance: 'past-code-validity' }, exchange],
 		expected: { step: 'token', row: 'token-invalid-grant', cause: 'expired' },
 		custom: null
