@@ -5,6 +5,7 @@
  * A finding never contains the client secret's value: it names where the secret was found, never what it is.
  */
 import {
+	AUTHORISATION_PARAMETERS,
 	SECTIONS,
 	SUPERGROUP_VALUES,
 	UK_COUNTRY,
@@ -45,9 +46,8 @@ export interface LintContext {
 }
 
 /** The parameters the interface defines for the link (4.1), plus the two it says are not used (5.6). */
-const LINK_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'country'] as const;
 const UNUSED_PARAMS = ['state', 'scope'] as const;
-const KNOWN_PARAMS: readonly string[] = [...LINK_PARAMS, ...UNUSED_PARAMS];
+const KNOWN_PARAMS: readonly string[] = [...AUTHORISATION_PARAMETERS, ...UNUSED_PARAMS];
 
 /** Characters that, left unencoded in the redirect URI's value, show it was not encoded as a URI component. */
 const UNENCODED_URI_CHARS = /[:/?=]/;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { SUPERGROUP_VALUES } from './supergroups';
-import { AUTHORIZATION_CODE, type TokenParameter } from './token-endpoint';
+import { AUTHORIZATION_CODE, type AuthorisationParameter, type TokenParameter } from './parameters';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
 
@@ -12,7 +12,7 @@ export const AuthorisationQuery = z.object({
 	client_id: z.string(),
 	redirect_uri: z.string(),
 	country: z.string()
-});
+} satisfies Record<AuthorisationParameter, z.ZodType>);
 export type AuthorisationQuery = z.infer<typeof AuthorisationQuery>;
 
 /** Parameters of `POST {accounts_url}/oauth/token` (4.2). */

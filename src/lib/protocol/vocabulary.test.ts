@@ -6,6 +6,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
 	AUTHORISATION_ERRORS,
+	AUTHORISATION_PARAMETERS,
 	AUTHORIZATION_CODE,
 	CLIENT_CREDENTIALS,
 	CODE_VALIDITY,
@@ -16,13 +17,14 @@ import {
 	authorisationMessage,
 	durationWords,
 	errorCause,
+	type AuthorisationParameter,
 	type CauseId,
 	type CauseIdOf,
 	type CausesOf,
 	type RowCause,
 	type TokenParameter
 } from './index';
-import { TokenRequest } from './schemas';
+import { AuthorisationQuery, TokenRequest } from './schemas';
 
 describe('cause ids, typed from the tables', () => {
 	it('CauseId is exactly the union of the tables’ cause ids', () => {
@@ -73,6 +75,13 @@ describe('token endpoint parameters, declared once', () => {
 		// @ts-expect-error: the interface's token request has no `scope`
 		const scope: TokenParameter = 'scope';
 		expect(TOKEN_PARAMETERS).not.toContain(scope);
+	});
+});
+
+describe('authorisation link parameters, declared once', () => {
+	it('are the fields of the zod schema of the link (4.1)', () => {
+		expect(Object.keys(AuthorisationQuery.shape).sort()).toEqual([...AUTHORISATION_PARAMETERS].sort());
+		expectTypeOf<keyof AuthorisationQuery>().toEqualTypeOf<AuthorisationParameter>();
 	});
 });
 

@@ -9,7 +9,7 @@
  * its own code or token ("two hours after the code was issued"). Since the clock only moves forward, that makes a
  * scenario's outcome independent of where the clock stands, of every other scenario, and of their order.
  */
-import { CODE_VALIDITY, type CauseIdOf, type ErrorRowId, type RowCause, type Supergroup, type TokenParameter } from '$lib/protocol';
+import { CODE_VALIDITY, type AuthorisationParameter, type CauseIdOf, type ErrorRowId, type RowCause, type Supergroup, type TokenParameter } from '$lib/protocol';
 import type { Annotation } from '$lib/flow/diagnose';
 
 /** The steps of the flow an outcome is read from. */
@@ -18,7 +18,7 @@ export type FlowStep = 'authorise' | 'token' | 'me';
 /** The scenario's own client, or its second one (for the scenarios about two registrations). */
 export type ClientRole = 'main' | 'other';
 
-export type LinkParam = 'response_type' | 'client_id' | 'redirect_uri' | 'country';
+export type LinkParam = AuthorisationParameter;
 
 /**
  * Values may contain `{suffix}` (this run's unique suffix) and `{redirect_uri}` (the client's registered redirect

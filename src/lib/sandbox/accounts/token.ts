@@ -35,7 +35,7 @@ type Step<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const REALM = 'realm="SSO sandbox token endpoint"';
 
-/** A parameter by a name the protocol declares (protocol/token-endpoint.ts): a name it does not have does not compile. */
+/** A parameter by a name the protocol declares (protocol/parameters.ts): a name it does not have does not compile. */
 function param(params: Params, name: TokenParameter | GrantParameter): string | undefined {
 	return params.get(name);
 }
