@@ -1,13 +1,14 @@
+/**
+ * The parameter names of the authorisation link (4.1) and of the token endpoint (4.2), declared once, each grant's
+ * own parameters apart from the client's credentials (as node-oidc-provider declares each grant's parameters
+ * once). The zod schemas satisfy them; the sandbox's token endpoint, the explorer's request builder, the diagnosis,
+ * the linter and the scenarios read them from here.
+ */
+
 /** The authorisation link's parameters (4.1), all required. */
 export const AUTHORISATION_PARAMETERS = ['response_type', 'client_id', 'redirect_uri', 'country'] as const;
 
 export type AuthorisationParameter = (typeof AUTHORISATION_PARAMETERS)[number];
-
-/**
- * The token endpoint's parameters (4.2), declared once, each grant's own parameters apart from the client's
- * credentials (as node-oidc-provider declares each grant's parameters once). The sandbox's token endpoint, the
- * explorer's request builder, the diagnosis, the linter and the scenarios read them from here (and the link's above).
- */
 
 /** Client authentication: parameters, or the same pair in an Authorization header (sandbox choice 'authorization-header-formats'). */
 export const CLIENT_CREDENTIALS = ['client_id', 'client_secret'] as const;

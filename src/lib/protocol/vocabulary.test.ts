@@ -16,6 +16,7 @@ import {
 	allErrorRows,
 	authorisationMessage,
 	durationWords,
+	isGrantType,
 	errorCause,
 	type AuthorisationParameter,
 	type CauseId,
@@ -69,6 +70,13 @@ describe('token endpoint parameters, declared once', () => {
 	it('are the fields of the zod schema of the request (4.2), no more and no fewer', () => {
 		expect(Object.keys(TokenRequest.shape).sort()).toEqual([...TOKEN_PARAMETERS].sort());
 		expectTypeOf<keyof TokenRequest>().toEqualTypeOf<TokenParameter>();
+	});
+
+	it('knows the code grant and the sandbox\'s refresh grant, and nothing inherited', () => {
+		expect(['authorization_code', 'refresh_token', 'password', 'toString', '__proto__'].filter(isGrantType)).toEqual([
+			'authorization_code',
+			'refresh_token'
+		]);
 	});
 
 	it('refuses, at compile time, a name that is not one of them', () => {
