@@ -5,7 +5,22 @@
  * rank the candidates, most likely first.
  */
 import type { z } from 'zod';
-import { LIMITS, SECTIONS, TOKEN_ERRORS, meErrorRowFor, sandboxChoice, tokenErrorRowFor, type ErrorRow, type ErrorRowId } from '$lib/protocol';
+import {
+	LIMITS,
+	SECTIONS,
+	TOKEN_ERRORS,
+	TOKEN_PARAMETERS,
+	meErrorRowFor,
+	sandboxChoice,
+	tokenErrorRowFor,
+	type CauseId,
+	type CauseIdOf,
+	type ErrorRow,
+	type ErrorRowId,
+	type MeErrorId,
+	type TokenErrorId,
+	type TokenParameter
+} from '$lib/protocol';
 import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse, type Verification } from '$lib/protocol/schemas';
 import { CANCEL_MEANING, type CallbackResult } from './callback';
 import { uriParts } from './encoding';
@@ -207,10 +222,13 @@ function undescribedResponse(response: RecordedResponse, endpoint: Endpoint, tar
 }
 
 interface Evidence {
-	causeId: string;
+	causeId: CauseId;
 	likelihood: 'likely' | 'possible';
 	why: string;
 }
+
+/** What points at a cause of row `R`: the cause must be one of that row's, or it does not compile. */
+type EvidenceOf<R extends ErrorRowId> = Evidence & { causeId: CauseIdOf<R> };
 
 /**
  * Candidates for a row, ranked: the causes the evidence points at first, then the row's other causes as
@@ -218,12 +236,12 @@ interface Evidence {
  */
 function rankCandidates(row: ErrorRow, evidence: Evidence[], target: Target): Candidate[] {
 	const rowId = row.id as ErrorRowId;
-	const fixOf = (causeId: string) => row.causes.find((c) => c.id === causeId)?.fix ?? '';
+	const fixOf = (causeId: CauseId) => row.causes.find((c) => c.id === causeId)?.fix ?? '';
 	const pointed = evidence.filter((e, i) => evidence.findIndex((f) => f.causeId === e.causeId) === i);
 	const single = row.causes.length === 1 && pointed.length === 0;
 	const rest = row.causes
 		.filter((c) => !pointed.some((e) => e.causeId === c.id))
-		.map((c): Evidence => ({ causeId: c.id, likelihood: single ? 'likely' : 'possible', why: c.text }));
+		.map((c): Evidence => ({ causeId: c.id as CauseId, likelihood: single ? 'likely' : 'possible', why: c.text }));
 	const hasLikely = pointed.some((e) => e.likelihood === 'likely');
 	const ranked = target === 'sandbox' && hasLikely ? pointed : [...pointed, ...rest];
 	return ranked
@@ -266,15 +284,13 @@ function rowAnnotation(
 
 /* ------------------------------------------------------------------ token exchange */
 
-const TOKEN_PARAMS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret'] as const;
-
 /** The token request parameter an error_description names, if any (`code` not inside `authorization_code`). */
-function namedParameter(description: string): string | undefined {
-	return TOKEN_PARAMS.find((name) => new RegExp(`(?<![\\w])${name}(?![\\w])`).test(description));
+function namedParameter(description: string): TokenParameter | undefined {
+	return TOKEN_PARAMETERS.find((name) => new RegExp(`(?<![\\w])${name}(?![\\w])`).test(description));
 }
 
 /** Words in an error_description that point at a cause, for services that say more than the table. */
-const DESCRIPTION_HINTS: Record<string, [RegExp, string][]> = {
+const DESCRIPTION_HINTS: { [R in TokenErrorId]?: [RegExp, CauseIdOf<R>][] } = {
 	'token-invalid-grant': [
 		[/already (been )?used|reused|consumed|redeemed/i, 'used'],
 		[/expired/i, 'expired'],
@@ -290,8 +306,9 @@ const DESCRIPTION_HINTS: Record<string, [RegExp, string][]> = {
 	]
 };
 
-function descriptionEvidence(rowId: string, description: string): Evidence[] {
-	return (DESCRIPTION_HINTS[rowId] ?? [])
+function descriptionEvidence<R extends TokenErrorId>(rowId: R, description: string): EvidenceOf<R>[] {
+	const hints: [RegExp, CauseIdOf<R>][] = DESCRIPTION_HINTS[rowId] ?? [];
+	return hints
 		.filter(([pattern]) => pattern.test(description))
 		.map(([, causeId]) => ({ causeId, likelihood: 'likely' as const, why: `The error_description says "${description}".` }));
 }
@@ -300,8 +317,8 @@ function differs(a: string | undefined, b: string | undefined): boolean {
 	return a !== undefined && b !== undefined && a !== b;
 }
 
-function invalidGrantEvidence(known: WalkKnowledge): Evidence[] {
-	const evidence: Evidence[] = [];
+function invalidGrantEvidence(known: WalkKnowledge): EvidenceOf<'token-invalid-grant'>[] {
+	const evidence: EvidenceOf<'token-invalid-grant'>[] = [];
 	if (known.codeExchangedBefore)
 		evidence.push({ causeId: 'used', likelihood: 'likely', why: 'This code was already exchanged earlier in this walk.' });
 	if (known.codeReceivedAt) {
@@ -330,7 +347,7 @@ function invalidGrantEvidence(known: WalkKnowledge): Evidence[] {
 	return evidence;
 }
 
-function invalidClientEvidence(known: WalkKnowledge): Evidence[] {
+function invalidClientEvidence(known: WalkKnowledge): EvidenceOf<'token-invalid-client'>[] {
 	if (known.sentClientId === '')
 		return [{ causeId: 'missing-credentials', likelihood: 'likely', why: 'The request carried an empty client_id.' }];
 	if (differs(known.sentClientId, known.linkClientId))
@@ -344,33 +361,34 @@ function invalidClientEvidence(known: WalkKnowledge): Evidence[] {
 	return [];
 }
 
-function tokenEvidence(rowId: string, known: WalkKnowledge, description: string): Evidence[] {
-	switch (rowId) {
-		case 'token-invalid-grant':
-			return [...invalidGrantEvidence(known), ...descriptionEvidence(rowId, description)];
-		case 'token-invalid-client':
-			return [...invalidClientEvidence(known), ...descriptionEvidence(rowId, description)];
-		case 'token-invalid-request': {
-			const name = namedParameter(description);
-			if (!name) return [];
-			return [
-				name === 'code'
-					? {
-							causeId: 'missing-code',
-							likelihood: 'likely',
-							why: 'The error_description names `code`. If the user cancelled, there was no code to send: that is a cancel, not an error.'
-						}
-					: { causeId: 'missing-parameter', likelihood: 'likely', why: `The error_description names \`${name}\`.` }
-			];
-		}
-		case 'token-unsupported-grant-type':
-			return known.sentGrantType === undefined
-				? []
-				: [{ causeId: 'wrong-grant-type', likelihood: 'likely', why: `The request sent grant_type "${known.sentGrantType}".` }];
-		default:
-			return [];
-	}
-}
+/** Each 7.2 row's evidence from the walk and the error_description: every row has an entry, each names its own causes. */
+const TOKEN_EVIDENCE: { [R in TokenErrorId]: (known: WalkKnowledge, description: string) => EvidenceOf<R>[] } = {
+	'token-invalid-grant': (known, description) => [
+		...invalidGrantEvidence(known),
+		...descriptionEvidence('token-invalid-grant', description)
+	],
+	'token-invalid-client': (known, description) => [
+		...invalidClientEvidence(known),
+		...descriptionEvidence('token-invalid-client', description)
+	],
+	'token-invalid-request': (_known, description) => {
+		const name = namedParameter(description);
+		if (!name) return [];
+		return [
+			name === 'code'
+				? {
+						causeId: 'missing-code',
+						likelihood: 'likely',
+						why: 'The error_description names `code`. If the user cancelled, there was no code to send: that is a cancel, not an error.'
+					}
+				: { causeId: 'missing-parameter', likelihood: 'likely', why: `The error_description names \`${name}\`.` }
+		];
+	},
+	'token-unsupported-grant-type': (known) =>
+		known.sentGrantType === undefined
+			? []
+			: [{ causeId: 'wrong-grant-type', likelihood: 'likely', why: `The request sent grant_type "${known.sentGrantType}".` }]
+};
 
 function tokenSuccess(response: RecordedResponse, body: unknown): Annotation {
 	const parsed = TokenResponse.safeParse(body);
@@ -443,7 +461,7 @@ export function annotateTokenExchange(exchange: RecordedExchange, known: WalkKno
 	const tableStatus = TOKEN_ERRORS.some((r) => r.status === response.status);
 	if (!body?.success || !row || !tableStatus) return undescribedResponse(response, 'token', known.target);
 	const { error, error_description: description } = body.data;
-	const candidates = rankCandidates(row, tokenEvidence(row.id, known, description), known.target);
+	const candidates = rankCandidates(row, TOKEN_EVIDENCE[row.id](known, description), known.target);
 	const best = candidates[0]?.likelihood === 'likely' ? candidates[0] : undefined;
 	const problems =
 		row.status === response.status ? [] : [`The table gives status ${row.status} for ${error}; this answer was ${response.status}.`];
@@ -467,33 +485,33 @@ export function annotateTokenExchange(exchange: RecordedExchange, known: WalkKno
 
 /* ------------------------------------------------------------------ me.json */
 
-function meEvidence(rowId: string, known: MeKnowledge): Evidence[] {
-	switch (rowId) {
-		case 'me-unauthorized':
-			if (!known.sentToken) return [{ causeId: 'missing-token', likelihood: 'likely', why: 'This request sent no token.' }];
-			if (known.sentGrantCode)
-				return [{ causeId: 'grant-code', likelihood: 'likely', why: 'This request sent the grant code, not the access token.' }];
-			return [
-				{
-					causeId: 'invalid-token',
-					likelihood: 'likely',
-					why: 'An access token was sent, so the service did not accept it: it is malformed, unknown, revoked or expired.'
-				}
-			];
-		case 'me-forbidden':
-			return known.sentUserAgent
-				? [
-						{
-							causeId: 'missing-user-agent',
-							likelihood: 'possible',
-							why: 'A User-Agent was sent, so the one cause the interface gives does not fit. The operator may block your User-Agent or address; ask them.'
-						}
-					]
-				: [{ causeId: 'missing-user-agent', likelihood: 'likely', why: 'This request sent no User-Agent header.' }];
-		default:
-			return [];
-	}
-}
+/** Each 7.3 row's evidence from what the request sent: every row has an entry, each names its own causes. */
+const ME_EVIDENCE: { [R in MeErrorId]: (known: MeKnowledge) => EvidenceOf<R>[] } = {
+	'me-bad-request': () => [],
+	'me-unauthorized': (known) => {
+		if (!known.sentToken) return [{ causeId: 'missing-token', likelihood: 'likely', why: 'This request sent no token.' }];
+		if (known.sentGrantCode)
+			return [{ causeId: 'grant-code', likelihood: 'likely', why: 'This request sent the grant code, not the access token.' }];
+		return [
+			{
+				causeId: 'invalid-token',
+				likelihood: 'likely',
+				why: 'An access token was sent, so the service did not accept it: it is malformed, unknown, revoked or expired.'
+			}
+		];
+	},
+	'me-forbidden': (known) =>
+		known.sentUserAgent
+			? [
+					{
+						causeId: 'missing-user-agent',
+						likelihood: 'possible',
+						why: 'A User-Agent was sent, so the one cause the interface gives does not fit. The operator may block your User-Agent or address; ask them.'
+					}
+				]
+			: [{ causeId: 'missing-user-agent', likelihood: 'likely', why: 'This request sent no User-Agent header.' }],
+	'me-not-found': () => []
+};
 
 function verificationKeyOf(item: unknown): 'supergroup' | 'group' | undefined {
 	if (item === null || typeof item !== 'object') return undefined;
@@ -562,7 +580,7 @@ export function annotateMeExchange(exchange: RecordedExchange, known: MeKnowledg
 	const row = meErrorRowFor(response.status);
 	if (!row) return undescribedResponse(response, 'me', known.target);
 	const message = json.ok ? MeErrorBody.safeParse(json.value) : undefined;
-	const candidates = rankCandidates(row, meEvidence(row.id, known), known.target);
+	const candidates = rankCandidates(row, ME_EVIDENCE[row.id](known), known.target);
 	return rowAnnotation(row, candidates, known.target, `${response.status}: ${row.condition}`, {
 		fields: message?.success
 			? [{ name: 'message', value: message.data.message, explanation: 'Free text from the service (2.6).' }]

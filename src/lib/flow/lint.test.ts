@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECTIONS } from '$lib/protocol';
+import { SECTIONS, authorisationMessage, errorCause } from '$lib/protocol';
 import { buildAuthorisationLink } from './link';
 import { SECRET_VALUE_FINDING, lintLink, type Finding } from './lint';
 
@@ -51,6 +51,19 @@ describe('lintLink', () => {
 		const noRedirect = link().replace(/&redirect_uri=[^&]*/, '');
 		expect(only(lintLink(noRedirect, context), 'redirect-uri-missing').section).toBe(SECTIONS.authorisationPage);
 		expect(only(lintLink(link().replace('&country=uk', ''), context), 'country-missing').severity).toBe('error');
+	});
+
+	it('quotes the 7.1 message the service will show, and the table\'s fix, for each missing parameter', () => {
+		const cases = [
+			['response-type-missing', link().replace('response_type=code&', ''), 'auth-unsupported-response-type', 'not-code'],
+			['client-id-missing', link({ clientId: '' }), 'auth-invalid-client', 'missing'],
+			['redirect-uri-missing', link().replace(/&redirect_uri=[^&]*/, ''), 'auth-invalid-redirect-uri', 'missing']
+		] as const;
+		for (const [id, raw, rowId, causeId] of cases) {
+			const f = only(lintLink(raw, context), id);
+			expect(f.message).toContain(`"${authorisationMessage(rowId)}"`);
+			expect(f.fix).toBe(errorCause(rowId, causeId).fix);
+		}
 	});
 
 	it('warns about a redirect URI that is not encoded as a URI component', () => {

@@ -5,13 +5,16 @@
  * A finding never contains the client secret's value: it names where the secret was found, never what it is.
  */
 import {
+	AUTHORISATION_PARAMETERS,
 	SECTIONS,
 	SUPERGROUP_VALUES,
 	UK_COUNTRY,
+	authorisationMessage,
 	checkCountry,
-	errorRow,
+	errorCause,
 	isSupergroup,
-	type ErrorRowId
+	type AuthorisationErrorId,
+	type TokenParameter
 } from '$lib/protocol';
 import { containsForm, parseHttpUrl, replaceForms, uriParts } from './encoding';
 import { decodeQueryComponent, splitRawQuery, type RawQueryParam } from '../http/form';
@@ -36,9 +39,8 @@ export interface LintContext {
 }
 
 /** The parameters the interface defines for the link (4.1), plus the two it says are not used (5.6). */
-const LINK_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'country'] as const;
 const UNUSED_PARAMS = ['state', 'scope'] as const;
-const KNOWN_PARAMS: readonly string[] = [...LINK_PARAMS, ...UNUSED_PARAMS];
+const KNOWN_PARAMS: readonly string[] = [...AUTHORISATION_PARAMETERS, ...UNUSED_PARAMS];
 
 /** Characters that, left unencoded in the redirect URI's value, show it was not encoded as a URI component. */
 const UNENCODED_URI_CHARS = /[:/?=]/;
@@ -47,11 +49,9 @@ const ACCOUNTS_PATHS = /\/oauth\/token\/?$|\/api\/v\d+\/me\.json$/;
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** The fix the error tables give for one cause, so the linter and the annotations say the same thing. */
-function tableFix(rowId: ErrorRowId, causeId: string): string {
-	const cause = errorRow(rowId).causes.find((c) => c.id === causeId);
-	if (!cause) throw new Error(`no cause ${causeId} in ${rowId}`);
-	return cause.fix;
+/** What the service will show for a 7.1 row, quoted from the table so the linter and the sandbox say the same thing. */
+function serviceAnswer(rowId: AuthorisationErrorId): string {
+	return `The service will answer "${authorisationMessage(rowId)}"`;
 }
 
 interface LinkUnderLint {
@@ -179,10 +179,10 @@ const responseTypeRule: Rule = (link) => {
 			severity: 'error',
 			message:
 				value === undefined || value === ''
-					? 'The link has no `response_type`. The service will answer "The authorization server does not support this response type."'
-					: `\`response_type\` is "${value}"; the only supported value is \`code\`. The service will answer "The authorization server does not support this response type."`,
+					? `The link has no \`response_type\`. ${serviceAnswer('auth-unsupported-response-type')}`
+					: `\`response_type\` is "${value}"; the only supported value is \`code\`. ${serviceAnswer('auth-unsupported-response-type')}`,
 			section: SECTIONS.authorisationPage,
-			fix: tableFix('auth-unsupported-response-type', 'not-code')
+			fix: errorCause('auth-unsupported-response-type', 'not-code').fix
 		}
 	];
 };
@@ -197,17 +197,17 @@ const requiredRules: Rule = (link) => {
 		findings.push({
 			id: 'client-id-missing',
 			severity: 'error',
-			message: 'The link has no `client_id`. The service will answer "Client authentication failed…".',
+			message: `The link has no \`client_id\`. ${serviceAnswer('auth-invalid-client')}`,
 			section: SECTIONS.authorisationPage,
-			fix: tableFix('auth-invalid-client', 'missing')
+			fix: errorCause('auth-invalid-client', 'missing').fix
 		});
 	if (missing('redirect_uri'))
 		findings.push({
 			id: 'redirect-uri-missing',
 			severity: 'error',
-			message: 'The link has no `redirect_uri`. The service will answer "The redirect URI included is not valid."',
+			message: `The link has no \`redirect_uri\`. ${serviceAnswer('auth-invalid-redirect-uri')}`,
 			section: SECTIONS.authorisationPage,
-			fix: tableFix('auth-invalid-redirect-uri', 'missing')
+			fix: errorCause('auth-invalid-redirect-uri', 'missing').fix
 		});
 	if (missing('country'))
 		findings.push({
@@ -306,7 +306,7 @@ const redirectTargetRule: Rule = (link) => {
 					? `\`redirect_uri\` decodes to "${value}", which is still encoded: it was encoded twice.`
 					: `\`redirect_uri\` decodes to "${value}", which is not an absolute URI.`,
 				section: SECTIONS.authorisationPage,
-				fix: twice ? 'Encode the redirect URI once.' : tableFix('auth-invalid-redirect-uri', 'missing')
+				fix: twice ? 'Encode the redirect URI once.' : errorCause('auth-invalid-redirect-uri', 'missing').fix
 			}
 		];
 	}
@@ -331,7 +331,7 @@ const redirectTargetRule: Rule = (link) => {
 	return findings;
 };
 
-const CLIENT_SECRET_PARAM = 'client_secret';
+const CLIENT_SECRET_PARAM = 'client_secret' satisfies TokenParameter;
 
 /** The finding only the server can make, because only it knows the secret: its value somewhere in the link. */
 export const SECRET_VALUE_FINDING = 'client-secret-value';

@@ -5,6 +5,7 @@
  *
  * A row lists its causes separately so the explorer can say which one applies and how to fix it.
  */
+import { CODE_VALIDITY } from './limits';
 
 export interface ErrorCause {
 	/** Stable id, unique within its row. */
@@ -116,7 +117,7 @@ export const TOKEN_ERRORS = [
 			},
 			{
 				id: 'expired',
-				text: 'The code is more than 2 hours old.',
+				text: `The code is more than ${CODE_VALIDITY} old.`,
 				fix: 'Exchange the code as soon as the redirect arrives; if it is too late, send the user through the authorisation link again.'
 			},
 			{
@@ -277,6 +278,20 @@ export type TokenErrorId = (typeof TOKEN_ERRORS)[number]['id'];
 export type MeErrorId = (typeof ME_ERRORS)[number]['id'];
 export type ErrorRowId = AuthorisationErrorId | TokenErrorId | MeErrorId;
 
+type TableRow = (typeof AUTHORISATION_ERRORS)[number] | (typeof TOKEN_ERRORS)[number] | (typeof ME_ERRORS)[number];
+
+/** The cause ids of one row: a cause id is only unique within its row (`missing` is in two). */
+export type CauseIdOf<R extends ErrorRowId> = Extract<TableRow, { id: R }>['causes'][number]['id'];
+
+/** Every cause id of the three tables. */
+export type CauseId = CauseIdOf<ErrorRowId>;
+
+/** A row and one of its own causes, for each row of `R`: a cause of another row does not compile. */
+export type RowCause<R extends ErrorRowId = ErrorRowId> = { [Id in R]: { rowId: Id; causeId: CauseIdOf<Id> } }[R];
+
+/** Some causes of one row, checked against the table: `CausesOf<'token-invalid-client', 'wrong-secret'>`. */
+export type CausesOf<R extends ErrorRowId, C extends CauseIdOf<R>> = C;
+
 const ALL_ROWS: readonly ErrorRow[] = [...AUTHORISATION_ERRORS, ...TOKEN_ERRORS, ...ME_ERRORS];
 
 export function errorRow(id: ErrorRowId): ErrorRow {
@@ -285,13 +300,27 @@ export function errorRow(id: ErrorRowId): ErrorRow {
 	return row;
 }
 
+/** One cause of a row, as the table words it. */
+export function errorCause<R extends ErrorRowId>(rowId: R, causeId: CauseIdOf<R>): ErrorCause {
+	const cause = errorRow(rowId).causes.find((c) => c.id === causeId);
+	if (!cause) throw new Error(`no cause ${causeId} in ${rowId}`);
+	return cause;
+}
+
+/** The message a 7.1 row displays to the user. */
+export function authorisationMessage(rowId: AuthorisationErrorId): string {
+	const row = AUTHORISATION_ERRORS.find((r) => r.id === rowId);
+	if (!row) throw new Error(`unknown 7.1 row ${rowId}`);
+	return row.message;
+}
+
 /** The 7.2 row for an `error` value, if the value is one of the table's. */
-export function tokenErrorRowFor(error: string): TokenErrorRow | undefined {
+export function tokenErrorRowFor(error: string): (typeof TOKEN_ERRORS)[number] | undefined {
 	return TOKEN_ERRORS.find((r) => r.error === error);
 }
 
 /** The 7.3 row for a status, if the status is one of the table's. */
-export function meErrorRowFor(status: number): MeErrorRow | undefined {
+export function meErrorRowFor(status: number): (typeof ME_ERRORS)[number] | undefined {
 	return ME_ERRORS.find((r) => r.status === status);
 }
 

@@ -5,6 +5,7 @@
  */
 export * from './supergroups';
 export * from './limits';
+export * from './parameters';
 export * from './countries';
 export * from './errors';
 export * from './errata';

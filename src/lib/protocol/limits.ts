@@ -10,6 +10,27 @@ export const LIMITS = {
 	sbidLength: 7
 } as const;
 
+/** "2 hours", "1 day", "1 day 2 hours", "1 minute 30 seconds". */
+export function durationWords(seconds: number): string {
+	const units: [number, string][] = [
+		[86_400, 'day'],
+		[3600, 'hour'],
+		[60, 'minute'],
+		[1, 'second']
+	];
+	const parts: string[] = [];
+	let rest = seconds;
+	for (const [size, word] of units) {
+		const count = Math.floor(rest / size);
+		if (count > 0) parts.push(`${count} ${word}${count === 1 ? '' : 's'}`);
+		rest -= count * size;
+	}
+	return parts.join(' ');
+}
+
+/** How long a grant code can be exchanged, in words ("2 hours"), for every message that quotes it. */
+export const CODE_VALIDITY = durationWords(LIMITS.codeTtlSeconds);
+
 /** Section numbers of the interface, used to link findings and annotations to the text. */
 export const SECTIONS = {
 	client: '2.1',

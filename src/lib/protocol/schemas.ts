@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { SUPERGROUP_VALUES } from './supergroups';
+import { AUTHORIZATION_CODE, type AuthorisationParameter, type TokenParameter } from './parameters';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
 
@@ -11,17 +12,17 @@ export const AuthorisationQuery = z.object({
 	client_id: z.string(),
 	redirect_uri: z.string(),
 	country: z.string()
-});
+} satisfies Record<AuthorisationParameter, z.ZodType>);
 export type AuthorisationQuery = z.infer<typeof AuthorisationQuery>;
 
 /** Parameters of `POST {accounts_url}/oauth/token` (4.2). */
 export const TokenRequest = z.object({
-	grant_type: z.literal('authorization_code'),
+	grant_type: z.literal(AUTHORIZATION_CODE),
 	code: z.string().min(1),
 	redirect_uri: z.string().min(1),
 	client_id: z.string().min(1),
 	client_secret: z.string().min(1)
-});
+} satisfies Record<TokenParameter, z.ZodType>);
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 /** Token response (2.3). Strict: the sandbox sends exactly these fields. */

@@ -3,11 +3,13 @@
  * `POST /sandbox/authorize` both call these. Errors are data; neither caller ever redirects on an error.
  */
 import {
-	AUTHORISATION_ERRORS,
 	SUPERGROUP_VALUES,
+	authorisationMessage,
 	checkCountry,
 	isSupergroup,
 	type AuthorisationErrorId,
+	type CauseIdOf,
+	type RowCause,
 	type Supergroup
 } from '../protocol';
 import type { SandboxClient, SandboxStore, SandboxUser } from './store';
@@ -18,7 +20,7 @@ export type AuthorizationRequest = { supergroup: Supergroup; client: SandboxClie
 
 export type AuthorizationError =
 	/** A 7.1 row: `message` is the row's message, `detail` says exactly what was wrong in this request. */
-	| { kind: 'row'; rowId: AuthorisationErrorId; causeId: string; message: string; detail: string }
+	| ({ kind: 'row'; message: string; detail: string } & RowCause<AuthorisationErrorId>)
 	/** Behaviour the interface leaves open; see protocol/choices.ts. */
 	| { kind: 'choice'; choiceId: 'unknown-supergroup' | 'country-outside-plan'; message: string };
 
@@ -34,9 +36,10 @@ function param(query: URLSearchParams, name: string): Param {
 	return { kind: 'value', value: values[0]! };
 }
 
-function rowError(rowId: AuthorisationErrorId, causeId: string, detail: string): { ok: false; error: AuthorizationError } {
-	const row = AUTHORISATION_ERRORS.find((r) => r.id === rowId)!;
-	return { ok: false, error: { kind: 'row', rowId, causeId, message: row.message, detail } };
+function rowError<R extends AuthorisationErrorId>(rowId: R, causeId: CauseIdOf<R>, detail: string): { ok: false; error: AuthorizationError } {
+	// The signature pairs the row with its own cause; TypeScript cannot follow that pairing through the generic.
+	const error = { kind: 'row', rowId, causeId, message: authorisationMessage(rowId), detail } as AuthorizationError;
+	return { ok: false, error };
 }
 
 function repeatedDetail(name: string, count: number): string {

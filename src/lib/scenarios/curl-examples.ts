@@ -7,7 +7,7 @@
  * Scripts use `$CLIENT_SECRET` for the demo client's secret, never its value: the page they appear on goes to
  * browsers, and the secret must not (README, "Sandbox accounts", says what to set it to).
  */
-import { allErrorRows, type ErrorRow } from '$lib/protocol';
+import { AUTHORIZATION_CODE, allErrorRows, type ErrorRow, type TokenParameter } from '$lib/protocol';
 import { UNPRODUCIBLE_CAUSES } from './library';
 
 /** Where the sandbox answers, and the demo client's registered redirect URI. */
@@ -55,7 +55,7 @@ function scripts(a: SandboxAddresses) {
 	const getCode = (login = STUDENT) =>
 		`CODE=$(curl -s ${a.accountsUrl}/sandbox/authorize -H 'content-type: application/json' \\\n  -d ${quoted(authorizeBody('authorize', login))} \\\n  | sed -E 's/.*[?&]code=([^&"]*).*/\\1/')`;
 
-	const exchange = { grant_type: 'authorization_code', code: '$CODE', redirect_uri: a.redirectUri, client_id: DEMO_CLIENT, client_secret: '$CLIENT_SECRET' };
+	const exchange: Record<TokenParameter, string> = { grant_type: AUTHORIZATION_CODE, code: '$CODE', redirect_uri: a.redirectUri, client_id: DEMO_CLIENT, client_secret: '$CLIENT_SECRET' };
 	const token = (params: Record<string, string>, show = true) =>
 		`curl -s ${show ? `${SHOW_STATUS} ` : ''}-X POST "${a.accountsUrl}/oauth/token?${query(params)}"`;
 	const getToken = (login = STUDENT) =>
@@ -79,7 +79,7 @@ export function curlExamples(a: SandboxAddresses): Map<string, CurlExample> {
 	const rows = new Map(allErrorRows().map((row) => [row.id, row]));
 	const pageOf = (rowId: string, params: Record<string, string>): CurlExample => ({ kind: 'page', script: s.page(params, rows.get(rowId as ErrorRow['id'])!) });
 	const api = (...lines: string[]): CurlExample => ({ kind: 'api', script: lines.join('\n') });
-	const tokenWith = (changes: Record<string, string>, drop?: string) => s.token(drop ? without({ ...s.exchange, ...changes }, drop) : { ...s.exchange, ...changes });
+	const tokenWith = (changes: Partial<Record<TokenParameter, string>>, drop?: TokenParameter) => s.token(drop ? without({ ...s.exchange, ...changes }, drop) : { ...s.exchange, ...changes });
 
 	const examples: [string, CurlExample][] = [
 		[exampleKey('auth-invalid-redirect-uri', 'not-registered'), pageOf('auth-invalid-redirect-uri', { ...s.link, redirect_uri: 'https://elsewhere.example/callback' })],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allErrorRows } from '$lib/protocol';
-import { SCENARIOS, UNPRODUCIBLE_CAUSES, findScenario, type Step } from './library';
+import { SCENARIOS, UNPRODUCIBLE_CAUSES, findScenario, type Expected, type Step } from './library';
 
 const flowSteps = (steps: Step[]) => steps.filter((s) => s.kind === 'authorise' || s.kind === 'token' || s.kind === 'me');
 
@@ -67,6 +67,18 @@ describe('the scenario library', () => {
 			const row = allErrorRows().find((r) => r.id === s.expected.row);
 			expect(row?.causes.map((c) => c.id), s.id).toContain(s.expected.cause);
 		}
+	});
+
+	it('names only causes of the expected row, at compile time too', () => {
+		// @ts-expect-error: `used` is a cause of token-invalid-grant, not of me-forbidden
+		const otherRow: Expected = { step: 'me', row: 'me-forbidden', cause: 'used' };
+		// @ts-expect-error: no row has this cause
+		const unknown: Expected = { step: 'token', row: 'token-invalid-grant', cause: 'stolen' };
+		// @ts-expect-error: a flow outcome has no cause
+		const success: Expected = { step: 'me', row: 'success', cause: 'used' };
+		const rowOf = (expected: Expected) => allErrorRows().find((r) => r.id === expected.row);
+		for (const expected of [otherRow, unknown]) expect(rowOf(expected)?.causes.map((c) => c.id)).not.toContain(expected.cause);
+		expect(rowOf(success)).toBeUndefined();
 	});
 
 	it('sets up every client a step acts as', () => {

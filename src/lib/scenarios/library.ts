@@ -9,7 +9,7 @@
  * its own code or token ("two hours after the code was issued"). Since the clock only moves forward, that makes a
  * scenario's outcome independent of where the clock stands, of every other scenario, and of their order.
  */
-import { type ErrorRowId, type Supergroup } from '$lib/protocol';
+import { CODE_VALIDITY, type AuthorisationParameter, type CauseIdOf, type ErrorRowId, type RowCause, type Supergroup, type TokenParameter } from '$lib/protocol';
 import type { Annotation } from '$lib/flow/diagnose';
 
 /** The steps of the flow an outcome is read from. */
@@ -18,8 +18,7 @@ export type FlowStep = 'authorise' | 'token' | 'me';
 /** The scenario's own client, or its second one (for the scenarios about two registrations). */
 export type ClientRole = 'main' | 'other';
 
-export type LinkParam = 'response_type' | 'client_id' | 'redirect_uri' | 'country';
-export type TokenParam = 'grant_type' | 'code' | 'redirect_uri' | 'client_id' | 'client_secret';
+export type LinkParam = AuthorisationParameter;
 
 /**
  * Values may contain `{suffix}` (this run's unique suffix) and `{redirect_uri}` (the client's registered redirect
@@ -47,7 +46,7 @@ export type Step =
 			grantType?: string;
 			/** The link's redirect URI with one more query parameter. */
 			redirectUriExtra?: boolean;
-			omit?: TokenParam[];
+			omit?: TokenParameter[];
 	  }
 	| { kind: 'me'; credential?: 'token' | 'code' | 'none'; userAgent?: false; host?: false }
 	/** Moves the sandbox clock forward, relative to this scenario's own code or token. */
@@ -74,12 +73,11 @@ export interface Check {
 	test: (annotation: Annotation) => string | null;
 }
 
-export interface Expected {
-	step: FlowStep;
-	row: ErrorRowId | 'success' | 'cancel';
-	cause?: string;
-	check?: Check;
-}
+/** The outcome: a row with, optionally, one of its own causes (another row's cause does not compile), or a flow outcome. */
+export type Expected = { step: FlowStep; check?: Check } & (
+	| { row: 'success' | 'cancel'; cause?: never }
+	| { [R in ErrorRowId]: { row: R; cause?: CauseIdOf<R> } }[ErrorRowId]
+);
 
 /**
  * Against a deployment without the sandbox control API (no way to set up users or clients, move the clock, or
@@ -231,8 +229,8 @@ export const SCENARIOS: readonly Scenario[] = [
 	}),
 	scenario({
 		id: 'code-after-two-hours',
-		title: 'Code used after 2 hours',
-		shows: 'The clock moves past the code\'s two hours before the exchange.',
+		title: `Code used after ${CODE_VALIDITY}`,
+		shows: `The clock moves past the code's ${CODE_VALIDITY} before the exchange.`,
 		steps: [authorise, { kind: 'clock', advance: 'past-code-validity' }, exchange],
 		expected: { step: 'token', row: 'token-invalid-grant', cause: 'expired' },
 		custom: null
@@ -381,7 +379,7 @@ export const SCENARIOS: readonly Scenario[] = [
 ];
 
 /** Causes of the tables no scenario can produce, and why. */
-export const UNPRODUCIBLE_CAUSES: readonly { rowId: ErrorRowId; causeId: string; why: string }[] = [
+export const UNPRODUCIBLE_CAUSES: readonly (RowCause & { why: string })[] = [
 	{
 		rowId: 'token-invalid-grant',
 		causeId: 'revoked',

@@ -6,7 +6,6 @@ import { addDays } from '$lib/dates';
 import {
 	advanceClockBy,
 	advanceClockTo,
-	durationWords,
 	newestRequestId,
 	panelState,
 	recentRequests,
@@ -243,12 +242,6 @@ describe('clock', () => {
 		expect(advanceClockTo(store, formOf({ date: '2999-13-01' })).fields.date).toMatch(/not a real calendar date/);
 		expect(advanceClockTo(store, formOf({ date: '' })).fields.date).toMatch(/`\(empty\)` is not/);
 		expect(advanceClockTo(store, formOf({ date: '2999-01-01' })).fields.date).toMatch(/too far ahead/);
-	});
-
-	it('words durations', () => {
-		expect(durationWords(86_400)).toBe('1 day');
-		expect(durationWords(93_600)).toBe('1 day 2 hours');
-		expect(durationWords(90)).toBe('1 minute 30 seconds');
 	});
 });
 

@@ -4,6 +4,7 @@
  * Nothing returned from here carries a client secret or a password.
  */
 import { z } from 'zod';
+import { durationWords } from '$lib/protocol';
 import { ClientBody, ClockBody, UserBody, publicClient, realDate, saveClient } from '$lib/sandbox/accounts/control';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
 import type { LoggedExchange } from '$lib/sandbox/request-log';
@@ -234,24 +235,6 @@ export function advanceClockTo(store: SandboxStore, form: FormData): Feedback {
 	const parsed = ClockBody.safeParse({ advance_seconds: seconds });
 	if (!parsed.success) return notMoved(`${date} is too far ahead (${parsed.error.issues.map((i) => i.message).join('; ')}); pick a nearer date.`);
 	return clockMoved(store, parsed.data.advance_seconds, `Advanced to the start of ${date} (UTC).`);
-}
-
-/** "2 hours", "1 day", "1 day 2 hours", "1 minute 30 seconds". */
-export function durationWords(seconds: number): string {
-	const units: [number, string][] = [
-		[86_400, 'day'],
-		[3600, 'hour'],
-		[60, 'minute'],
-		[1, 'second']
-	];
-	const parts: string[] = [];
-	let rest = seconds;
-	for (const [size, word] of units) {
-		const count = Math.floor(rest / size);
-		if (count > 0) parts.push(`${count} ${word}${count === 1 ? '' : 's'}`);
-		rest -= count * size;
-	}
-	return parts.join(' ');
 }
 
 /** Back to the shipped fixtures; the form must carry the confirmation checkbox. */

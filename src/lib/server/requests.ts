@@ -2,6 +2,7 @@
  * The exact requests of steps 3 and 4: `POST {accounts_url}/oauth/token` (4.2) and `GET {accounts_url}/api/v3/me.json`
  * (4.3), in each transport the explorer offers. Only what is given is sent, so a missing piece stays missing.
  */
+import { AUTHORIZATION_CODE, CLIENT_CREDENTIALS, TOKEN_PARAMETERS, type TokenParameter } from '$lib/protocol';
 import { encodeComponent, encodeQuery } from '$lib/flow/encoding';
 import type { HttpHeader } from '$lib/http/exchange';
 import type { OutboundRequest } from './outbound';
@@ -25,7 +26,7 @@ export interface TokenRequestInput {
 	 */
 	transport: TokenTransport;
 	/** Parameter names to leave out, e.g. `['code']` to show the invalid_request row. */
-	omit?: string[];
+	omit?: TokenParameter[];
 }
 
 const endpoint = (accountsUrl: string, path: string) => `${accountsUrl.trim().replace(/\/+$/, '')}${path}`;
@@ -34,14 +35,17 @@ const withQuery = (url: string, params: [string, string][]) => (params.length ==
 
 export function buildTokenRequest(input: TokenRequestInput): OutboundRequest {
 	const omit = new Set(input.omit ?? []);
-	const all: [string, string | undefined][] = [
-		['grant_type', input.grantType ?? 'authorization_code'],
-		['code', input.code],
-		['redirect_uri', input.redirectUri],
-		['client_id', input.clientId],
-		['client_secret', input.clientSecret]
-	];
-	const params = all.filter((p): p is [string, string] => p[1] !== undefined && !omit.has(p[0]));
+	const values: Record<TokenParameter, string | undefined> = {
+		grant_type: input.grantType ?? AUTHORIZATION_CODE,
+		code: input.code,
+		redirect_uri: input.redirectUri,
+		client_id: input.clientId,
+		client_secret: input.clientSecret
+	};
+	const params = TOKEN_PARAMETERS.flatMap((name): [TokenParameter, string][] => {
+		const value = values[name];
+		return value === undefined || omit.has(name) ? [] : [[name, value]];
+	});
 	const url = endpoint(input.accountsUrl, '/oauth/token');
 	const headers: HttpHeader[] = [
 		{ name: 'User-Agent', value: USER_AGENT },
@@ -56,7 +60,7 @@ export function buildTokenRequest(input: TokenRequestInput): OutboundRequest {
 			return { method: 'POST', url, headers, body: encodeQuery(params) };
 		case 'basic':
 		case 'bearer': {
-			const isCredential = (name: string) => name === 'client_id' || name === 'client_secret';
+			const isCredential = (name: TokenParameter) => (CLIENT_CREDENTIALS as readonly TokenParameter[]).includes(name);
 			const credentials = params.filter(([name]) => isCredential(name));
 			if (credentials.length > 0) {
 				// RFC 6749 2.3.1: each part form-urlencoded, then `id:secret` in base64.

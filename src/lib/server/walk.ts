@@ -9,7 +9,7 @@ import { classifyCallback, codeExpiresAt, type CallbackResult } from '$lib/flow/
 import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose';
 import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
-import type { TokenResponse } from '$lib/protocol';
+import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
 import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
@@ -183,7 +183,7 @@ function issuedCode(walk: Walk): string | undefined {
 export const ExchangeOptions = z.object({
 	transport: z.enum(['query', 'form', 'basic', 'bearer']).default('query'),
 	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop']).optional(),
-	drop: z.enum(['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret']).optional()
+	drop: z.enum(TOKEN_PARAMETERS).optional()
 });
 export type ExchangeOptions = z.infer<typeof ExchangeOptions>;
 

@@ -1,7 +1,7 @@
 /** Shared by the accounts host's tests: a running host on an ephemeral port, with the fixtures, and grant codes. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Supergroup } from '../../protocol';
+import { AUTHORIZATION_CODE, type Supergroup } from '../../protocol';
 import { checkAuthorizationRequest, decide } from '../authorize';
 import { applyFixtures } from '../fixtures';
 import { openStore, type SandboxStore } from '../store';
@@ -57,7 +57,7 @@ export function postToken(url: string, params: Record<string, string>, init: Req
 }
 
 export function exchangeParams(code: string, overrides: Record<string, string> = {}): Record<string, string> {
-	return { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, ...DEMO, ...overrides };
+	return { grant_type: AUTHORIZATION_CODE, code, redirect_uri: CALLBACK, ...DEMO, ...overrides };
 }
 
 /** An access token for a fixture user, through the real token endpoint. */

@@ -4,7 +4,17 @@
  * does not use (`state`, `scope`) are never looked at (sandbox choice 'unused-parameters').
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TOKEN_ERRORS, type TokenErrorId, type TokenResponse } from '../../protocol';
+import {
+	CODE_VALIDITY,
+	GRANT_PARAMETERS,
+	TOKEN_ERRORS,
+	isGrantType,
+	type GrantParameter,
+	type GrantType,
+	type TokenErrorId,
+	type TokenParameter,
+	type TokenResponse
+} from '../../protocol';
 import type { CodeExchange, IssuedTokens, RefreshResult, SandboxClient, SandboxStore } from '../store';
 import { MAX_BODY_BYTES, mediaType, parseParams, readBody, sendJson, type Params } from './http';
 import { decodeFormComponentStrictly } from '../../http/form';
@@ -26,6 +36,11 @@ type Step<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const REALM = 'realm="SSO sandbox token endpoint"';
 
+/** A parameter by a name the protocol declares (protocol/parameters.ts): a name it does not have does not compile. */
+function param(params: Params, name: TokenParameter | GrantParameter): string | undefined {
+	return params.get(name);
+}
+
 function failure(rowId: TokenErrorId, description: string, headers: Record<string, string> = {}): Failure {
 	const row = TOKEN_ERRORS.find((r) => r.id === rowId)!;
 	return { status: row.status, body: { error: row.error, error_description: description }, headers: { ...NO_STORE, ...headers } };
@@ -36,12 +51,10 @@ function invalidRequest(status: number, description: string, headers: Record<str
 	return { status, body: { error: 'invalid_request', error_description: description }, headers: { ...NO_STORE, ...headers } };
 }
 
-type GrantType = 'authorization_code' | 'refresh_token';
-
 /** 1. `grant_type`: authorization_code, or refresh_token (sandbox choice 'refresh-grant'). */
 function checkGrantType(params: Params): Step<GrantType> {
-	const value = params.get('grant_type');
-	if (value === 'authorization_code' || value === 'refresh_token') return { ok: true, value };
+	const value = param(params, 'grant_type');
+	if (value !== undefined && isGrantType(value)) return { ok: true, value };
 	return {
 		ok: false,
 		failure: failure(
@@ -85,8 +98,8 @@ function headerCredentials(header: string): Step<{ clientId: string; clientSecre
 /** 2. Client authentication, before anything about the code, so a wrong secret never burns a code. */
 function authenticateClient(store: SandboxStore, input: TokenInput): Step<SandboxClient> {
 	let credentials: Credentials = {
-		clientId: input.params.get('client_id'),
-		clientSecret: input.params.get('client_secret'),
+		clientId: param(input.params, 'client_id'),
+		clientSecret: param(input.params, 'client_secret'),
 		viaHeader: null
 	};
 	if (input.authorization !== undefined) {
@@ -122,14 +135,9 @@ function authenticateClient(store: SandboxStore, input: TokenInput): Step<Sandbo
 	);
 }
 
-const REQUIRED: Record<GrantType, readonly string[]> = {
-	authorization_code: ['code', 'redirect_uri'],
-	refresh_token: ['refresh_token']
-};
-
 /** 3. The grant's own parameters are present; the description names each missing one. */
 function checkRequiredParameters(grantType: GrantType, params: Params): Failure | null {
-	const missing = REQUIRED[grantType].filter((name) => !params.has(name));
+	const missing: readonly string[] = GRANT_PARAMETERS[grantType].filter((name) => !params.has(name));
 	if (missing.length === 0) return null;
 	const names = missing.map((n) => `\`${n}\``).join(' and ');
 	const cancelled = missing.includes('code')
@@ -141,7 +149,7 @@ function checkRequiredParameters(grantType: GrantType, params: Params): Failure 
 const CODE_FAILURES: Record<Extract<CodeExchange, { ok: false }>['cause'], string> = {
 	'unknown-code': 'The code is not one this service issued: pass the `code` from the redirect unchanged (decoded once).',
 	used: 'The code was already exchanged; a code is single use.',
-	expired: 'The code has expired; codes are valid for 2 hours. Send the user through the authorisation link again.',
+	expired: `The code has expired; codes are valid for ${CODE_VALIDITY}. Send the user through the authorisation link again.`,
 	'other-client': 'The code was issued to a different client ID.',
 	'redirect-mismatch':
 		'`redirect_uri` does not match the one in the authorisation link exactly (extra query parameters included).'
@@ -170,10 +178,10 @@ function tokenResponse(tokens: IssuedTokens): TokenOutcome {
 /** 4. The grant itself: the code (atomically consumed) or the refresh token. */
 function grant(store: SandboxStore, grantType: GrantType, client: SandboxClient, params: Params): TokenOutcome {
 	if (grantType === 'refresh_token') {
-		const result = store.refresh(params.get('refresh_token')!, client.client_id);
+		const result = store.refresh(param(params, 'refresh_token')!, client.client_id);
 		return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', REFRESH_FAILURES[result.cause]);
 	}
-	const result = store.exchangeCode(params.get('code')!, client.client_id, params.get('redirect_uri')!);
+	const result = store.exchangeCode(param(params, 'code')!, client.client_id, param(params, 'redirect_uri')!);
 	return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', CODE_FAILURES[result.cause]);
 }
 

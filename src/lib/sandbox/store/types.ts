@@ -4,7 +4,7 @@
  * Users and clients come out of in-memory caches shared by every caller, so they are read-only, in their types
  * and at run time (frozen): a write to the store makes a new object, never changes one already handed out.
  */
-import type { Supergroup } from '../../protocol';
+import type { CausesOf, Supergroup } from '../../protocol';
 import type { LogEntry, LogEntryInput } from '../request-log';
 
 export type VerificationKey = 'supergroup' | 'group';
@@ -59,15 +59,15 @@ export interface IssuedTokens {
 
 export type CodeExchange =
 	| { ok: true; tokens: IssuedTokens; userId: number }
-	| { ok: false; cause: 'unknown-code' | 'used' | 'expired' | 'other-client' | 'redirect-mismatch' };
+	| { ok: false; cause: CausesOf<'token-invalid-grant', 'unknown-code' | 'used' | 'expired' | 'other-client' | 'redirect-mismatch'> };
 
 export type RefreshResult =
 	| { ok: true; tokens: IssuedTokens }
-	| { ok: false; cause: 'unknown-token' | 'used' | 'other-client' };
+	| { ok: false; cause: 'unknown-token' | CausesOf<'token-invalid-grant', 'used' | 'other-client'> };
 
 export type ClientAuthentication =
 	| { ok: true; client: SandboxClient }
-	| { ok: false; cause: 'unknown-client' | 'wrong-secret' };
+	| { ok: false; cause: CausesOf<'token-invalid-client', 'unknown-client' | 'wrong-secret'> };
 
 export type AccessTokenLookup =
 	| { kind: 'valid'; user: SandboxUser; client: SandboxClient }

@@ -88,7 +88,7 @@ describe('what a run records and streams', () => {
 });
 
 describe('judge', () => {
-	const expected = { step: 'token' as const, row: 'token-invalid-grant' as const, cause: 'used' };
+	const expected = { step: 'token' as const, row: 'token-invalid-grant' as const, cause: 'used' as const };
 	const observed = { step: 'token' as const, row: 'token-invalid-grant' as const, cause: 'used', summary: '400 invalid_grant' };
 	it('passes on the same step, row and cause', () => expect(judge(expected, observed)).toEqual({ passed: true }));
 	it('fails on another row or cause', () => {
