@@ -8,6 +8,7 @@
  * All times are on the sandbox clock (real time plus an offset that `POST /sandbox/clock` moves forward).
  */
 import Database from 'better-sqlite3';
+import { openCheckedDatabase } from '../sqlite/open-checked';
 import { hash, randomBytes, randomFillSync, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { LIMITS, type Supergroup } from '../protocol';
 import { checksMatch, credentialCodec, CREDENTIAL_BYTES, VERIFIER_BYTES, type CredentialCodec } from './credential-codec';
@@ -390,7 +391,7 @@ function clientFromRow(row: ClientRow): SandboxClient {
 }
 
 export function openStore(path: string): SandboxStore {
-	const db = new Database(path);
+	const db = openCheckedDatabase(path, { what: "The sandbox's database", freshStart: 'the sandbox starts again from its fixtures' });
 	// So the files shrink again once expired codes are purged: pages freed by the purge go back to the file system,
 	// and the WAL is cut back after a checkpoint. Auto-vacuum takes effect only on a new database, and only when set
 	// before anything (switching to WAL included) writes its first page.

@@ -9,6 +9,7 @@ import { buildAuthorisationLink } from '$lib/flow/link';
 import type { CallbackView } from '$lib/flow/view';
 import { createRunRedactor } from '$lib/support/redact';
 import { config } from './config';
+import { runOwner } from './run-access';
 import { services } from './services';
 import {
 	ClientSettings,
@@ -36,6 +37,8 @@ export interface ExplorerSession {
 	/** Where `/callback` sends the browser once it has recorded the redirect. */
 	returnTo: '/' | '/learn/cancel';
 	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
+	/** Whose the walk's saved runs are (run-access.ts). */
+	owner: string;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -65,7 +68,8 @@ async function session(sessionId: string): Promise<ExplorerSession> {
 	return sessions.data(sessionId, async () => ({
 		walk: await demoWalk(),
 		returnTo: '/',
-		lesson: { cancel: null, authorise: null }
+		lesson: { cancel: null, authorise: null },
+		owner: runOwner(sessionId)
 	}));
 }
 
@@ -90,10 +94,10 @@ async function view(s: ExplorerSession) {
 const redactWalkRun = createRunRedactor();
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
-async function saveRun(walk: Walk) {
+async function saveRun({ walk, owner }: ExplorerSession) {
 	if (!walk.link && !walk.callback) return;
 	const { runs } = await services();
-	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), redactWalkRun);
+	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), redactWalkRun, owner);
 }
 
 export async function loadWalkPage(sessionId: string) {
@@ -116,7 +120,7 @@ export async function recordCallbackFor(sessionId: string, url: string): Promise
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
-	await saveRun(s.walk);
+	await saveRun(s);
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
@@ -136,7 +140,7 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 /** A step's answer: what changed since `before` (see walkStep), which the page merges into the view it holds. */
 async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
-	await saveRun(s.walk);
+	await saveRun(s);
 	const step = walkStep(s.walk, await sandboxNow(s.walk), before);
 	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
 }
@@ -200,7 +204,7 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);
 	if (!started.ok) return json({ message: started.message }, { status: 400 });
-	await saveRun(s.walk);
+	await saveRun(s);
 	s.returnTo = '/learn/cancel';
 	return json({ link });
 }

@@ -9,6 +9,7 @@ import { config } from './config';
 import { createSessionStore } from './session';
 import { openRunStore, type RunStore } from './runs';
 import { join } from 'node:path';
+import { databaseHealth, type DatabaseHealth } from '$lib/sqlite/open-checked';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 type Services = { sandbox: Sandbox | null; sessions: ReturnType<typeof createSessionStore>; runs: RunStore };
@@ -29,7 +30,7 @@ export function startExplorerServices(): Promise<Services> {
 
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-	const runs = openRunStore(join(env.DATA_DIR || 'data', 'explorer.db'));
+	const runs = openRunStore(runsDatabasePath());
 	const sandbox =
 		env.SANDBOX === 'off' ? null : await startSandbox({ ...sandboxConfigFromEnv(env), explorerOrigin: config().publicOrigin });
 	const explorer = config().publicOrigin;
@@ -52,6 +53,18 @@ async function start(): Promise<Services> {
 		runs.close();
 	});
 	return { sandbox, sessions, runs };
+}
+
+function runsDatabasePath(): string {
+	return join(env.DATA_DIR || 'data', 'explorer.db');
+}
+
+/** Whether the databases this process keeps its data in can still be used (the explorer's /health). */
+export async function storesHealth(): Promise<DatabaseHealth> {
+	const { sandbox } = await services();
+	const databases = [{ path: runsDatabasePath(), what: 'saved runs' }];
+	if (sandbox) databases.push({ path: sandboxConfigFromEnv(env).databasePath, what: 'sandbox' });
+	return databaseHealth(databases);
 }
 
 export async function services(): Promise<Services> {
