@@ -1,10 +1,11 @@
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { startExplorerServices } from '$lib/server/services';
 import { handleSession, refuseCrossSiteWrites } from '$lib/server/hooks';
+import { guardSandboxAdmin } from '$lib/server/sandbox-admin';
 import { sequence } from '@sveltejs/kit/hooks';
 
 export const init: ServerInit = async () => {
 	await startExplorerServices();
 };
 
-export const handle: Handle = sequence(refuseCrossSiteWrites, handleSession);
+export const handle: Handle = sequence(refuseCrossSiteWrites, handleSession, guardSandboxAdmin);

@@ -77,7 +77,7 @@ export async function scenarioStream(id: string, owner: string): Promise<Respons
 	const { runs } = await services();
 	const cfg = config();
 	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.
-	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true };
+	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: sandboxConfigFromEnv(env).adminToken };
 
 	const encoder = new TextEncoder();
 	const stream = new ReadableStream<Uint8Array>({

@@ -39,6 +39,8 @@ export interface ExplorerSession {
 	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
 	/** Whose the walk's saved runs are (run-access.ts). */
 	owner: string;
+	/** Whether this session gave the sandbox's admin token (sandbox-admin.ts). */
+	sandboxAdmin: boolean;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -69,8 +71,18 @@ async function session(sessionId: string): Promise<ExplorerSession> {
 		walk: await demoWalk(),
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null },
-		owner: runOwner(sessionId)
+		owner: runOwner(sessionId),
+		sandboxAdmin: false
 	}));
+}
+
+export async function isSandboxAdmin(sessionId: string): Promise<boolean> {
+	return (await session(sessionId)).sandboxAdmin;
+}
+
+/** Remembers, for the session's life, that it gave the sandbox's admin token. */
+export async function grantSandboxAdmin(sessionId: string): Promise<void> {
+	(await session(sessionId)).sandboxAdmin = true;
 }
 
 /** The sandbox's clock when the walk targets the sandbox (codes expire on it), real time otherwise. */
