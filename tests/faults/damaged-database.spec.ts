@@ -34,6 +34,7 @@ async function startOnDamaged(damage: (dir: string) => void): Promise<{ code: nu
 	await server.exited;
 	damage(dataDir);
 	server = spawnExplorer({ port: PORT, dataDir });
+	server.ready.catch(() => undefined); // it is expected to exit instead
 	const code = await Promise.race([server.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 15_000))]);
 	expect(code, 'the explorer must not start on a damaged database').not.toBe('running');
 	return { code: code as number | null, output: server.output() };
@@ -63,10 +64,12 @@ test('explorer.db with a bad header stops the start, naming the file', async () 
 	expect(output).toMatch(/cannot be used/);
 });
 
-test('damage done while the explorer runs makes /health answer 503 naming the database', async () => {
+test('a database emptied while the explorer runs makes /health answer 503 naming it', async () => {
 	server = spawnExplorer({ port: PORT, dataDir });
 	await server.ready;
-	overwrite(join(dataDir, 'explorer.db'), 0, Buffer.from('not a SQLite database, not at all'));
+	expect((await fetch(`http://localhost:${PORT}/health`)).status).toBe(200);
+	// (Bytes written into the file would not do here: the running explorer's recent pages are in its WAL file.)
+	writeFileSync(join(dataDir, 'explorer.db'), '');
 	// /health reuses a check's answer for 10 s.
 	let answer: { status: number; body: { ok?: boolean; problems?: { database: string; reason: string }[] } } = { status: 0, body: {} };
 	await expect
