@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 /** Shorter tokens could be guessed; the control API has no rate limit. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
-export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token';
+export const ADMIN_CREDENTIAL_HEADER = 'x-sandbox-admin-token';
 
 /** 127.0.0.0/8, ::1, and IPv4 loopback mapped into IPv6. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -28,7 +28,7 @@ export function adminTokenMatches(expected: string, given: string | null | undef
 /** The token a request carries: `Authorization: Bearer …` or the X-Sandbox-Admin-Token header. */
 export function presentedAdminToken(header: (name: string) => string | null | undefined): string | null {
 	const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header('authorization') ?? '')?.[1];
-	return bearer ?? header(ADMIN_TOKEN_HEADER) ?? null;
+	return bearer ?? header(ADMIN_CREDENTIAL_HEADER) ?? null;
 }
 
 export type ControlAccess = { ok: true } | { ok: false; status: 401 | 403; error: string };

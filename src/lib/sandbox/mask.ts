@@ -4,7 +4,7 @@
  * tail so entries can be matched up; secrets and passwords are hidden whole.
  */
 import { MASK, type HttpHeader } from '../flow/exchange';
-import { ADMIN_TOKEN_HEADER } from './admin-access';
+import { ADMIN_CREDENTIAL_HEADER } from './admin-access';
 
 const HIDDEN_WHOLE = new Set(['client_secret', 'password']);
 const HIDDEN_BUT_TAIL = new Set(['code', 'access_token', 'refresh_token']);
@@ -103,7 +103,7 @@ function maskSetCookie(value: string): string {
 /** Masks credential-bearing headers: Authorization (scheme kept), cookies, and codes in a Location. */
 export function maskHeader(header: HttpHeader): HttpHeader {
 	const name = header.name.toLowerCase();
-	if (name === ADMIN_TOKEN_HEADER) return { name: header.name, value: MASK };
+	if (name === ADMIN_CREDENTIAL_HEADER) return { name: header.name, value: MASK };
 	if (name === 'authorization' || name === 'proxy-authorization') {
 		const scheme = header.value.split(/\s+/)[0] ?? '';
 		return { name: header.name, value: `${scheme} ${MASK}` };
