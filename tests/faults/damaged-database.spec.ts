@@ -3,41 +3,27 @@
  * the explorer runs turns its /health into a 503 naming the database. Each case starts an explorer of its own on
  * its own data directory.
  */
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EXTRA_EXPLORER_PORTS } from '../security/support/ports';
-import { spawnExplorer, type SpawnedExplorer } from '../security/support/servers';
+import { explorerPerTest, spawnExplorer } from '../security/support/servers';
 
 const PORT = EXTRA_EXPLORER_PORTS.damagedDatabase;
-let dataDir: string;
-let server: SpawnedExplorer | undefined;
-
-test.beforeEach(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'sfe-damaged-'));
-});
-test.afterEach(async () => {
-	if (server && server.process.exitCode === null) {
-		server.process.kill('SIGKILL');
-		await server.exited;
-	}
-	server = undefined;
-	rmSync(dataDir, { recursive: true, force: true });
-});
+const spawned = explorerPerTest('sfe-damaged-');
 
 /** Starts an explorer on a data directory made once by a first run, then damaged by `damage`; answers its exit. */
 async function startOnDamaged(damage: (dir: string) => void): Promise<{ code: number | null; output: string }> {
-	server = spawnExplorer({ port: PORT, dataDir });
-	await server.ready;
-	server.process.kill('SIGTERM');
-	await server.exited;
-	damage(dataDir);
-	server = spawnExplorer({ port: PORT, dataDir });
-	server.ready.catch(() => undefined); // it is expected to exit instead
-	const code = await Promise.race([server.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 15_000))]);
+	const first = (spawned.server = spawnExplorer({ port: PORT, dataDir: spawned.dataDir }));
+	await first.ready;
+	first.process.kill('SIGTERM');
+	await first.exited;
+	damage(spawned.dataDir);
+	const second = (spawned.server = spawnExplorer({ port: PORT, dataDir: spawned.dataDir }));
+	second.ready.catch(() => undefined); // it is expected to exit instead
+	const code = await Promise.race([second.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 15_000))]);
 	expect(code, 'the explorer must not start on a damaged database').not.toBe('running');
-	return { code: code as number | null, output: server.output() };
+	return { code: code as number | null, output: second.output() };
 }
 
 function overwrite(path: string, at: number, bytes: Buffer): void {
@@ -47,7 +33,7 @@ function overwrite(path: string, at: number, bytes: Buffer): void {
 }
 
 test("an emptied sandbox.db stops the start, naming the file, instead of fresh fixtures over the user's data", async () => {
-	const file = join(dataDir, 'sandbox.db');
+	const file = join(spawned.dataDir, 'sandbox.db');
 	const { code, output } = await startOnDamaged(() => writeFileSync(file, ''));
 	expect(code).not.toBe(0);
 	expect(output).toContain(file);
@@ -57,7 +43,7 @@ test("an emptied sandbox.db stops the start, naming the file, instead of fresh f
 });
 
 test('explorer.db with a bad header stops the start, naming the file', async () => {
-	const file = join(dataDir, 'explorer.db');
+	const file = join(spawned.dataDir, 'explorer.db');
 	const { code, output } = await startOnDamaged(() => overwrite(file, 0, Buffer.from('not a SQLite database, not at all')));
 	expect(code).not.toBe(0);
 	expect(output).toContain(file);
@@ -65,11 +51,11 @@ test('explorer.db with a bad header stops the start, naming the file', async () 
 });
 
 test('a database emptied while the explorer runs makes /health answer 503 naming it', async () => {
-	server = spawnExplorer({ port: PORT, dataDir });
-	await server.ready;
+	spawned.server = spawnExplorer({ port: PORT, dataDir: spawned.dataDir });
+	await spawned.server.ready;
 	expect((await fetch(`http://localhost:${PORT}/health`)).status).toBe(200);
 	// (Bytes written into the file would not do here: the running explorer's recent pages are in its WAL file.)
-	writeFileSync(join(dataDir, 'explorer.db'), '');
+	writeFileSync(join(spawned.dataDir, 'explorer.db'), '');
 	// /health reuses a check's answer for 10 s.
 	let answer: { status: number; body: { ok?: boolean; problems?: { database: string; reason: string }[] } } = { status: 0, body: {} };
 	await expect

@@ -5,13 +5,10 @@
  * once per session; the explorer's own scenarios still run (they send it server-side). Each case starts an
  * explorer of its own.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ExplorerSession } from './support/explorer';
 import { EXTRA_EXPLORER_PORTS } from './support/ports';
-import { readSandboxDatabase, spawnExplorer, type SpawnedExplorer } from './support/servers';
+import { explorerPerTest, readSandboxDatabase, spawnExplorer } from './support/servers';
 
 const PORT = EXTRA_EXPLORER_PORTS.sandboxAdmin;
 const EXPLORER = `http://localhost:${PORT}`;
@@ -19,24 +16,11 @@ const ACCOUNTS = `http://localhost:${PORT + 2}`;
 const TOKEN = 'shared-deployment-admin-token-42';
 const DEMO_SECRET = 'demo-secret-change-me';
 
-let dataDir: string;
-let server: SpawnedExplorer | undefined;
-
-test.beforeEach(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'sfe-admin-'));
-});
-test.afterEach(async () => {
-	if (server && server.process.exitCode === null) {
-		server.process.kill('SIGTERM');
-		await server.exited;
-	}
-	server = undefined;
-	rmSync(dataDir, { recursive: true, force: true });
-});
+const spawned = explorerPerTest('sfe-admin-');
 
 async function start(env: Record<string, string>): Promise<void> {
-	server = spawnExplorer({ port: PORT, dataDir, env });
-	await server.ready;
+	spawned.server = spawnExplorer({ port: PORT, dataDir: spawned.dataDir, env });
+	await spawned.server.ready;
 }
 
 /** A form action as the panel's page posts it (same origin, so only the admin rules can refuse it). */
@@ -58,7 +42,7 @@ const HIJACK = {
 
 /** The demo client's secret and redirect URIs, and the clock offset, as the sandbox's database holds them. */
 function sandboxRecord() {
-	return readSandboxDatabase(dataDir, (db) => ({
+	return readSandboxDatabase(spawned.dataDir, (db) => ({
 		demo: db.prepare("SELECT client_secret, redirect_uris FROM clients WHERE client_id = 'demo-client'").get(),
 		clock: db.prepare('SELECT clock_offset_ms FROM settings').get()
 	}));
