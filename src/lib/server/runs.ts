@@ -32,7 +32,8 @@ export interface RunStore {
 	/**
 	 * Redacts with `redact` (`redactRunInParts` unless the caller has a faster equivalent, such as a
 	 * `createRunRedactor` kept for the run's life), then stores. Saving a run again writes only what changed.
-	 * Answers the redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
+	 * Answers the redacted run in pieces: `assembleRun` gives the run, when the caller needs it. `owner` (see
+	 * run-access.ts) is recorded when the run is first saved and never changed by a later save.
 	 */
 	save(run: Run, secrets: KnownSecrets, redact?: RunRedactor, owner?: string | null): RedactedRun;
 	get(id: string): Run | undefined;

@@ -1,6 +1,7 @@
 /**
  * The support toolkit's server side: saved runs (list, permalink, export) and imports (HAR, curl, raw HTTP).
- * Everything a browser gets from here is a redacted run.
+ * Everything a browser gets from here is a redacted run; the list shows a session its own runs only, and a run's
+ * still-usable grant codes are hidden from anyone but its owner (run-access.ts).
  */
 import { error, json } from '@sveltejs/kit';
 import { z } from 'zod';
