@@ -88,6 +88,8 @@ async function main(): Promise<number> {
 				accountsUrl: target.accountsUrl,
 				explorerOrigin: EXPLORER_ORIGIN,
 				control: target.control,
+				// A deployment's control API may need its admin token; the in-process sandbox answers this machine.
+				adminToken: options.target.kind === 'remote' ? (process.env.SANDBOX_ADMIN_TOKEN ?? null) : null,
 				...(options.client ? { client: options.client } : {}),
 				supplied: supplies.get(scenario.id) ?? {}
 			};

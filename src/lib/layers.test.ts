@@ -26,14 +26,16 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	support: ['protocol', 'http', 'flow'],
 	/** The scenario library and its pure companions (curl examples, reproduce map, report). */
 	scenarios: ['protocol', 'http', 'flow', 'support'],
+	/** Opening SQLite files soundly (integrity check, health): shared by the sandbox and the saved runs. */
+	sqlite: [],
 	/** The service implementation: nothing of the explorer. */
-	sandbox: ['protocol', 'http'],
+	sandbox: ['protocol', 'http', 'sqlite'],
 	/** Types of what the server hands to components (the sandbox panel's). */
 	view: ['protocol', 'http'],
 	/** UI pieces: never server code nor the sandbox, not even for a type. */
 	components: ['protocol', 'http', 'flow', 'support', 'scenarios', 'view'],
 	/** Explorer server-only code: anything in lib but components. */
-	server: ['protocol', 'http', 'flow', 'support', 'scenarios', 'sandbox', 'view']
+	server: ['protocol', 'http', 'flow', 'support', 'scenarios', 'sandbox', 'sqlite', 'view']
 };
 /** Outside `src/lib`: routes and the app's own files (hooks) may import anything. */
 const ANYTHING = new Set(['routes', 'app']);

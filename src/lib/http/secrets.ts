@@ -39,15 +39,20 @@ export function showing(name: string, audience: Audience): Showing {
 
 /**
  * Headers that carry credentials, by what they hold: `authorization` (a scheme and credentials, also
- * Proxy-Authorization), `cookie` (`a=1; b=2`), `set-cookie` (`name=value; attributes`).
+ * Proxy-Authorization), `cookie` (`a=1; b=2`), `set-cookie` (`name=value; attributes`), `token` (the whole value is
+ * a credential: the sandbox's admin token).
  */
-export type SecretHeader = 'authorization' | 'cookie' | 'set-cookie';
+export type SecretHeader = 'authorization' | 'cookie' | 'set-cookie' | 'token';
+
+/** The header a sandbox administrator's token may travel in (besides `Authorization: Bearer`). */
+export const ADMIN_CREDENTIAL_HEADER = 'x-sandbox-admin-token';
 
 const SECRET_HEADERS: Readonly<Record<string, SecretHeader>> = {
 	authorization: 'authorization',
 	'proxy-authorization': 'authorization',
 	cookie: 'cookie',
-	'set-cookie': 'set-cookie'
+	'set-cookie': 'set-cookie',
+	[ADMIN_CREDENTIAL_HEADER]: 'token'
 };
 
 /** What kind of credential the header `name` (any case) carries, or undefined for none. */

@@ -126,8 +126,14 @@ describe('sandboxConfigFromEnv', () => {
 			accountsPort: 3002,
 			explorerOrigin: 'http://localhost:3000',
 			databasePath: join('data', 'sandbox.db'),
-			controlApi: true
+			controlApi: true,
+			adminToken: null
 		});
+	});
+	it('takes SANDBOX_ADMIN_TOKEN, refusing one short enough to guess', () => {
+		expect(sandboxConfigFromEnv({ SANDBOX_ADMIN_TOKEN: 'a-long-enough-admin-token' }).adminToken).toBe('a-long-enough-admin-token');
+		expect(() => sandboxConfigFromEnv({ SANDBOX_ADMIN_TOKEN: 'short' })).toThrow(/SANDBOX_ADMIN_TOKEN must be at least 16 characters/);
+		expect(() => sandboxConfigFromEnv({ SANDBOX_ADMIN_TOKEN: 'has spaces in it, not allowed' })).toThrow(/SANDBOX_ADMIN_TOKEN must be printable ASCII/);
 	});
 	it('follows PORT, DATA_DIR and SANDBOX_CONTROL_API', () => {
 		const config = sandboxConfigFromEnv({ PORT: '8080', AUTH_PORT: '0', DATA_DIR: '/tmp/x', SANDBOX_CONTROL_API: 'off' });

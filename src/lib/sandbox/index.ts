@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { createAccountsHost } from './accounts/host';
 import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
+import { MIN_ADMIN_TOKEN_LENGTH } from './admin-access';
 import { loggedServer } from './request-log';
 import { openStore, type SandboxStore } from './store';
 import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
@@ -31,6 +32,8 @@ export interface SandboxOptions {
 	/** SQLite file, or ':memory:'. */
 	databasePath: string;
 	controlApi: boolean;
+	/** SANDBOX_ADMIN_TOKEN: what administration needs; null: only this machine administers (admin-access.ts). */
+	adminToken?: string | null;
 }
 
 export interface RunningSandbox {
@@ -58,7 +61,12 @@ const SandboxEnv = z.object({
 		.refine((s) => URL.canParse(s) && new URL(s).origin === s, 'ORIGIN must be an origin such as https://explorer.example (no path)')
 		.optional(),
 	DATA_DIR: z.string().min(1, 'DATA_DIR must name a directory').default('./data'),
-	SANDBOX_CONTROL_API: z.enum(['on', 'off'], { message: 'SANDBOX_CONTROL_API must be "on" or "off"' }).default('on')
+	SANDBOX_CONTROL_API: z.enum(['on', 'off'], { message: 'SANDBOX_CONTROL_API must be "on" or "off"' }).default('on'),
+	SANDBOX_ADMIN_TOKEN: z
+		.string()
+		.min(MIN_ADMIN_TOKEN_LENGTH, `SANDBOX_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (e.g. openssl rand -base64 24)`)
+		.regex(/^[\x21-\x7e]+$/, 'SANDBOX_ADMIN_TOKEN must be printable ASCII without spaces')
+		.optional()
 });
 
 /** The sandbox's settings from the environment; throws one clear message naming every bad variable. */
@@ -74,7 +82,8 @@ export function sandboxConfigFromEnv(env: Record<string, string | undefined>): S
 		accountsPort: e.ACCOUNTS_PORT,
 		explorerOrigin: e.ORIGIN ?? `http://localhost:${e.PORT}`,
 		databasePath: join(e.DATA_DIR, 'sandbox.db'),
-		controlApi: e.SANDBOX_CONTROL_API === 'on'
+		controlApi: e.SANDBOX_CONTROL_API === 'on',
+		adminToken: e.SANDBOX_ADMIN_TOKEN ?? null
 	};
 }
 
@@ -112,7 +121,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	const accounts = loggedServer(
 		store,
 		'accounts',
-		refuseForeignHosts(names, createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin })),
+		refuseForeignHosts(names, createAccountsHost(store, { controlApi: options.controlApi, adminToken: options.adminToken ?? null, explorerOrigin: options.explorerOrigin })),
 		serverOptions
 	);
 	const auth = loggedServer(store, 'authorisation', refuseForeignHosts(names, createAuthHost(store, { explorerOrigin: options.explorerOrigin })), serverOptions);

@@ -70,6 +70,8 @@ function maskSetCookie(value: string): string {
 /** Masks credential-bearing headers: Authorization (scheme kept), cookies, and codes in a Location. */
 export function maskHeader(header: HttpHeader): HttpHeader {
 	switch (secretHeader(header.name)) {
+		case 'token':
+			return { name: header.name, value: MASK };
 		case 'authorization': {
 			const scheme = header.value.split(/\s+/)[0] ?? '';
 			return { name: header.name, value: `${scheme} ${MASK}` };

@@ -26,7 +26,7 @@ With no options, starts its own sandbox and runs every scenario against it.
 
   --auth-url URL         the authorisation host of another target (with --accounts-url)
   --accounts-url URL     the accounts host of that target
-  --control              the target has the sandbox control API (a running sandbox)
+  --control              the target has the sandbox control API (a running sandbox; set SANDBOX_ADMIN_TOKEN if it needs one)
   --client-id ID         without --control: the target's registered client
   --client-secret SECRET without --control: its secret (or set CLIENT_SECRET instead, which stays off the process list)
   --redirect-uri URI     without --control: its registered redirect URI

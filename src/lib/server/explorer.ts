@@ -8,6 +8,7 @@ import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/f
 import { buildAuthorisationLink } from '$lib/flow/link';
 import type { CallbackView } from '$lib/flow/view';
 import { config } from './config';
+import { runOwner } from './run-access';
 import { services } from './services';
 import {
 	ClientSettings,
@@ -35,6 +36,10 @@ export interface ExplorerSession {
 	/** Where `/callback` sends the browser once it has recorded the redirect. */
 	returnTo: '/' | '/learn/cancel';
 	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
+	/** Whose the walk's saved runs are (run-access.ts); null for a visitor without a session, who saves nothing. */
+	owner: string | null;
+	/** Whether this session gave the sandbox's admin token (sandbox-admin.ts). */
+	sandboxAdmin: boolean;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -64,11 +69,22 @@ async function session(sessionId: string | undefined): Promise<ExplorerSession> 
 	const fresh = async (): Promise<ExplorerSession> => ({
 		walk: await demoWalk(),
 		returnTo: '/',
-		lesson: { cancel: null, authorise: null }
+		lesson: { cancel: null, authorise: null },
+		owner: sessionId === undefined ? null : runOwner(sessionId),
+		sandboxAdmin: false
 	});
 	if (sessionId === undefined) return fresh();
 	const { sessions } = await services();
 	return sessions.data(sessionId, fresh);
+}
+
+export async function isSandboxAdmin(sessionId: string): Promise<boolean> {
+	return (await session(sessionId)).sandboxAdmin;
+}
+
+/** Remembers, for the session's life, that it gave the sandbox's admin token. */
+export async function grantSandboxAdmin(sessionId: string): Promise<void> {
+	(await session(sessionId)).sandboxAdmin = true;
 }
 
 /** The sandbox's clock when the walk targets the sandbox (codes expire on it), real time otherwise. */
@@ -89,10 +105,10 @@ async function view(s: ExplorerSession) {
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
-async function saveRun(walk: Walk) {
+async function saveRun({ walk, owner }: ExplorerSession) {
 	if (!walk.link && !walk.callback) return;
 	const { runs } = await services();
-	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk));
+	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), owner);
 }
 
 export async function loadWalkPage(sessionId: string | undefined) {
@@ -115,7 +131,7 @@ export async function recordCallbackFor(sessionId: string, url: string): Promise
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
-	await saveRun(s.walk);
+	await saveRun(s);
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
@@ -135,7 +151,7 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 /** A step's answer: what changed since `before` (see walkStep), which the page merges into the view it holds. */
 async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
-	await saveRun(s.walk);
+	await saveRun(s);
 	const step = walkStep(s.walk, await sandboxNow(s.walk), before);
 	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
 }
@@ -199,7 +215,7 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);
 	if (!started.ok) return json({ message: started.message }, { status: 400 });
-	await saveRun(s.walk);
+	await saveRun(s);
 	s.returnTo = '/learn/cancel';
 	return json({ link });
 }

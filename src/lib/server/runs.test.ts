@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRunStore } from './runs';
@@ -126,6 +126,56 @@ function countWrites(path: string) {
 		close: () => spy.close()
 	};
 }
+
+describe('run store: owners', () => {
+	it("lists an owner only their own runs, and finds any run by id with its owner", () => {
+		const store = openRunStore(':memory:');
+		store.save(run({ id: 'alice-1' }), {}, 'alice');
+		store.save(run({ id: 'bob-1' }), {}, 'bob');
+		store.save(run({ id: 'nobody-1' }), {});
+		expect(store.list({ owner: 'alice' }).map((r) => r.id)).toEqual(['alice-1']);
+		expect(store.list({ owner: 'bob', query: 'oauth/token' }).map((r) => r.id)).toEqual(['bob-1']);
+		expect(store.list({ owner: 'carol' })).toEqual([]);
+		expect(store.find('alice-1')?.owner).toBe('alice');
+		expect(store.find('nobody-1')?.owner).toBeNull();
+		expect(store.find('bob-1')?.run).toEqual(store.get('bob-1'));
+	});
+
+	it('keeps the first owner when a run is saved again', () => {
+		const store = openRunStore(':memory:');
+		store.save(run(), {}, 'alice');
+		store.save(run({ title: 'Renamed' }), {}, 'mallory');
+		expect(store.find('run-1')?.owner).toBe('alice');
+		expect(store.list({ owner: 'mallory' })).toEqual([]);
+	});
+
+	it('gives the runs of a version 2 database no owner: kept, found by id, listed to nobody', () => {
+		const path = dbPath();
+		const before = openRunStore(path);
+		before.save(run(), {}, 'alice');
+		before.close();
+		const db = new Database(path);
+		db.exec('DROP INDEX runs_owner_updated; ALTER TABLE runs DROP COLUMN owner;');
+		db.pragma('user_version = 2');
+		db.close();
+		const store = openRunStore(path);
+		expect(store.find('run-1')?.owner).toBeNull();
+		expect(store.get('run-1')?.exchanges).toHaveLength(1);
+		expect(store.list({ owner: 'alice' })).toEqual([]);
+		store.save(run({ id: 'run-2' }), {}, 'alice');
+		expect(store.list({ owner: 'alice' }).map((r) => r.id)).toEqual(['run-2']);
+		store.close();
+	});
+});
+
+describe('run store: a damaged file', () => {
+	it('refuses an emptied (0-byte) explorer.db, naming it, instead of starting with no runs', () => {
+		const path = dbPath();
+		openRunStore(path).close();
+		writeFileSync(path, '');
+		expect(() => openRunStore(path)).toThrow(`The explorer's saved runs database ${path} cannot be used: the file is empty (0 bytes)`);
+	});
+});
 
 describe('run store: a walk saved after each step', () => {
 	it('writes only the new exchange when a run grows, and reads back what redactRun gives', () => {
@@ -254,7 +304,7 @@ describe('run store: a database of the first version', () => {
 		expect(JSON.stringify(reopened.get('old-walk'))).toBe(JSON.stringify(stored[1]));
 		reopened.close();
 		const db = new Database(path);
-		expect(db.pragma('user_version', { simple: true })).toBe(2);
+		expect(db.pragma('user_version', { simple: true })).toBe(3);
 		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'run_exchanges' }, { name: 'runs' }]);
 		db.close();
 	});
@@ -294,7 +344,7 @@ describe('run store: a database of the first version', () => {
 		store.close();
 
 		const reopened = new Database(path);
-		expect(reopened.pragma('user_version', { simple: true })).toBe(2);
+		expect(reopened.pragma('user_version', { simple: true })).toBe(3);
 		expect(reopened.prepare('SELECT id, run_json FROM runs_v1').all()).toEqual([{ id: 'old-cancel', run_json: '{"id": "old-cancel", "exchanges": [' }]);
 		reopened.close();
 		expect(openRunStore(path).list().map((r) => r.id)).toEqual(['old-walk']);

@@ -4,13 +4,12 @@
  * secret, an access token or a refresh token. Each exchange is stored on its own row (see SCHEMA_VERSION).
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/support/run';
 import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange, type RedactedRun } from '$lib/support/redact';
 import { setRecent } from '$lib/recent';
 import type { Frozen } from '$lib/frozen';
+import { openCheckedDatabase } from '$lib/sqlite/open-checked';
 
 export interface RunSummary {
 	id: string;
@@ -28,9 +27,12 @@ export interface RunStore {
 	 * Redacts, then stores. Saving a run again writes only the exchanges whose redaction changed. Answers the
 	 * redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
 	 */
-	save(run: Frozen<Run>, secrets: KnownSecrets): RedactedRun;
+	save(run: Frozen<Run>, secrets: KnownSecrets, owner?: string | null): RedactedRun;
 	get(id: string): Run | undefined;
-	list(options?: { query?: string; limit?: number }): RunSummary[];
+	/** The run and who owns it (null: saved before runs had owners, or by nobody's session). */
+	find(id: string): { run: Run; owner: string | null } | undefined;
+	/** `owner`: only that owner's runs (the /runs page always passes it); every run without it. */
+	list(options?: { query?: string; limit?: number; owner?: string }): RunSummary[];
 	remove(id: string): boolean;
 	close(): void;
 }
@@ -38,9 +40,15 @@ export interface RunStore {
 /**
  * Version 2: each exchange of a run is a row of its own, so a walk that grows by a step writes its new exchange
  * (and any earlier one whose redaction changed) instead of the whole run again. Version 1 (user_version 0) kept
- * each run as one JSON document; `migrate` converts it.
+ * each run as one JSON document; `migrate` converts it. Version 3 adds each run's owner (a digest of the session
+ * that made it): a version 2 run gets none, so it is listed to nobody and stays reachable by its permalink.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
+
+const OWNER_COLUMN = `
+ALTER TABLE runs ADD COLUMN owner TEXT;
+CREATE INDEX runs_owner_updated ON runs (owner, updated_at DESC);
+`;
 
 const SCHEMA = `
 CREATE TABLE runs (
@@ -138,8 +146,8 @@ type Statements = ReturnType<typeof prepareStatements>;
 
 function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty)
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
 			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
 			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty`);
@@ -147,20 +155,21 @@ function prepareStatements(db: Database.Database) {
 		INSERT OR REPLACE INTO run_exchanges (run_id, seq, exchange_json, redactions_json, outcome, search_text)
 		VALUES (@runId, @seq, @exchangeJson, @redactionsJson, @outcome, @searchText)`);
 	const removeExchangesFrom = db.prepare('DELETE FROM run_exchanges WHERE run_id = ? AND seq >= ?');
-	const headById = db.prepare('SELECT head_json, head_redactions FROM runs WHERE id = ?');
+	const headById = db.prepare('SELECT head_json, head_redactions, owner FROM runs WHERE id = ?');
 	const exchangesById = db.prepare('SELECT exchange_json, redactions_json FROM run_exchanges WHERE run_id = ? ORDER BY seq');
 	const search = db.prepare(`
 		SELECT r.id, r.title, r.created_at AS createdAt, r.updated_at AS updatedAt, r.source, r.target_kind AS targetKind,
 			r.outcome_prefix AS prefix, r.outcome_empty AS empty,
 			(SELECT group_concat(e.outcome, ', ' ORDER BY e.seq) FROM run_exchanges e WHERE e.run_id = r.id AND e.outcome <> '') AS parts
 		FROM runs r
-		WHERE r.search_text LIKE @pattern ESCAPE '\\' OR r.title LIKE @pattern ESCAPE '\\'
-			OR EXISTS (SELECT 1 FROM run_exchanges e WHERE e.run_id = r.id AND e.search_text LIKE @pattern ESCAPE '\\')
+		WHERE (@owner IS NULL OR r.owner = @owner)
+			AND (r.search_text LIKE @pattern ESCAPE '\\' OR r.title LIKE @pattern ESCAPE '\\'
+				OR EXISTS (SELECT 1 FROM run_exchanges e WHERE e.run_id = r.id AND e.search_text LIKE @pattern ESCAPE '\\'))
 		ORDER BY r.updated_at DESC, r.rowid DESC LIMIT @limit`);
 	const removeHead = db.prepare('DELETE FROM runs WHERE id = ?');
 
 	/** Writes the pieces of `run`, skipping the exchanges whose row is already `previous` at the same place. */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined): ExchangeRow[] => {
+	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined, owner: string | null): ExchangeRow[] => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -173,7 +182,9 @@ function prepareStatements(db: Database.Database) {
 			headRedactions: JSON.stringify(run.headRedactions),
 			searchText: headSearchText(head),
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
-			outcomeEmpty: head.link ? 'link built' : 'empty'
+			outcomeEmpty: head.link ? 'link built' : 'empty',
+			// Set when the run is first saved; saving it again never changes who owns it.
+			owner
 		});
 		if (!previous || previous.length > run.exchanges.length) removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
 		return run.exchanges.map((piece, seq) => {
@@ -199,7 +210,7 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
 	const pieces = storedRunPieces(json);
 	if (!pieces) return false;
 	try {
-		write(pieces, updatedAt, undefined); // its own savepoint: a failure leaves none of the run behind
+		write(pieces, updatedAt, undefined, null); // its own savepoint: a failure leaves none of the run behind
 		return true;
 	} catch {
 		return false;
@@ -210,9 +221,14 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
  * Brings a database of an earlier version (user_version below SCHEMA_VERSION) to this one; the caller runs it in
  * one transaction. A version 1 run that cannot be read stays in `runs_v1` rather than being lost.
  */
-function migrate(db: Database.Database, fromVersion1: boolean): Statements {
+function migrate(db: Database.Database, version: number, fromVersion1: boolean): Statements {
+	if (version === 2) {
+		db.exec(OWNER_COLUMN);
+		db.pragma(`user_version = ${SCHEMA_VERSION}`);
+		return prepareStatements(db);
+	}
 	if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
-	db.exec(SCHEMA);
+	db.exec(SCHEMA + OWNER_COLUMN);
 	const statements = prepareStatements(db);
 	if (fromVersion1) {
 		const rows = db.prepare('SELECT rowid, run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { rowid: number; run_json: string; updated_at: string }[];
@@ -233,8 +249,7 @@ function migrate(db: Database.Database, fromVersion1: boolean): Statements {
 }
 
 export function openRunStore(path: string): RunStore {
-	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-	const db = new Database(path);
+	const db = openCheckedDatabase(path, { what: "The explorer's saved runs database", freshStart: 'with no saved runs' });
 	db.pragma('journal_mode = WAL');
 	// As the sandbox's store: WAL with NORMAL survives a process crash (SIGKILL); only a power loss may drop the
 	// last commits. FULL would wait for the disk at every walk step.
@@ -245,38 +260,42 @@ export function openRunStore(path: string): RunStore {
 	let statements: Statements;
 	try {
 		// One transaction for the whole migration, version stamp included: interrupted, it leaves the file as it was.
-		statements = version < SCHEMA_VERSION ? db.transaction(() => migrate(db, hasTable('runs')))() : prepareStatements(db);
+		statements = version < SCHEMA_VERSION ? db.transaction(() => migrate(db, version, hasTable('runs')))() : prepareStatements(db);
 	} catch (error) {
 		db.close();
 		throw error;
 	}
 	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom } = statements;
 
+	function find(id: string): { run: Run; owner: string | null } | undefined {
+		const head = headById.get(id) as { head_json: string; head_redactions: string; owner: string | null } | undefined;
+		if (!head) return undefined;
+		const rows = exchangesById.all(id) as { exchange_json: string; redactions_json: string }[];
+		const run = assembleRun({
+			head: JSON.parse(head.head_json) as Run,
+			headRedactions: JSON.parse(head.head_redactions) as RedactedRun['headRedactions'],
+			exchanges: rows.map((row) => ({ exchange: JSON.parse(row.exchange_json) as RecordedExchange, ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
+		});
+		return { run, owner: head.owner };
+	}
+
 	/** The exchange rows last written for each run. */
 	const written = new Map<string, ExchangeRow[]>();
 
 	return {
-		save(run, secrets) {
+		save(run, secrets, owner = null) {
 			const redacted = redactRunInParts(run, secrets);
 			const id = redacted.head.id;
 			const previous = written.get(id);
 			written.delete(id);
-			setRecent(written, id, write(redacted, new Date().toISOString(), previous), REMEMBERED_RUNS);
+			setRecent(written, id, write(redacted, new Date().toISOString(), previous, owner), REMEMBERED_RUNS);
 			return redacted;
 		},
-		get(id) {
-			const head = headById.get(id) as { head_json: string; head_redactions: string } | undefined;
-			if (!head) return undefined;
-			const rows = exchangesById.all(id) as { exchange_json: string; redactions_json: string }[];
-			return assembleRun({
-				head: JSON.parse(head.head_json) as Run,
-				headRedactions: JSON.parse(head.head_redactions) as RedactedRun['headRedactions'],
-				exchanges: rows.map((row) => ({ exchange: JSON.parse(row.exchange_json) as RecordedExchange, ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
-			});
-		},
-		list({ query = '', limit = 50 } = {}) {
+		get: (id) => find(id)?.run,
+		find,
+		list({ query = '', limit = 50, owner } = {}) {
 			const pattern = `%${query.toLowerCase().replace(LIKE_SPECIALS, (c) => `\\${c}`)}%`;
-			const rows = search.all({ pattern, limit }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
+			const rows = search.all({ pattern, limit, owner: owner ?? null }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
 			return rows.map(({ prefix, empty, parts, ...summary }) => ({ ...summary, outcome: outcomeOf(prefix, parts, empty) }));
 		},
 		remove: (id) => {

@@ -10,6 +10,7 @@ import { createSessionStore } from './session';
 import { openRunStore, type RunStore } from './runs';
 import { join } from 'node:path';
 import { ownHostNames } from '$lib/http/listener-guards';
+import { databaseHealth, type DatabaseHealth } from '$lib/sqlite/open-checked';
 import { offerExplorerServer } from './explorer-server';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -31,7 +32,7 @@ export function startExplorerServices(): Promise<Services> {
 
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-	const runs = openRunStore(join(env.DATA_DIR || 'data', 'explorer.db'));
+	const runs = openRunStore(runsDatabasePath());
 	const { publicOrigin, host, allowedHostNames, slowClients } = config();
 	const sandbox =
 		env.SANDBOX === 'off'
@@ -64,6 +65,18 @@ async function start(): Promise<Services> {
 	});
 	offerExplorerServer();
 	return { sandbox, sessions, runs };
+}
+
+function runsDatabasePath(): string {
+	return join(env.DATA_DIR || 'data', 'explorer.db');
+}
+
+/** Whether the databases this process keeps its data in can still be used (the explorer's /health). */
+export async function storesHealth(): Promise<DatabaseHealth> {
+	const { sandbox } = await services();
+	const databases = [{ path: runsDatabasePath(), what: 'saved runs' }];
+	if (sandbox) databases.push({ path: sandboxConfigFromEnv(env).databasePath, what: 'sandbox' });
+	return databaseHealth(databases);
 }
 
 export async function services(): Promise<Services> {

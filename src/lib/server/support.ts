@@ -1,6 +1,7 @@
 /**
  * The support toolkit's server side: saved runs (list, permalink, export) and imports (HAR, curl, raw HTTP).
- * Everything a browser gets from here is a redacted run.
+ * Everything a browser gets from here is a redacted run; the list shows a session its own runs only, and a run's
+ * still-usable grant codes are hidden from anyone but its owner (run-access.ts).
  */
 import { error, json } from '@sveltejs/kit';
 import { z } from 'zod';
@@ -13,14 +14,16 @@ import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { assembleRun, describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
+import { runAsSeenBy, runOwner } from './run-access';
 import { services } from './services';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
-async function findRun(id: string): Promise<Run> {
-	const run = RUN_ID.test(id) ? (await services()).runs.get(id) : undefined;
-	if (!run) error(404, `No saved run "${id}". Runs are listed at /runs.`);
-	return run;
+/** The run as this session may see it (see run-access.ts). */
+async function findRun(id: string, sessionId: string | undefined): Promise<Run> {
+	const found = RUN_ID.test(id) ? (await services()).runs.find(id) : undefined;
+	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
+	return runAsSeenBy(found.run, found.owner, sessionId);
 }
 
 /** Everything the run page shows, derived from the stored (redacted) run. */
@@ -40,13 +43,15 @@ export function presentRun(run: Run) {
 	};
 }
 
-export async function loadRunPage(id: string) {
-	return presentRun(await findRun(id));
+export async function loadRunPage(id: string, sessionId: string | undefined) {
+	return presentRun(await findRun(id, sessionId));
 }
 
-export async function loadRunList(query: string) {
+/** The session's own runs: nobody is listed another person's. */
+/** A visitor without a session has made no runs: their list is empty. */
+export async function loadRunList(query: string, sessionId: string | undefined) {
 	const { runs } = await services();
-	return { query, runs: runs.list({ query: query.slice(0, 200), limit: 100 }) };
+	return { query, runs: sessionId === undefined ? [] : runs.list({ query: query.slice(0, 200), limit: 100, owner: runOwner(sessionId) }) };
 }
 
 const FORMATS = {
@@ -55,10 +60,10 @@ const FORMATS = {
 	shell: { type: 'text/x-shellscript', extension: 'sh', render: runToShellScript }
 } as const;
 
-export async function exportRun(id: string, format: string): Promise<Response> {
+export async function exportRun(id: string, format: string, sessionId: string | undefined): Promise<Response> {
 	const exporter = FORMATS[format as keyof typeof FORMATS];
 	if (!exporter) error(404, `Unknown export format "${format}": use ${Object.keys(FORMATS).join(', ')}.`);
-	const run = await findRun(id);
+	const run = await findRun(id, sessionId);
 	return new Response(exporter.render(run), {
 		headers: {
 			'content-type': `${exporter.type}; charset=utf-8`,
@@ -81,8 +86,8 @@ function parseImport(kind: z.infer<typeof ImportRequest>['kind'], text: string) 
 	return result.ok ? { ...result, found: [`read the pasted ${kind === 'curl' ? 'curl command' : 'HTTP exchange'}`] } : result;
 }
 
-/** POST /api/import: parse, redact, store; answers the new run's id and what was found. */
-export async function importRun(request: Request): Promise<Response> {
+/** POST /api/import: parse, redact, store as the importer's; answers the new run's id and what was found. */
+export async function importRun(request: Request, sessionId: string): Promise<Response> {
 	const length = Number(request.headers.get('content-length') ?? 0);
 	if (length > DEFAULT_MAX_HAR_BYTES * 1.5)
 		return json({ message: `The file is too large (${Math.round(length / 1e6)} MB); the limit is ${DEFAULT_MAX_HAR_BYTES / 1e6} MB. Export only the flow's requests.` }, { status: 413 });
@@ -92,6 +97,6 @@ export async function importRun(request: Request): Promise<Response> {
 	const result = parseImport(parsed.data.kind, parsed.data.text);
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	const { runs } = await services();
-	const saved = assembleRun(runs.save(result.run, {}));
+	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));
 	return json({ id: saved.id, found: result.found, redacted: describeRedactions(saved.redactions) });
 }

@@ -56,7 +56,7 @@ export interface PanelLogEntry {
 	response: RecordedResponse | null;
 }
 
-export type PanelForm = 'client' | 'client-key' | 'user' | 'user-deletion' | 'clock' | 'reset';
+export type PanelForm = 'client' | 'client-key' | 'user' | 'user-deletion' | 'clock' | 'reset' | 'login';
 
 export interface ClientFormValues {
 	client_id: string;

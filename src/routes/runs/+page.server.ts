@@ -1,3 +1,3 @@
 import { loadRunList } from '$lib/server/support';
 
-export const load = ({ url }) => loadRunList(url.searchParams.get('q') ?? '');
+export const load = ({ url, locals }) => loadRunList(url.searchParams.get('q') ?? '', locals.sessionId);

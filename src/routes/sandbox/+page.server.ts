@@ -1,4 +1,4 @@
-import { fail } from '@sveltejs/kit';
+import { fail, redirect } from '@sveltejs/kit';
 import { config } from '$lib/server/config';
 import {
 	advanceClockBy,
@@ -12,15 +12,20 @@ import {
 	setClientKey,
 	setUserDeletion
 } from '$lib/server/panel';
+import { logInAsSandboxAdmin, sandboxAdminAccess } from '$lib/server/sandbox-admin';
 import { services } from '$lib/server/services';
 import type { SandboxStore } from '$lib/sandbox/store';
 import type { Feedback, PanelForm } from '$lib/view/panel';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
-export const load: PageServerLoad = async () => {
+export const load: PageServerLoad = async (event) => {
+	// guardSandboxAdmin (hooks) has answered 404 when administration is off; nothing is shown without access.
+	const access = await sandboxAdminAccess(event);
+	if (access !== 'allowed') return { access, sandbox: null };
 	const { sandbox } = await services();
-	if (!sandbox) return { sandbox: null };
+	if (!sandbox) return { access, sandbox: null };
 	return {
+		access,
 		sandbox: { ...panelState(sandbox.store), authUrl: sandbox.authUrl, accountsUrl: sandbox.accountsUrl, log: recentRequests(sandbox.store) }
 	};
 };
@@ -38,6 +43,15 @@ function panelAction(form: PanelForm, run: (store: SandboxStore, data: FormData)
 }
 
 export const actions = {
+	/** The admin token, given once per session (SANDBOX_ADMIN_TOKEN); the panel then shows and changes the sandbox. */
+	login: async (event) => {
+		const data = await event.request.formData().catch(() => null);
+		const token = data?.get('token');
+		if (typeof token !== 'string' || !(await logInAsSandboxAdmin(event, token))) {
+			return fail(403, { form: 'login', ok: false, message: 'That is not the admin token. Ask the operator for SANDBOX_ADMIN_TOKEN.', fields: {} } satisfies Feedback);
+		}
+		redirect(303, '/sandbox');
+	},
 	saveClient: panelAction('client', saveClientForm),
 	setClientKey: panelAction('client-key', setClientKey),
 	saveUser: panelAction('user', saveUserForm),

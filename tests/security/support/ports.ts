@@ -12,7 +12,15 @@ export const HOSTILE_PORT = PORT + 7;
  * Base ports of the extra explorers some specs start themselves (each uses base, base+1, base+2); they move with
  * E2E_PORT like everything else, so two runs can share a machine.
  */
-export const EXTRA_EXPLORER_PORTS = { serverLog: PORT + 317, kill: PORT + 321, privateTargets: PORT + 324, logFlood: PORT + 327, slowClients: PORT + 330 } as const;
+export const EXTRA_EXPLORER_PORTS = {
+	serverLog: PORT + 317,
+	kill: PORT + 321,
+	privateTargets: PORT + 324,
+	logFlood: PORT + 327,
+	slowClients: PORT + 330,
+	damagedDatabase: PORT + 333,
+	sandboxAdmin: PORT + 336
+} as const;
 export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;
 /** The data directory of the server the config starts (sandbox.db, explorer.db). */
 export const DATA_DIR = process.env.E2E_DATA_DIR!;

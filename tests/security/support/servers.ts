@@ -7,7 +7,10 @@ import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from '@playwright/test';
 import { CHECKPOINT_PATH, checkpoint } from '../../../src/lib/server/testCheckpoint';
 
 export interface Target {
@@ -115,4 +118,25 @@ export function readSandboxDatabase<T>(dataDir: string, read: (db: Database.Data
 	} finally {
 		db.close();
 	}
+}
+
+/**
+ * For specs that start an explorer per test: a fresh data directory before each test (`dataDir`), and after it the
+ * explorer it started (`server`) stopped and the directory removed.
+ */
+export function explorerPerTest(prefix: string): { dataDir: string; server: SpawnedExplorer | undefined } {
+	const state: { dataDir: string; server: SpawnedExplorer | undefined } = { dataDir: '', server: undefined };
+	test.beforeEach(() => {
+		state.dataDir = mkdtempSync(join(tmpdir(), prefix));
+	});
+	test.afterEach(async () => {
+		const { server } = state;
+		if (server && server.process.exitCode === null) {
+			server.process.kill('SIGKILL');
+			await server.exited;
+		}
+		state.server = undefined;
+		rmSync(state.dataDir, { recursive: true, force: true });
+	});
+	return state;
 }

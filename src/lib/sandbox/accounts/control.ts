@@ -9,7 +9,13 @@ import { IsoDate } from '../../protocol/schemas';
 import { checkAuthorizationRequest, decide, hasActiveVerification } from '../authorize';
 import { resetToFixtures } from '../fixtures';
 import type { SandboxClient, SandboxStore, SandboxUser } from '../store';
+import { controlAccess } from '../admin-access';
 import { mediaType, parseParams, readBody, sendJson } from './http';
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+	const value = req.headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
 
 const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
 const DEFAULT_LOG_LIMIT = 100;
@@ -209,9 +215,15 @@ async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unk
 	}
 }
 
-export function createControlApi(store: SandboxStore, explorerOrigin: string) {
+/** `adminToken`: what a request must carry (see admin-access.ts); null: only requests from this machine. */
+export function createControlApi(store: SandboxStore, explorerOrigin: string, adminToken: string | null = null) {
 	const table = routes(store, explorerOrigin);
 	return async function handleControl(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
+		const access = controlAccess(adminToken, { remoteAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) });
+		if (!access.ok) {
+			req.resume();
+			return sendJson(res, access.status, { error: access.error }, access.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="sandbox control API"' } : {});
+		}
 		const route = table[path];
 		if (!route) {
 			req.resume();

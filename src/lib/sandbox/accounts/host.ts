@@ -12,6 +12,8 @@ import { handleToken } from './token';
 export interface AccountsHostOptions {
 	/** The control API under /sandbox/; off for a public deployment. */
 	controlApi: boolean;
+	/** What a control request must carry; null: only requests from this machine (admin-access.ts). */
+	adminToken?: string | null;
 	/** Origin of the explorer: the fixtures' redirect URI (`/callback`) follows it on reset. */
 	explorerOrigin: string;
 }
@@ -19,7 +21,7 @@ export interface AccountsHostOptions {
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function createAccountsHost(store: SandboxStore, options: AccountsHostOptions): RequestHandler {
-	const control = options.controlApi ? createControlApi(store, options.explorerOrigin) : null;
+	const control = options.controlApi ? createControlApi(store, options.explorerOrigin, options.adminToken ?? null) : null;
 
 	/** Synchronous where it can be (me.json is the busiest path); the token endpoint waits for its body. */
 	function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {

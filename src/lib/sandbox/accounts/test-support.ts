@@ -17,10 +17,12 @@ export interface RunningAccounts {
 	close(): Promise<void>;
 }
 
-export async function startAccounts(options: { controlApi?: boolean; store?: SandboxStore } = {}): Promise<RunningAccounts> {
+export async function startAccounts(options: { controlApi?: boolean; adminToken?: string; store?: SandboxStore } = {}): Promise<RunningAccounts> {
 	const store = options.store ?? openStore(':memory:');
 	if (store.isEmpty()) applyFixtures(store, ORIGIN);
-	const server = createServer(createAccountsHost(store, { controlApi: options.controlApi ?? true, explorerOrigin: ORIGIN }));
+	const server = createServer(
+		createAccountsHost(store, { controlApi: options.controlApi ?? true, adminToken: options.adminToken ?? null, explorerOrigin: ORIGIN })
+	);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -3,7 +3,8 @@
  * creates what is missing. A database made by a version that kept credentials in other tables is refused with a
  * message saying how to reset it, rather than opened with those credentials silently ignored.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openCheckedDatabase } from '../../sqlite/open-checked';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (
@@ -81,7 +82,7 @@ const RETIRED_TABLES = ['codes', 'tokens'];
 const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
 
 export function openDatabase(path: string): Database.Database {
-	const db = new Database(path);
+	const db = openCheckedDatabase(path, { what: "The sandbox's database", freshStart: 'the sandbox starts again from its fixtures' });
 	try {
 		refuseRetiredSchema(db, path);
 	} catch (error) {

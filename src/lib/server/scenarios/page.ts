@@ -69,7 +69,8 @@ export async function loadScenariosPage() {
 	};
 }
 
-export async function scenarioStream(id: string): Promise<Response> {
+/** Runs one scenario; its saved run belongs to the session that ran it (`owner`, see run-access.ts). */
+export async function scenarioStream(id: string, owner: string): Promise<Response> {
 	const scenario = findScenario(id);
 	if (!scenario) return json({ message: `No scenario "${id}". The scenarios are listed at /scenarios.` }, { status: 404 });
 	const problem = await unavailable();
@@ -77,7 +78,7 @@ export async function scenarioStream(id: string): Promise<Response> {
 	const { runs } = await services();
 	const cfg = config();
 	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.
-	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true };
+	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: sandboxConfigFromEnv(env).adminToken };
 
 	const encoder = new TextEncoder();
 	const stream = new ReadableStream<Uint8Array>({
@@ -94,7 +95,7 @@ export async function scenarioStream(id: string): Promise<Response> {
 			const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
 			let runId: string | null = null;
 			try {
-				runId = runs.save(result.run, result.secrets).head.id;
+				runId = runs.save(result.run, result.secrets, owner).head.id;
 			} catch (error) {
 				send({ type: 'error', message: `The run could not be saved: ${error instanceof Error ? error.message : String(error)}` });
 			}

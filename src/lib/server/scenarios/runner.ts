@@ -41,6 +41,8 @@ export interface ScenarioContext {
 	explorerOrigin: string;
 	/** Whether the target has the sandbox control API (`/sandbox/*` on the accounts host). */
 	control: boolean;
+	/** The control API's admin token (SANDBOX_ADMIN_TOKEN), sent as a Bearer credential and masked like a secret. */
+	adminToken?: string | null;
 	/** Without the control API: the deployment's registered client. With it, each scenario creates its own. */
 	client?: { clientId: string; clientSecret?: string; redirectUri: string };
 	supplied?: { code?: string; token?: string };
@@ -131,7 +133,8 @@ function newWorld(scenario: Scenario, ctx: ScenarioContext, onStep: World['onSte
 		code: null,
 		token: null,
 		expiresIn: null,
-		clientSecrets: [],
+		// The admin token is masked wherever it appears, as a client secret is.
+		clientSecrets: ctx.adminToken ? [ctx.adminToken] : [],
 		accessTokens: [],
 		refreshTokens: [],
 		run: {
@@ -242,7 +245,8 @@ async function control(world: World, path: string, body: object | null, step: St
 		headers: [
 			{ name: 'User-Agent', value: USER_AGENT },
 			{ name: 'Accept', value: 'application/json' },
-			...(body === null ? [] : [{ name: 'Content-Type', value: 'application/json' }])
+			...(body === null ? [] : [{ name: 'Content-Type', value: 'application/json' }]),
+			...(world.ctx.adminToken ? [{ name: 'Authorization', value: `Bearer ${world.ctx.adminToken}` }] : [])
 		],
 		body: body === null ? null : JSON.stringify(body)
 	};

@@ -1,3 +1,3 @@
 import { importRun } from '$lib/server/support';
 
-export const POST = ({ request }) => importRun(request);
+export const POST = ({ request, locals }) => importRun(request, locals.session());

@@ -1,3 +1,3 @@
 import { loadRunPage } from '$lib/server/support';
 
-export const load = ({ params }) => loadRunPage(params.id);
+export const load = ({ params, locals }) => loadRunPage(params.id, locals.sessionId);

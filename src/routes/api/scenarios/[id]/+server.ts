@@ -1,4 +1,5 @@
 import { scenarioStream } from '$lib/server/scenarios/page';
+import { runOwner } from '$lib/server/run-access';
 
 /** POST /api/scenarios/{id}: walks the scenario on the built-in sandbox, streamed as NDJSON (see $lib/server/scenarios/page.ts). */
-export const POST = ({ params }) => scenarioStream(params.id);
+export const POST = ({ params, locals }) => scenarioStream(params.id, runOwner(locals.session()));

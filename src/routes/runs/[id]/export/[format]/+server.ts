@@ -1,3 +1,3 @@
 import { exportRun } from '$lib/server/support';
 
-export const GET = ({ params }) => exportRun(params.id, params.format);
+export const GET = ({ params, locals }) => exportRun(params.id, params.format, locals.sessionId);

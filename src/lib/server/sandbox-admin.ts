@@ -1,0 +1,67 @@
+/**
+ * The explorer's doors to sandbox administration (the /sandbox control panel, its form actions, /sandbox/log.json,
+ * and any route under /sandbox) follow the same rules as the control API on the accounts host (admin-access.ts):
+ * SANDBOX_CONTROL_API=off closes them all (404); with SANDBOX_ADMIN_TOKEN set, a session must give the token once
+ * (the panel's form) before anything is shown or done; with no token, only this machine administers.
+ */
+import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
+import { env } from 'node:process';
+import { sandboxConfigFromEnv } from '$lib/sandbox';
+import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
+import { grantSandboxAdmin, isSandboxAdmin } from './explorer';
+
+/**
+ * - `off`: SANDBOX_CONTROL_API=off.
+ * - `allowed`: this request may see and change the sandbox.
+ * - `token-needed`: an admin token is set and this session has not given it.
+ * - `local-only`: no admin token is set and the request comes from another machine.
+ */
+export type SandboxAdminAccess = 'off' | 'allowed' | 'token-needed' | 'local-only';
+
+export const OFF_MESSAGE = 'Sandbox administration is turned off on this server (SANDBOX_CONTROL_API=off).';
+
+function settings() {
+	const { controlApi, adminToken } = sandboxConfigFromEnv(env);
+	return { controlApi, adminToken: adminToken ?? null };
+}
+
+function clientAddress(event: RequestEvent): string | undefined {
+	try {
+		return event.getClientAddress();
+	} catch {
+		return undefined;
+	}
+}
+
+export async function sandboxAdminAccess(event: RequestEvent): Promise<SandboxAdminAccess> {
+	const { controlApi, adminToken } = settings();
+	if (!controlApi) return 'off';
+	if (adminToken === null) return isLoopbackAddress(clientAddress(event)) ? 'allowed' : 'local-only';
+	return event.locals.sessionId !== undefined && (await isSandboxAdmin(event.locals.sessionId)) ? 'allowed' : 'token-needed';
+}
+
+/** The panel's login: true (and the session remembered) when `token` is the admin token. */
+export async function logInAsSandboxAdmin(event: RequestEvent, token: string): Promise<boolean> {
+	const { adminToken } = settings();
+	if (adminToken === null || !adminTokenMatches(adminToken, token)) return false;
+	await grantSandboxAdmin(event.locals.session());
+	return true;
+}
+
+const isSandboxPath = (path: string) => path === '/sandbox' || path.startsWith('/sandbox/');
+/** What a session without access may still ask for: the panel page (which shows the login) and the login itself. */
+const isLoginDoor = (event: RequestEvent) =>
+	event.url.pathname === '/sandbox' && (event.request.method === 'GET' || (event.request.method === 'POST' && event.url.search === '?/login'));
+
+/** Every request under /sandbox passes here (after the session hook). */
+export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
+	if (!isSandboxPath(event.url.pathname)) return resolve(event);
+	const access = await sandboxAdminAccess(event);
+	if (access === 'off') return json({ message: OFF_MESSAGE }, { status: 404 });
+	if (access === 'allowed' || isLoginDoor(event)) return resolve(event);
+	const message =
+		access === 'token-needed'
+			? 'Sandbox administration needs the admin token: give it on the /sandbox page first.'
+			: 'Sandbox administration is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.';
+	return json({ message }, { status: 403 });
+};
