@@ -1,7 +1,7 @@
 /**
  * The scenario library: one named scenario for each row of the interface's error tables (section 7), with the
  * notable causes of 7.2 and 7.3 as scenarios of their own, plus cancel and success. A scenario is data: what to
- * set up on the sandbox, the steps to walk, and the outcome the tables say comes out. `runner.ts` walks them.
+ * set up on the sandbox, the steps to walk, and the outcome the tables say comes out. `$lib/server/scenarios/runner.ts` walks them.
  *
  * Independence and the clock. Scenarios never reset the sandbox: in the browser it is shared, and a reset would
  * wipe what a person set up there. Instead each run creates its own user and client(s) under a unique suffix, with

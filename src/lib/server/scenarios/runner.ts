@@ -7,7 +7,8 @@
  * browser uses a code or token supplied by the caller, or is skipped; it is never reported as passed.
  */
 import { randomBytes } from 'node:crypto';
-import { LIMITS } from '$lib/protocol';
+import { CODE_VALIDITY, LIMITS } from '$lib/protocol';
+import { headerValue } from '$lib/http/headers';
 import { annotateAuthorisationError, authorisationRow, shownAuthorisationRow } from '$lib/flow/authorisation-page';
 import { classifyCallback } from '$lib/flow/callback';
 import { annotateCallback, type Annotation } from '$lib/flow/diagnose';
@@ -493,7 +494,7 @@ function readPage(exchange: RecordedExchange, redirectUri: string): { annotation
 	const note = (outcome: Annotation['outcome'], title: string, summary: string): Annotation => ({ outcome, title, summary, candidates: [] });
 	const response = exchange.response;
 	if (!response) return { annotation: note('transport', 'No answer from the authorisation page', exchange.failure?.message ?? 'No response.') };
-	const location = response.headers.find((h) => h.name.toLowerCase() === 'location')?.value;
+	const location = headerValue(response.headers, 'location');
 	if (response.status >= 300 && response.status < 400 && location) {
 		const registered = redirectUri.split('?')[0]!;
 		if (location.startsWith(registered)) {
@@ -591,7 +592,7 @@ async function moveClock(world: World, step: Extract<Step, { kind: 'clock' }>): 
 	if (problem) return { kind: 'done', observed: null, succeeded: false, problem };
 	world.sandboxNow = stringOr(answer.body['now']) ?? world.sandboxNow;
 	world.today = stringOr(answer.body['today']) ?? world.today;
-	const what = step.advance === 'past-code-validity' ? "the code's 2 hours" : `the token's expires_in (${past} s)`;
+	const what = step.advance === 'past-code-validity' ? `the code's ${CODE_VALIDITY}` : `the token's expires_in (${past} s)`;
 	emit(world, { kind: 'clock', text: `The sandbox clock moves forward ${seconds} s, past ${what}: it is now ${world.sandboxNow}.` });
 	return { kind: 'done', observed: null, succeeded: true };
 }
@@ -624,7 +625,7 @@ export function stepText(step: Step): string {
 		case 'me':
 			return meText(step);
 		case 'clock':
-			return step.advance === 'past-code-validity' ? "Move the clock past the code's 2 hours" : "Move the clock past the token's expires_in";
+			return step.advance === 'past-code-validity' ? `Move the clock past the code's ${CODE_VALIDITY}` : "Move the clock past the token's expires_in";
 		case 'verification':
 			return `Change the verification to end in ${step.expiresInDays} days`;
 	}
