@@ -13,9 +13,11 @@ import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
 import { loggedServer } from './request-log';
 import { openStore, type SandboxStore } from './store';
+import { DEFAULT_WORKSPACE_POLICY, startWorkspaceExpiry, type WorkspacePolicy } from './workspaces';
 
 export { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from './fixtures';
-export type { SandboxClient, SandboxStore, SandboxUser } from './store';
+export type { SandboxClient, SandboxStore, SandboxUser, SandboxWorkspace } from './store';
+export { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, type WorkspacePolicy } from './workspaces';
 
 export interface SandboxOptions {
 	authPort: number;
@@ -26,6 +28,8 @@ export interface SandboxOptions {
 	/** SQLite file, or ':memory:'. */
 	databasePath: string;
 	controlApi: boolean;
+	/** Public mode, idle expiry and creation rate of workspaces; not public, 24 h, 20 per hour when absent. */
+	workspaces?: WorkspacePolicy;
 }
 
 export interface RunningSandbox {
@@ -43,6 +47,14 @@ const port = (name: string, fallback: number) =>
 		.refine((n) => n <= 65535, `${name} must be a port number from 0 to 65535`)
 		.default(fallback);
 
+const positiveNumber = (name: string, fallback: number, whole: boolean) =>
+	z
+		.string()
+		.regex(whole ? /^\d{1,6}$/ : /^\d{1,6}(\.\d+)?$/, `${name} must be ${whole ? 'a whole number' : 'a number'} greater than 0`)
+		.transform(Number)
+		.refine((n) => n > 0, `${name} must be greater than 0`)
+		.default(fallback);
+
 const SandboxEnv = z.object({
 	PORT: port('PORT', 3000),
 	AUTH_PORT: port('AUTH_PORT', 3001),
@@ -54,7 +66,10 @@ const SandboxEnv = z.object({
 		.refine((s) => URL.canParse(s) && new URL(s).origin === s, 'ORIGIN must be an origin such as https://explorer.example (no path)')
 		.optional(),
 	DATA_DIR: z.string().min(1, 'DATA_DIR must name a directory').default('./data'),
-	SANDBOX_CONTROL_API: z.enum(['on', 'off'], { message: 'SANDBOX_CONTROL_API must be "on" or "off"' }).default('on')
+	SANDBOX_CONTROL_API: z.enum(['on', 'off'], { message: 'SANDBOX_CONTROL_API must be "on" or "off"' }).default('on'),
+	SANDBOX_PUBLIC: z.enum(['on', 'off'], { message: 'SANDBOX_PUBLIC must be "on" or "off"' }).default('off'),
+	SANDBOX_WORKSPACE_IDLE_HOURS: positiveNumber('SANDBOX_WORKSPACE_IDLE_HOURS', DEFAULT_WORKSPACE_POLICY.idleHours, false),
+	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber('SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR', DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true)
 });
 
 /** The sandbox's settings from the environment; throws one clear message naming every bad variable. */
@@ -71,7 +86,12 @@ export function sandboxConfigFromEnv(env: Record<string, string | undefined>): S
 		hostname: e.HOST,
 		explorerOrigin: e.ORIGIN ?? `http://localhost:${e.PORT}`,
 		databasePath: join(e.DATA_DIR, 'sandbox.db'),
-		controlApi: e.SANDBOX_CONTROL_API === 'on'
+		controlApi: e.SANDBOX_CONTROL_API === 'on',
+		workspaces: {
+			public: e.SANDBOX_PUBLIC === 'on',
+			idleHours: e.SANDBOX_WORKSPACE_IDLE_HOURS,
+			creationsPerAddressPerHour: e.SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR
+		}
 	};
 }
 
@@ -109,13 +129,18 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	if (options.databasePath !== ':memory:') mkdirSync(dirname(options.databasePath), { recursive: true });
 	const store = openStore(options.databasePath);
 	if (store.isEmpty()) applyFixtures(store, options.explorerOrigin);
+	const workspaces = options.workspaces ?? DEFAULT_WORKSPACE_POLICY;
+	const expiry = startWorkspaceExpiry(store, workspaces.idleHours);
+	// In public mode the default workspace is everyone's: requests no workspace claims are not kept in its log.
+	const logging = { logUnclaimed: !workspaces.public };
 
 	const accounts = limitSlowClients(
-		loggedServer(store, 'accounts', createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin }))
+		loggedServer(store, 'accounts', createAccountsHost(store, { controlApi: options.controlApi, explorerOrigin: options.explorerOrigin, workspaces }), logging)
 	);
-	const auth = limitSlowClients(loggedServer(store, 'authorisation', createAuthHost(store, { explorerOrigin: options.explorerOrigin })));
+	const auth = limitSlowClients(loggedServer(store, 'authorisation', createAuthHost(store, { explorerOrigin: options.explorerOrigin }), logging));
 
 	const close = async () => {
+		expiry.stop();
 		await Promise.all([closeServer(auth), closeServer(accounts)]);
 		store.close();
 	};

@@ -23,7 +23,7 @@ import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader,
 import { MASK, type HttpHeader, type RecordedRequest, type RecordedResponse } from '../flow/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { SandboxStore, SandboxWorkspace } from './store';
-import { WORKSPACE_KEY_HEADER } from './workspaces';
+import { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS } from './workspaces';
 
 export type SandboxHost = 'authorisation' | 'accounts';
 
@@ -294,7 +294,7 @@ export function loggedServer(
 }
 
 /** How many log entries each workspace keeps; older ones are dropped as new ones arrive. */
-export const LOG_CAPACITY = 500;
+export const LOG_CAPACITY = WORKSPACE_LIMITS.logEntries;
 /**
  * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
  * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
