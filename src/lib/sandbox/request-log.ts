@@ -70,7 +70,7 @@ function isUnlogged(method: string | undefined, url: string | undefined): boolea
 	const path = query === -1 ? target : target.slice(0, query);
 	if (path === '/sandbox/workspaces' || path.startsWith('/sandbox/workspaces/')) return true;
 	if (method !== 'GET' && method !== 'HEAD') return false;
-	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path.startsWith('/assets/');
+	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path === '/sandbox/workspace' || path.startsWith('/assets/');
 }
 
 /** The workspace key is a credential: hidden whole, like a client secret. */
