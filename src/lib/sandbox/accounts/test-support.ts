@@ -5,6 +5,7 @@ import type { Supergroup } from '../../protocol';
 import { checkAuthorizationRequest, decide } from '../authorize';
 import { applyFixtures } from '../fixtures';
 import { openStore, type SandboxStore } from '../store';
+import type { WorkspacePolicy } from '../workspaces';
 import { createAccountsHost } from './host';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -17,10 +18,12 @@ export interface RunningAccounts {
 	close(): Promise<void>;
 }
 
-export async function startAccounts(options: { controlApi?: boolean; store?: SandboxStore } = {}): Promise<RunningAccounts> {
+export async function startAccounts(options: { controlApi?: boolean; store?: SandboxStore; workspaces?: WorkspacePolicy } = {}): Promise<RunningAccounts> {
 	const store = options.store ?? openStore(':memory:');
 	if (store.isEmpty()) applyFixtures(store, ORIGIN);
-	const server = createServer(createAccountsHost(store, { controlApi: options.controlApi ?? true, explorerOrigin: ORIGIN }));
+	const server = createServer(
+		createAccountsHost(store, { controlApi: options.controlApi ?? true, explorerOrigin: ORIGIN, workspaces: options.workspaces })
+	);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
