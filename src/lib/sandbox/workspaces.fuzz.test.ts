@@ -109,7 +109,7 @@ async function authorize(choice: KeyChoice, client: Client): Promise<void> {
 }
 
 async function exchange(client: Client, credential: Credential): Promise<void> {
-	const grant =
+	const grant: Record<string, string> =
 		credential.kind === 'refresh'
 			? { grant_type: 'refresh_token', refresh_token: credential.value }
 			: { grant_type: 'authorization_code', code: credential.value, redirect_uri: CALLBACK };
