@@ -147,7 +147,8 @@ function refuseRetiredSchema(db: Database.Database, path: string): void {
 		.prepare<string[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${RETIRED_TABLES.map(() => '?').join(', ')})`)
 		.all(...RETIRED_TABLES);
 	if (found.length === 0) return;
-	const tables = `${found.length === 1 ? 'the table' : 'the tables'} ${found.map((t) => t.name).join(' and ')}`;
+	const names = found.map((t) => t.name);
+	const tables = `${names.length === 1 ? 'the table' : 'the tables'} ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`}`;
 	throw new Error(
 		`The sandbox database ${path} was made by an earlier version (it has ${tables}, which this version no longer reads). ` +
 			`It holds only test data: stop the explorer, delete ${path} (and ${path}-wal and ${path}-shm if they exist), ` +
