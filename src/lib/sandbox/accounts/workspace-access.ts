@@ -21,6 +21,6 @@ export const DEFAULT_READ_ONLY =
 export function resolveWorkspace(req: IncomingMessage, store: SandboxStore, publicMode: boolean): WorkspaceAccess {
 	const key = req.headers[WORKSPACE_KEY_HEADER];
 	if (key === undefined) return { ok: true, workspace: store, readOnly: publicMode };
-	const workspace = typeof key === 'string' ? store.workspaceForKey(key.trim()) : undefined;
+	const workspace = typeof key === 'string' ? store.workspaceForKey(key) : undefined;
 	return workspace ? { ok: true, workspace, readOnly: false } : { ok: false, status: 403, error: WRONG_KEY };
 }
