@@ -3,7 +3,16 @@
  * README and the explorer's UI can list them.
  */
 import type { Supergroup } from '../protocol';
-import { DEFAULT_WORKSPACE_ID, hashPassword, type PasswordHash, type SandboxClient, type SandboxWorkspace } from './store';
+import {
+	DEFAULT_WORKSPACE_ID,
+	hashPassword,
+	type CreatedWorkspace,
+	type PasswordHash,
+	type SandboxClient,
+	type SandboxStore,
+	type SandboxWorkspace,
+	type WorkspaceFixtures
+} from './store';
 import { addDays } from './verifications';
 
 export const FIXTURE_PASSWORD = 'password';
@@ -103,6 +112,17 @@ export function applyFixtures(store: SandboxWorkspace, explorerOrigin: string): 
 			});
 		}
 	});
+}
+
+/** A new workspace, with the demo fixtures copied in unless `fixtures` is 'empty'; its key is in the answer. */
+export function createWorkspace(
+	store: SandboxStore,
+	options: { fixtures: WorkspaceFixtures; name?: string },
+	explorerOrigin: string
+): CreatedWorkspace {
+	const created = store.createWorkspace(options);
+	if (options.fixtures === 'demo') applyFixtures(created.workspace, explorerOrigin);
+	return created;
 }
 
 /**

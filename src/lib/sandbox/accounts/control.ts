@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { SUPERGROUP_VALUES, checkCountry } from '../../protocol';
 import { IsoDate } from '../../protocol/schemas';
 import { checkAuthorizationRequest, decide, hasActiveVerification } from '../authorize';
-import { applyFixtures, resetToFixtures } from '../fixtures';
+import { createWorkspace, resetToFixtures } from '../fixtures';
 import { useWorkspace } from '../request-log';
 import { ClientIdTakenError, type SandboxClient, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '../workspaces';
@@ -319,7 +319,7 @@ export function createControlApi(store: SandboxStore, { explorerOrigin, workspac
 	const endpoints = [...Object.keys(table), '/sandbox/workspaces', '/sandbox/workspaces/{id}'].join(', ');
 
 	/** `POST /sandbox/workspaces`: a new workspace and its key, shown this once. */
-	function createWorkspace(req: IncomingMessage, body: unknown): Answer {
+	function answerCreation(req: IncomingMessage, body: unknown): Answer {
 		const parsed = WorkspaceBody.safeParse(body);
 		if (!parsed.success) return badRequest(describeIssues(parsed.error));
 		if (policy.public) {
@@ -337,8 +337,7 @@ export function createControlApi(store: SandboxStore, { explorerOrigin, workspac
 				};
 			}
 		}
-		const { workspace, key } = store.createWorkspace({ fixtures: parsed.data.fixtures, name: parsed.data.name });
-		if (parsed.data.fixtures === 'demo') applyFixtures(workspace, explorerOrigin);
+		const { workspace, key } = createWorkspace(store, parsed.data, explorerOrigin);
 		return {
 			status: 201,
 			body: {
@@ -351,7 +350,7 @@ export function createControlApi(store: SandboxStore, { explorerOrigin, workspac
 	}
 
 	/** `DELETE /sandbox/workspaces/{id}` with that workspace's key. */
-	function deleteWorkspace(req: IncomingMessage, id: string): Answer {
+	function answerDeletion(req: IncomingMessage, id: string): Answer {
 		const access = resolveWorkspace(req, store, policy.public);
 		if (!access.ok) return { status: access.status, body: { error: access.error } };
 		if (access.workspace.id !== id || access.workspace.info().kind !== 'normal') {
@@ -370,13 +369,13 @@ export function createControlApi(store: SandboxStore, { explorerOrigin, workspac
 			}
 			const read = await readJsonBody(req);
 			if (read === 'aborted') return;
-			return answer(read.ok ? createWorkspace(req, read.body) : read.answer);
+			return answer(read.ok ? answerCreation(req, read.body) : read.answer);
 		}
 		const workspacePath = WORKSPACE_PATH.exec(path);
 		if (workspacePath) {
 			req.resume();
 			if (req.method !== 'DELETE') return sendJson(res, 405, { error: `${path} answers DELETE, not ${req.method}.` }, { Allow: 'DELETE' });
-			return answer(deleteWorkspace(req, workspacePath[1]!));
+			return answer(answerDeletion(req, workspacePath[1]!));
 		}
 		const route = table[path];
 		if (!route) {

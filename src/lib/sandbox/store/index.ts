@@ -106,7 +106,10 @@ function workspaceView(record: WorkspaceRecord, parts: Parts): SandboxWorkspace 
 			return found.workspace === id ? found.lookup : { kind: 'unknown' };
 		},
 
-		log: (input) => logBuffer.log(id, input),
+		// A request that found this workspace may end after it was removed: its entry then goes nowhere.
+		log(input) {
+			if (table.get(id) === record) logBuffer.log(id, input);
+		},
 		recentLog: (limit) => logBuffer.recent(id, limit),
 
 		clear() {

@@ -158,3 +158,14 @@ describe('store: workspaces persist', () => {
 		}
 	});
 });
+
+describe('store: a removed workspace', () => {
+	it('takes no more log entries, even from a request that found it before it went', () => {
+		const store = openStore(':memory:');
+		const { workspace } = store.createWorkspace({ fixtures: 'empty' });
+		store.deleteWorkspace(workspace.id);
+		workspace.log({ host: 'accounts', entry: { build: () => ({ late: true }) } });
+		expect(workspace.recentLog(10)).toEqual([]);
+		expect(store.recentLog(10)).toEqual([]);
+	});
+});
