@@ -3,7 +3,8 @@
  * (found by the access token) and the control API (found by the key). Three worlds, the default one and two
  * created ones, each with its clients, a user of its own, codes and tokens; random sequences mix one world's
  * keys, client ids, codes and tokens with another's, and no answer may cross: a code or token is refused as
- * unknown by another world's client, a key sees and changes only its world (clients, users, clock), and every
+ * unknown by another world's client, me.json answers with the token's own world's user as that world last set
+ * them, a key sees and changes only its world (clients, users, clock), and every
  * request's log entry is in its own world's log and no other. The authorisation page's door is tested in
  * auth/host.test.ts.
  *
@@ -36,6 +37,8 @@ interface World {
 	key: string | undefined;
 	clients: Client[];
 	sbid: string;
+	/** When the fuzz user's student verification expires, as the test last set it. */
+	expiresOn: string;
 	/** The workspace clock's offset from real time, as the test set it. */
 	offsetMs: number;
 }
@@ -144,7 +147,23 @@ async function me(credential: Credential): Promise<void> {
 		return;
 	}
 	expect(res.status).toBe(200);
-	expect(((await res.json()) as { sbid_number: string }).sbid_number).toBe(worlds[credential.world]!.sbid);
+	const body = (await res.json()) as { sbid_number: string; verifications: { expires_on: string }[] };
+	expect(body.sbid_number).toBe(worlds[credential.world]!.sbid);
+	expect(body.verifications.map((v) => v.expires_on)).toEqual([worlds[credential.world]!.expiresOn]);
+}
+
+/** Changes the fuzz user's verification through the control API: only the key's world sees it. */
+async function updateUser(choice: KeyChoice, expiresOn: string): Promise<void> {
+	const res = await control('POST', 'users', choice, { login: FUZZ_LOGIN, password: 'p', verifications: [{ supergroup: 'student', expires_on: expiresOn }] });
+	const keyWorld = worldOfKey(choice);
+	if (keyWorld === null) {
+		expect(res.status).toBe(403);
+		return;
+	}
+	expect(res.status).toBe(200);
+	const body = (await res.json()) as { sbid_number: string };
+	expect(body.sbid_number).toBe(worlds[keyWorld]!.sbid);
+	worlds[keyWorld]!.expiresOn = expiresOn;
 }
 
 async function state(choice: KeyChoice): Promise<void> {
@@ -224,7 +243,8 @@ const step = fc.oneof(
 	fc.record({ kind: fc.constant('me' as const), credential: fc.nat() }),
 	fc.record({ kind: fc.constant('state' as const), key: keyChoice }),
 	fc.record({ kind: fc.constant('clock' as const), key: keyChoice, offsetMs: fc.integer({ min: -CLOCK_WINDOW_MS.before, max: CLOCK_WINDOW_MS.after }) }),
-	fc.record({ kind: fc.constant('client' as const), key: keyChoice, client: fc.nat() })
+	fc.record({ kind: fc.constant('client' as const), key: keyChoice, client: fc.nat() }),
+	fc.record({ kind: fc.constant('user' as const), key: keyChoice, day: fc.integer({ min: 0, max: 3000 }) })
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
@@ -243,6 +263,8 @@ async function run(s: Step): Promise<void> {
 			return setClock(s.key, s.offsetMs);
 		case 'client':
 			return replaceClient(s.key, pick(allClients(), s.client));
+		case 'user':
+			return updateUser(s.key, new Date(Date.UTC(2090, 0, 1) + s.day * 86_400_000).toISOString().slice(0, 10));
 	}
 }
 
@@ -261,7 +283,7 @@ async function createWorld(index: WorldIndex): Promise<World> {
 	const { sbid_number } = (await user.json()) as { sbid_number: string };
 	const workspace = key ? sandbox.store.workspaceForKey(key)! : sandbox.store;
 	const clients = workspace.listClients().map(({ client_id, client_secret, verification_key }) => ({ client_id, client_secret, verification_key }));
-	return { index, key, clients, sbid: sbid_number, offsetMs: 0 };
+	return { index, key, clients, sbid: sbid_number, expiresOn: '2099-01-01', offsetMs: 0 };
 }
 
 describe('workspaces: no door crosses from one to another', () => {
