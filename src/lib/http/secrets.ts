@@ -40,19 +40,23 @@ export function showing(name: string, audience: Audience): Showing {
 /**
  * Headers that carry credentials, by what they hold: `authorization` (a scheme and credentials, also
  * Proxy-Authorization), `cookie` (`a=1; b=2`), `set-cookie` (`name=value; attributes`), `token` (the whole value is
- * a credential: the sandbox's admin token).
+ * a credential: the sandbox's admin token, a workspace's key).
  */
 export type SecretHeader = 'authorization' | 'cookie' | 'set-cookie' | 'token';
 
 /** The header a sandbox administrator's token may travel in (besides `Authorization: Bearer`). */
 export const ADMIN_CREDENTIAL_HEADER = 'x-sandbox-admin-token';
 
+/** The header that carries a sandbox workspace's key (control API calls). */
+export const WORKSPACE_KEY_HEADER = 'x-sandbox-workspace-key';
+
 const SECRET_HEADERS: Readonly<Record<string, SecretHeader>> = {
 	authorization: 'authorization',
 	'proxy-authorization': 'authorization',
 	cookie: 'cookie',
 	'set-cookie': 'set-cookie',
-	[ADMIN_CREDENTIAL_HEADER]: 'token'
+	[ADMIN_CREDENTIAL_HEADER]: 'token',
+	[WORKSPACE_KEY_HEADER]: 'token'
 };
 
 /** What kind of credential the header `name` (any case) carries, or undefined for none. */

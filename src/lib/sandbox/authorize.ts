@@ -12,11 +12,20 @@ import {
 	type RowCause,
 	type Supergroup
 } from '../protocol';
-import type { SandboxClient, SandboxStore, SandboxUser } from './store';
+import type { FoundClient, SandboxClient, SandboxUser, SandboxWorkspace } from './store';
 import { isActiveIn } from './verifications';
 import { decodeFormComponentStrictly } from '../http/form';
 
-export type AuthorizationRequest = { supergroup: Supergroup; client: SandboxClient; redirectUri: string; country: string };
+/** A checked request, with the workspace its client belongs to: the flow's users, codes and clock are that workspace's. */
+export type AuthorizationRequest = { supergroup: Supergroup; client: SandboxClient; workspace: SandboxWorkspace; redirectUri: string; country: string };
+
+/**
+ * Where a request's client_id is looked up: the store's `findClientAnywhere` for the authorisation page (the
+ * client_id finds the workspace), a workspace itself for the control API (only its own clients).
+ */
+export interface ClientScope {
+	findClient(clientId: string): FoundClient | undefined;
+}
 
 export type AuthorizationError =
 	/** A 7.1 row: `message` is the row's message, `detail` says exactly what was wrong in this request. */
@@ -24,7 +33,10 @@ export type AuthorizationError =
 	/** Behaviour the interface leaves open; see protocol/choices.ts. */
 	| { kind: 'choice'; choiceId: 'unknown-supergroup' | 'country-outside-plan'; message: string };
 
-export type AuthorizationCheck = { ok: true; request: AuthorizationRequest } | { ok: false; error: AuthorizationError };
+export type AuthorizationCheck =
+	| { ok: true; request: AuthorizationRequest }
+	/** `workspace`: the client's, when the client_id was found (the request is then that workspace's). */
+	| { ok: false; error: AuthorizationError; workspace?: SandboxWorkspace };
 
 type Param = { kind: 'missing' } | { kind: 'repeated'; count: number } | { kind: 'value'; value: string };
 
@@ -83,7 +95,7 @@ function checkPlanCountry(client: SandboxClient, p: Param): { ok: true; country:
 }
 
 /** Checks a request to `/sso/{supergroup}`, in the order of sandbox choice 'authorisation-check-order'. */
-export function checkAuthorizationRequest(store: SandboxStore, supergroup: string, query: URLSearchParams): AuthorizationCheck {
+export function checkAuthorizationRequest(scope: ClientScope, supergroup: string, query: URLSearchParams): AuthorizationCheck {
 	if (!isSupergroup(supergroup)) {
 		return {
 			ok: false,
@@ -98,9 +110,20 @@ export function checkAuthorizationRequest(store: SandboxStore, supergroup: strin
 	const clientId = param(query, 'client_id');
 	if (clientId.kind === 'missing') return rowError('auth-invalid-client', 'missing', 'The link has no `client_id`.');
 	if (clientId.kind === 'repeated') return rowError('auth-invalid-client', 'unknown-client', repeatedDetail('client_id', clientId.count));
-	const client = store.getClient(clientId.value);
-	if (!client) return rowError('auth-invalid-client', 'unknown-client', `No client has the id \`${clientId.value}\`.`);
+	const found = scope.findClient(clientId.value);
+	if (!found) return rowError('auth-invalid-client', 'unknown-client', `No client has the id \`${clientId.value}\`.`);
+	const { client, workspace } = found;
+	const rest = checkClientRequest(client, query);
+	return rest.ok
+		? { ok: true, request: { supergroup, client, workspace, redirectUri: rest.redirectUri, country: rest.country } }
+		: { ...rest, workspace };
+}
 
+/** The checks after the client is known: redirect URI, response type, country. */
+function checkClientRequest(
+	client: SandboxClient,
+	query: URLSearchParams
+): { ok: true; redirectUri: string; country: string } | { ok: false; error: AuthorizationError } {
 	const redirect = checkRedirectUri(client, param(query, 'redirect_uri'));
 	if (!redirect.ok) return redirect;
 
@@ -118,11 +141,12 @@ export function checkAuthorizationRequest(store: SandboxStore, supergroup: strin
 	const country = checkPlanCountry(client, param(query, 'country'));
 	if (!country.ok) return country;
 
-	return { ok: true, request: { supergroup, client, redirectUri: redirect.redirectUri, country: country.country } };
+	return { ok: true, redirectUri: redirect.redirectUri, country: country.country };
 }
 
-export function hasActiveVerification(store: SandboxStore, user: SandboxUser, supergroup: Supergroup): boolean {
-	return isActiveIn(user.verifications, supergroup, store.today());
+/** Whether the user has an active verification in the supergroup on the workspace's clock. */
+export function hasActiveVerification(workspace: Pick<SandboxWorkspace, 'today'>, user: SandboxUser, supergroup: Supergroup): boolean {
+	return isActiveIn(user.verifications, supergroup, workspace.today());
 }
 
 function parameterName(pair: string): string {
@@ -145,14 +169,12 @@ export function redirectLocation(redirectUri: string, code: string | null): stri
 	return `${base}${kept.length ? `?${kept.join('&')}` : ''}${fragment}`;
 }
 
-/** The redirect after the user's decision. Authorise issues a code bound to the client, user and exact redirect URI. */
-export function decide(
-	store: SandboxStore,
-	request: AuthorizationRequest,
-	userId: number,
-	decision: 'authorize' | 'cancel'
-): { location: string } {
+/**
+ * The redirect after the user's decision. Authorise issues a code in the request's workspace, bound to the client,
+ * the user (of that workspace) and the exact redirect URI.
+ */
+export function decide(request: AuthorizationRequest, userId: number, decision: 'authorize' | 'cancel'): { location: string } {
 	if (decision === 'cancel') return { location: redirectLocation(request.redirectUri, null) };
-	const code = store.issueCode({ clientId: request.client.client_id, userId, redirectUri: request.redirectUri });
+	const code = request.workspace.issueCode({ clientId: request.client.client_id, userId, redirectUri: request.redirectUri });
 	return { location: redirectLocation(request.redirectUri, code) };
 }

@@ -3,7 +3,16 @@
  * README and the explorer's UI can list them.
  */
 import type { Supergroup } from '../protocol';
-import { hashPassword, type PasswordHash, type SandboxClient, type SandboxStore } from './store';
+import {
+	DEFAULT_WORKSPACE_ID,
+	hashPassword,
+	type CreatedWorkspace,
+	type PasswordHash,
+	type SandboxClient,
+	type SandboxStore,
+	type SandboxWorkspace,
+	type WorkspaceFixtures
+} from './store';
 import { addDays } from '../dates';
 
 export const FIXTURE_PASSWORD = 'password';
@@ -70,15 +79,28 @@ export const FIXTURE_USERS: readonly FixtureUser[] = [
 
 let sharedPasswordHash: PasswordHash | undefined;
 
-/** Adds the fixtures to the store (clients replaced, users updated by login), relative to the sandbox's today. */
-export function applyFixtures(store: SandboxStore, explorerOrigin: string): void {
+/**
+ * A fixture client's id in a workspace. Client ids are unique across the sandbox (a request finds its workspace by
+ * its client_id), so another workspace's copy of `demo-client` is `demo-client~{workspace id}`: same secret, same
+ * redirect URI, same plan. The default workspace keeps the shipped ids.
+ */
+export function fixtureClientId(clientId: string, workspaceId: string): string {
+	return workspaceId === DEFAULT_WORKSPACE_ID ? clientId : `${clientId}~${workspaceId}`;
+}
+
+/** Adds the fixtures to the workspace (clients replaced, users updated by login), relative to its today. */
+export function applyFixtures(store: SandboxWorkspace, explorerOrigin: string): void {
 	// Hashed once per process: resets stay fast, and every fixture user has the same published password anyway.
 	sharedPasswordHash ??= hashPassword(FIXTURE_PASSWORD);
 	const today = store.today();
 	const password = sharedPasswordHash;
 	store.transaction(() => {
 		for (const { redirect_path, description: _, ...client } of FIXTURE_CLIENTS) {
-			store.upsertClient({ ...client, redirect_uris: [new URL(redirect_path, explorerOrigin).href] });
+			store.upsertClient({
+				...client,
+				client_id: fixtureClientId(client.client_id, store.id),
+				redirect_uris: [new URL(redirect_path, explorerOrigin).href]
+			});
 		}
 		for (const user of FIXTURE_USERS) {
 			store.upsertUser({
@@ -92,10 +114,24 @@ export function applyFixtures(store: SandboxStore, explorerOrigin: string): void
 	});
 }
 
-/** Back to the shipped fixtures: everything created removed, the clock back to real time. */
-export function resetToFixtures(store: SandboxStore, explorerOrigin: string): void {
+/** A new workspace, with the demo fixtures copied in unless `fixtures` is 'empty'; its key is in the answer. */
+export function createWorkspace(
+	store: SandboxStore,
+	options: { fixtures: WorkspaceFixtures; name?: string },
+	explorerOrigin: string
+): CreatedWorkspace {
+	const created = store.createWorkspace(options);
+	if (options.fixtures === 'demo') applyFixtures(created.workspace, explorerOrigin);
+	return created;
+}
+
+/**
+ * Back to how the workspace was made: everything created removed, the clock back to real time, and the fixtures
+ * again unless it was made empty.
+ */
+export function resetToFixtures(store: SandboxWorkspace, explorerOrigin: string): void {
 	store.transaction(() => {
 		store.clear();
-		applyFixtures(store, explorerOrigin);
+		if (store.info().fixtures === 'demo') applyFixtures(store, explorerOrigin);
 	});
 }

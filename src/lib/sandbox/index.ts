@@ -15,9 +15,11 @@ import { MIN_ADMIN_TOKEN_LENGTH } from './admin-access';
 import { loggedServer } from './request-log';
 import { openStore, type SandboxStore } from './store';
 import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
+import { DEFAULT_WORKSPACE_POLICY, startWorkspaceExpiry, type WorkspacePolicy } from './workspaces';
 
 export { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from './fixtures';
-export type { SandboxClient, SandboxStore, SandboxUser } from './store';
+export type { SandboxClient, SandboxStore, SandboxUser, SandboxWorkspace } from './store';
+export { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, type WorkspacePolicy } from './workspaces';
 
 export interface SandboxOptions {
 	authPort: number;
@@ -34,6 +36,8 @@ export interface SandboxOptions {
 	controlApi: boolean;
 	/** SANDBOX_ADMIN_TOKEN: what administration needs; null: only this machine administers (admin-access.ts). */
 	adminToken?: string | null;
+	/** Public mode, idle expiry and creation rate of workspaces; not public, 24 h, 20 per hour when absent. */
+	workspaces?: WorkspacePolicy;
 }
 
 export interface RunningSandbox {
@@ -51,6 +55,14 @@ const port = (name: string, fallback: number) =>
 		.refine((n) => n <= 65535, `${name} must be a port number from 0 to 65535`)
 		.default(fallback);
 
+const positiveNumber = (name: string, fallback: number, whole: boolean) =>
+	z
+		.string()
+		.regex(whole ? /^\d{1,6}$/ : /^\d{1,6}(\.\d+)?$/, `${name} must be ${whole ? 'a whole number' : 'a number'} greater than 0`)
+		.transform(Number)
+		.refine((n) => n > 0, `${name} must be greater than 0`)
+		.default(fallback);
+
 const SandboxEnv = z.object({
 	PORT: port('PORT', 3000),
 	AUTH_PORT: port('AUTH_PORT', 3001),
@@ -66,7 +78,10 @@ const SandboxEnv = z.object({
 		.string()
 		.min(MIN_ADMIN_TOKEN_LENGTH, `SANDBOX_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (e.g. openssl rand -base64 24)`)
 		.regex(/^[\x21-\x7e]+$/, 'SANDBOX_ADMIN_TOKEN must be printable ASCII without spaces')
-		.optional()
+		.optional(),
+	SANDBOX_PUBLIC: z.enum(['on', 'off'], { message: 'SANDBOX_PUBLIC must be "on" or "off"' }).default('off'),
+	SANDBOX_WORKSPACE_IDLE_HOURS: positiveNumber('SANDBOX_WORKSPACE_IDLE_HOURS', DEFAULT_WORKSPACE_POLICY.idleHours, false),
+	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber('SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR', DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true)
 });
 
 /** The sandbox's settings from the environment; throws one clear message naming every bad variable. */
@@ -83,7 +98,12 @@ export function sandboxConfigFromEnv(env: Record<string, string | undefined>): S
 		explorerOrigin: e.ORIGIN ?? `http://localhost:${e.PORT}`,
 		databasePath: join(e.DATA_DIR, 'sandbox.db'),
 		controlApi: e.SANDBOX_CONTROL_API === 'on',
-		adminToken: e.SANDBOX_ADMIN_TOKEN ?? null
+		adminToken: e.SANDBOX_ADMIN_TOKEN ?? null,
+		workspaces: {
+			public: e.SANDBOX_PUBLIC === 'on',
+			idleHours: e.SANDBOX_WORKSPACE_IDLE_HOURS,
+			creationsPerAddressPerHour: e.SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR
+		}
 	};
 }
 
@@ -114,19 +134,26 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	if (options.databasePath !== ':memory:') mkdirSync(dirname(options.databasePath), { recursive: true });
 	const store = openStore(options.databasePath);
 	if (store.isEmpty()) applyFixtures(store, options.explorerOrigin);
+	const workspaces = options.workspaces ?? DEFAULT_WORKSPACE_POLICY;
+	const expiry = startWorkspaceExpiry(store, workspaces.idleHours);
 
-	// Requests must address the sandbox by one of its own names (DNS rebinding), and slow clients are cut off.
+	// Requests must address the sandbox by one of its own names (DNS rebinding), and slow clients are cut off. In
+	// public mode the default workspace is everyone's: requests no workspace claims are not kept in its log.
 	const names = options.ownHostNames ?? ownHostNames(options.explorerOrigin, []);
-	const serverOptions = slowClientOptions(options.slowClients ?? DEFAULT_SLOW_CLIENT_LIMITS);
+	const logging = { logUnclaimed: !workspaces.public, server: slowClientOptions(options.slowClients ?? DEFAULT_SLOW_CLIENT_LIMITS) };
 	const accounts = loggedServer(
 		store,
 		'accounts',
-		refuseForeignHosts(names, createAccountsHost(store, { controlApi: options.controlApi, adminToken: options.adminToken ?? null, explorerOrigin: options.explorerOrigin })),
-		serverOptions
+		refuseForeignHosts(
+			names,
+			createAccountsHost(store, { controlApi: options.controlApi, adminToken: options.adminToken ?? null, explorerOrigin: options.explorerOrigin, workspaces })
+		),
+		logging
 	);
-	const auth = loggedServer(store, 'authorisation', refuseForeignHosts(names, createAuthHost(store, { explorerOrigin: options.explorerOrigin })), serverOptions);
+	const auth = loggedServer(store, 'authorisation', refuseForeignHosts(names, createAuthHost(store, { explorerOrigin: options.explorerOrigin })), logging);
 
 	const close = async () => {
+		expiry.stop();
 		await Promise.all([closeServer(auth), closeServer(accounts)]);
 		store.close();
 	};

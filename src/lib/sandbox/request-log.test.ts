@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { loggedServer, type LoggedExchange } from './request-log';
+import { MASK } from '../http/exchange';
+import { loggedServer, useWorkspace, type LoggedExchange } from './request-log';
 import { openStore, type SandboxStore } from './store';
 
 let store: SandboxStore;
@@ -185,5 +186,69 @@ describe('request log: the buffer in the store\'s database', () => {
 			vi.useRealTimers();
 			rmSync(dir, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('request log: one per workspace', () => {
+	let running: Server | undefined;
+	afterEach(async () => {
+		await new Promise((resolve) => (running ? running.close(resolve) : resolve(undefined)));
+		running = undefined;
+	});
+
+	/** A logged server whose handler files a request under the workspace its `x-ws` header names (if any). */
+	async function serveWorkspaces(logUnclaimed: boolean) {
+		const store = openStore(':memory:');
+		const { workspace, key } = store.createWorkspace({ fixtures: 'empty' });
+		running = loggedServer(
+			store,
+			'accounts',
+			(req, res) => {
+				if (req.headers['x-ws'] === 'mine') useWorkspace(req, workspace);
+				if (req.headers['x-ws'] === 'default') useWorkspace(req, store);
+				res.end('ok');
+			},
+			{ logUnclaimed }
+		);
+		await new Promise<void>((resolve) => running!.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
+		return { store, workspace, key, url };
+	}
+
+	async function logged(log: () => { entry: unknown }[], count: number): Promise<LoggedExchange[]> {
+		for (let i = 0; i < 100 && log().length < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		return log().map((e) => e.entry as LoggedExchange);
+	}
+
+	it('files each request under the workspace that claims it, timed on its clock; unclaimed ones under the default', async () => {
+		const { store, workspace, url } = await serveWorkspaces(true);
+		workspace.setClock(new Date('2001-01-01T00:00:00Z'));
+		await fetch(`${url}/mine`, { headers: { 'x-ws': 'mine' } });
+		await fetch(`${url}/default`, { headers: { 'x-ws': 'default' } });
+		await fetch(`${url}/nobody`);
+		const mine = await logged(() => workspace.recentLog(10), 1);
+		expect(mine.map((e) => new URL(e.request.url).pathname)).toEqual(['/mine']);
+		expect(mine[0]!.sandboxAt.startsWith('2001-01-01')).toBe(true);
+		const others = await logged(() => store.recentLog(10), 2);
+		expect(others.map((e) => new URL(e.request.url).pathname).sort()).toEqual(['/default', '/nobody']);
+	});
+
+	it('keeps unclaimed requests nowhere when told to (public mode)', async () => {
+		const { store, workspace, url } = await serveWorkspaces(false);
+		await fetch(`${url}/nobody`);
+		await fetch(`${url}/mine`, { headers: { 'x-ws': 'mine' } });
+		await logged(() => workspace.recentLog(10), 1);
+		expect(store.recentLog(10)).toEqual([]);
+	});
+
+	it('masks the workspace key header, and never logs the calls that answer or remove keys', async () => {
+		const { workspace, key, url } = await serveWorkspaces(true);
+		await fetch(`${url}/sandbox/workspaces`, { method: 'POST', headers: { 'x-ws': 'mine' } });
+		await fetch(`${url}/sandbox/workspaces/${workspace.id}`, { method: 'DELETE', headers: { 'x-ws': 'mine', 'X-Sandbox-Workspace-Key': key } });
+		await fetch(`${url}/sandbox/state?x=1`, { method: 'POST', headers: { 'x-ws': 'mine', 'X-Sandbox-Workspace-Key': key } });
+		const [entry] = await logged(() => workspace.recentLog(10), 1);
+		expect(workspace.recentLog(10)).toHaveLength(1);
+		expect(entry!.request.headers).toContainEqual({ name: 'X-Sandbox-Workspace-Key', value: MASK });
+		expect(JSON.stringify(entry)).not.toContain(key.split('.')[1]);
 	});
 });

@@ -11,12 +11,19 @@
  *
  * The store keeps the log in its database through `openLogBuffer`: entries wait in memory and are written
  * together, since one transaction per request would dominate the hot path's cost.
+ *
+ * Each workspace has its own log. A host that finds a request's workspace (by its client_id, its access token or
+ * its workspace key) says so with `useWorkspace`, and the entry goes to that workspace's log. A request no
+ * workspace claims (an unknown client, a malformed token) goes to the default workspace's log, or nowhere when
+ * the server is told not to keep such entries (public mode: the default workspace is everyone's, and its log
+ * would show one integrator's mistakes to another).
  */
 import type Database from 'better-sqlite3';
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerOptions } from 'node:http';
-import type { HttpHeader, RecordedRequest, RecordedResponse } from '../http/exchange';
+import { MASK, type HttpHeader, type RecordedRequest, type RecordedResponse } from '../http/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
-import type { SandboxStore } from './store';
+import type { SandboxStore, SandboxWorkspace } from './store';
+import { WORKSPACE_LIMITS } from './workspaces';
 
 export type SandboxHost = 'authorisation' | 'accounts';
 
@@ -53,13 +60,17 @@ export interface LoggedExchange {
 /** Bodies are recorded up to this many bytes. */
 const RECORDED_BODY_BYTES = 8 * 1024;
 
-/** Requests not worth a log entry: health checks, static assets and the log reading itself. */
+/**
+ * Requests not worth a log entry: health checks, static assets and the log reading itself; and the creation and
+ * removal of workspaces, whose answers and headers carry workspace keys, which are never logged.
+ */
 function isUnlogged(method: string | undefined, url: string | undefined): boolean {
-	if (method !== 'GET' && method !== 'HEAD') return false;
 	const target = url ?? '';
 	const query = target.indexOf('?');
 	const path = query === -1 ? target : target.slice(0, query);
-	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path.startsWith('/assets/');
+	if (path === '/sandbox/workspaces' || path.startsWith('/sandbox/workspaces/')) return true;
+	if (method !== 'GET' && method !== 'HEAD') return false;
+	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path === '/sandbox/workspace' || path.startsWith('/assets/');
 }
 
 /** Keeps the first RECORDED_BODY_BYTES of a body as it passes; strings stay strings until the text is asked for. */
@@ -137,11 +148,13 @@ class ExchangeCapture implements LogEntrySource {
 	private readonly contentType: string | undefined;
 
 	private readonly startedMs = performance.now();
-	private readonly sandboxAtMs: number;
+	/** On the default workspace's clock, until the request's workspace is found. */
+	private sandboxAtMs: number;
 
 	constructor(
 		private readonly store: SandboxStore,
 		private readonly host: SandboxHost,
+		private readonly logUnclaimed: boolean,
 		req: IncomingMessage
 	) {
 		this.sandboxAtMs = store.now().getTime();
@@ -152,11 +165,14 @@ class ExchangeCapture implements LogEntrySource {
 	}
 
 	/** Called once, when the response closes: sent in full, or cut short by a client that went away. */
-	finish(res: ServerResponse): void {
+	finish(res: LoggedResponse): void {
 		this.durationMs = Math.round((performance.now() - this.startedMs) * 100) / 100;
 		if (res.headersSent) this.response = { status: res.statusCode, statusText: res.statusMessage, headers: res.getHeaders() };
+		const claimed = res.req.workspace;
+		if (claimed !== null) this.sandboxAtMs = res.req.sandboxAtMs;
+		const log = claimed ?? (this.logUnclaimed ? this.store : null);
 		// Built and masked only if the store keeps it: under load most entries are pushed out unwritten.
-		this.store.log({ host: this.host, entry: this });
+		log?.log({ host: this.host, entry: this });
 	}
 
 	build(): LoggedExchange {
@@ -187,6 +203,10 @@ class ExchangeCapture implements LogEntrySource {
 class LoggedRequest extends IncomingMessage {
 	/** Where this request's body is recorded; null when it is not logged. */
 	recordBodyIn: BodyRecorder | null = null;
+	/** The workspace found for this request (see `useWorkspace`); null until then. */
+	workspace: SandboxWorkspace | null = null;
+	/** When the workspace was found, on its clock. */
+	sandboxAtMs = 0;
 
 	override emit(event: string | symbol, ...args: unknown[]): boolean {
 		if (event === 'data' && this.recordBodyIn !== null) this.recordBodyIn.add(args[0]);
@@ -232,18 +252,37 @@ class LoggedResponse extends ServerResponse<LoggedRequest> {
 }
 
 /**
- * A server for one of the sandbox's hosts whose every request is logged, except health checks, static assets and
- * reads of the log itself.
+ * Says that `req` belongs to `workspace`: the workspace was used now (idle ones expire), and the request's log
+ * entry goes to its log, timed on its clock. The first workspace found for a request is the one it keeps.
+ */
+export function useWorkspace(req: IncomingMessage, workspace: SandboxWorkspace): void {
+	workspace.touch();
+	if (req instanceof LoggedRequest && req.workspace === null) {
+		req.workspace = workspace;
+		req.sandboxAtMs = workspace.now().getTime();
+	}
+}
+
+export interface LoggedServerOptions {
+	/** Whether a request no workspace claims is kept in the default workspace's log (true) or not logged (false). */
+	logUnclaimed: boolean;
+	/** node:http's own options (timeouts that bound slow clients). */
+	server?: ServerOptions;
+}
+
+/**
+ * A server for one of the sandbox's hosts whose every request is logged, except health checks, static assets,
+ * reads of the log itself and calls that carry workspace keys in their answers.
  */
 export function loggedServer(
 	store: SandboxStore,
 	host: SandboxHost,
 	handler: (req: IncomingMessage, res: ServerResponse) => void,
-	options: ServerOptions = {}
+	options: LoggedServerOptions = { logUnclaimed: true }
 ): Server {
-	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ ...options, IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
+	return createServer<typeof LoggedRequest, typeof LoggedResponse>({ ...options.server, IncomingMessage: LoggedRequest, ServerResponse: LoggedResponse }, (req, res) => {
 		if (!isUnlogged(req.method, req.url)) {
-			const capture = new ExchangeCapture(store, host, req);
+			const capture = new ExchangeCapture(store, host, options.logUnclaimed, req);
 			req.recordBodyIn = capture.requestBody;
 			res.capture = capture;
 		}
@@ -251,8 +290,8 @@ export function loggedServer(
 	}) as unknown as Server; // callers need only a Server; the classes are this module's business
 }
 
-/** How many log entries are kept; older ones are dropped as new ones arrive. */
-const LOG_CAPACITY = 500;
+/** How many log entries each workspace keeps; older ones are dropped as new ones arrive. */
+export const LOG_CAPACITY = WORKSPACE_LIMITS.logEntries;
 /**
  * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
  * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
@@ -262,29 +301,56 @@ const LOG_IDLE_MS = 200;
 const LOG_MAX_WAIT_MS = 5000;
 
 export interface LogBuffer {
-	log(input: LogEntryInput): void;
-	/** The newest `limit` entries, newest first, once the waiting ones are written. */
-	recent(limit: number): LogEntry[];
+	log(workspace: string, input: LogEntryInput): void;
+	/** The workspace's newest `limit` entries, newest first, once the waiting ones are written. */
+	recent(workspace: string, limit: number): LogEntry[];
 	/** Writes the waiting entries now. */
 	flush(): void;
-	/** Drops the waiting entries unwritten (the store is being cleared). */
-	discardWaiting(): void;
+	/** Drops the workspace's waiting entries unwritten (it is being cleared or removed). */
+	discardWaiting(workspace: string): void;
 }
 
-/** The request log in the store's database (its `request_log` table), written in batches. */
+type PendingEntry = { atMs: number; host: SandboxHost; entry: LogEntrySource };
+
+/**
+ * One workspace's entries waiting to be written. Only the newest LOG_CAPACITY can survive the trim, so they wait
+ * in a ring of that size: under load, older ones are overwritten before they are ever built.
+ */
+class PendingRing {
+	private readonly slots: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
+	private next = 0;
+	private count = 0;
+
+	push(entry: PendingEntry): void {
+		this.slots[this.next] = entry;
+		this.next = (this.next + 1) % LOG_CAPACITY;
+		this.count = Math.min(this.count + 1, LOG_CAPACITY);
+	}
+
+	take(): PendingEntry[] {
+		const entries: PendingEntry[] = [];
+		for (let i = this.count; i > 0; i--) {
+			const slot = (this.next - i + LOG_CAPACITY) % LOG_CAPACITY;
+			entries.push(this.slots[slot]!);
+			this.slots[slot] = undefined;
+		}
+		this.count = 0;
+		return entries;
+	}
+}
+
+/** The request log in the store's database (its `request_log` table), a log per workspace, written in batches. */
 export function openLogBuffer(db: Database.Database): LogBuffer {
-	const insertLog = db.prepare<[string, string, string]>('INSERT INTO request_log (at, host, entry) VALUES (?, ?, ?)');
-	const trimLog = db.prepare<[number]>('DELETE FROM request_log WHERE id <= ?');
-	const recentLog = db.prepare<[number], { id: number; at: string; host: SandboxHost; entry: string }>(
-		'SELECT * FROM request_log ORDER BY id DESC LIMIT ?'
+	const insertLog = db.prepare<[string, string, string, string]>('INSERT INTO request_log (workspace, at, host, entry) VALUES (?, ?, ?, ?)');
+	const trimLog = db.prepare<{ workspace: string; keep: number }>(
+		`DELETE FROM request_log WHERE workspace = @workspace AND id <= (
+			SELECT id FROM request_log WHERE workspace = @workspace ORDER BY id DESC LIMIT 1 OFFSET @keep)`
+	);
+	const recentLog = db.prepare<[string, number], { id: number; at: string; host: SandboxHost; entry: string }>(
+		'SELECT id, at, host, entry FROM request_log WHERE workspace = ? ORDER BY id DESC LIMIT ?'
 	);
 
-	// Only the newest LOG_CAPACITY can survive the trim, so they wait in a ring of that size: under load, older
-	// ones are overwritten before they are ever built.
-	type PendingEntry = { atMs: number; host: SandboxHost; entry: LogEntrySource };
-	const pendingLog: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
-	let pendingNext = 0;
-	let pendingCount = 0;
+	const pending = new Map<string, PendingRing>();
 	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
 	let firstPendingAtMs = 0;
 	let lastLogAtMs = 0;
@@ -297,47 +363,39 @@ export function openLogBuffer(db: Database.Database): LogBuffer {
 		}
 		flushLog();
 	}
-	const writeLog = db.transaction((entries: PendingEntry[]) => {
-		let last = 0;
-		for (const { atMs, host, entry } of entries) {
-			last = Number(insertLog.run(new Date(atMs).toISOString(), host, JSON.stringify(entry.build())).lastInsertRowid);
+	const writeLog = db.transaction((batches: [string, PendingEntry[]][]) => {
+		for (const [workspace, entries] of batches) {
+			for (const { atMs, host, entry } of entries) {
+				insertLog.run(workspace, new Date(atMs).toISOString(), host, JSON.stringify(entry.build()));
+			}
+			trimLog.run({ workspace, keep: LOG_CAPACITY });
 		}
-		if (last > LOG_CAPACITY) trimLog.run(last - LOG_CAPACITY);
 	});
-	function takePendingLog(): PendingEntry[] {
-		const entries: PendingEntry[] = [];
-		for (let i = pendingCount; i > 0; i--) {
-			const slot = (pendingNext - i + LOG_CAPACITY) % LOG_CAPACITY;
-			entries.push(pendingLog[slot]!);
-			pendingLog[slot] = undefined;
-		}
-		pendingCount = 0;
-		return entries;
-	}
 	function flushLog(): void {
 		clearTimeout(logFlushTimer);
 		logFlushTimer = undefined;
-		const entries = takePendingLog();
-		if (entries.length > 0 && db.open) writeLog(entries);
+		const batches = [...pending].map(([workspace, ring]): [string, PendingEntry[]] => [workspace, ring.take()]);
+		pending.clear();
+		if (batches.length > 0 && db.open) writeLog(batches);
 	}
 
 	return {
-		log({ host, entry }) {
+		log(workspace, { host, entry }) {
 			lastLogAtMs = Date.now();
-			pendingLog[pendingNext] = { atMs: lastLogAtMs, host, entry };
-			pendingNext = (pendingNext + 1) % LOG_CAPACITY;
-			pendingCount = Math.min(pendingCount + 1, LOG_CAPACITY);
+			let ring = pending.get(workspace);
+			if (!ring) pending.set(workspace, (ring = new PendingRing()));
+			ring.push({ atMs: lastLogAtMs, host, entry });
 			if (logFlushTimer === undefined) {
 				firstPendingAtMs = lastLogAtMs;
 				// Unreferenced: a waiting log entry never keeps the process alive (close() writes it).
 				logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS).unref();
 			}
 		},
-		recent(limit) {
+		recent(workspace, limit) {
 			flushLog();
-			return recentLog.all(limit).map((row) => ({ ...row, entry: JSON.parse(row.entry) as unknown }));
+			return recentLog.all(workspace, limit).map((row) => ({ ...row, entry: JSON.parse(row.entry) as unknown }));
 		},
 		flush: flushLog,
-		discardWaiting: () => void takePendingLog()
+		discardWaiting: (workspace) => void pending.delete(workspace)
 	};
 }

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxStore } from '../store';
+import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from '../workspaces';
 import { createControlApi } from './control';
 import { sendJson, splitTarget } from './http';
 import { handleMe } from './me';
@@ -16,12 +17,16 @@ export interface AccountsHostOptions {
 	adminToken?: string | null;
 	/** Origin of the explorer: the fixtures' redirect URI (`/callback`) follows it on reset. */
 	explorerOrigin: string;
+	/** Public mode and the workspaces' limits; the defaults when absent (not public). */
+	workspaces?: WorkspacePolicy;
 }
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function createAccountsHost(store: SandboxStore, options: AccountsHostOptions): RequestHandler {
-	const control = options.controlApi ? createControlApi(store, options.explorerOrigin, options.adminToken ?? null) : null;
+	const control = options.controlApi
+		? createControlApi(store, { explorerOrigin: options.explorerOrigin, workspaces: options.workspaces ?? DEFAULT_WORKSPACE_POLICY, adminToken: options.adminToken ?? null })
+		: null;
 
 	/** Synchronous where it can be (me.json is the busiest path); the token endpoint waits for its body. */
 	function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {

@@ -1,10 +1,12 @@
 /**
  * `GET {accounts_url}/api/v3/me.json` (4.3, 7.3). Checked in the order of sandbox choice 'me-check-order';
- * error bodies per 'me-error-bodies' (400 and 403 empty, 401 and 404 `{message}`).
+ * error bodies per 'me-error-bodies' (400 and 403 empty, 401 and 404 `{message}`). The access token finds the
+ * request's workspace: its expiry and the verifications' are judged on that workspace's clock.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MeResponse } from '../../protocol';
-import type { SandboxStore, SandboxUser, VerificationKey } from '../store';
+import { useWorkspace } from '../request-log';
+import type { AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
 import { parseParams, sendEmpty, sendJsonText, type Params } from './http';
 
@@ -69,21 +71,32 @@ function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
 }
 
 export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
-	if (!input.host) return { status: 400, body: null };
-	if (!input.userAgent) return { status: 403, body: null };
+	return meDecision(store, input).outcome;
+}
+
+/** The answer, and the workspace of the token it was about (none when no workspace issued it). */
+function meDecision(store: SandboxStore, input: MeInput): { outcome: MeOutcome; workspace: SandboxWorkspace | null } {
+	const outcome = (answer: MeOutcome) => ({ outcome: answer, workspace: null });
+	if (!input.host) return outcome({ status: 400, body: null });
+	if (!input.userAgent) return outcome({ status: 403, body: null });
 	// Sandbox choice 'wrong-method'.
 	if (input.method !== 'GET' && input.method !== 'HEAD') {
-		return { status: 405, body: { message: `me.json only answers GET, not ${input.method}.` } };
+		return outcome({ status: 405, body: { message: `me.json only answers GET, not ${input.method}.` } });
 	}
 	// A malformed query string (bad percent-encoding, repeated parameters) is a malformed request.
 	const params = parseParams(input.query, 'query string');
-	if (!params.ok) return { status: 400, body: null };
+	if (!params.ok) return outcome({ status: 400, body: null });
 	const found = findToken(input, params.params);
-	if (!found.ok) return found.outcome;
+	if (!found.ok) return outcome(found.outcome);
 	if (!CREDENTIAL_FORMAT.test(found.token)) {
-		return unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.');
+		return outcome(unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.'));
 	}
-	const lookup = store.lookupAccessToken(found.token);
+	const { lookup, workspace } = store.findAccessToken(found.token);
+	return { outcome: tokenAnswer(lookup, workspace ?? store), workspace };
+}
+
+/** The answer for a looked-up token; `workspace` is the token's, whose clock says which verifications are active. */
+function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace, 'today'>): MeOutcome {
 	switch (lookup.kind) {
 		case 'grant-code':
 			return unauthorized('This is an authorisation grant code, not an access token: exchange it at /oauth/token first.');
@@ -97,18 +110,19 @@ export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
 			if (lookup.user.deletion_requested) {
 				return { status: 404, body: { message: 'The user of this token has asked for their account to be deleted.' } };
 			}
-			return { status: 200, body: answerFor(lookup.user, lookup.client.verification_key, store.today()).body };
+			return { status: 200, body: answerFor(lookup.user, lookup.client.verification_key, workspace.today()).body };
 	}
 }
 
 export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): void {
-	const outcome = meOutcome(store, {
+	const { outcome, workspace } = meDecision(store, {
 		method: req.method ?? 'GET',
 		host: req.headers.host,
 		userAgent: req.headers['user-agent'],
 		authorization: req.headers.authorization,
 		query
 	});
+	if (workspace) useWorkspace(req, workspace);
 	// Personal data and credential errors: never cached.
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
 	if (outcome.status === 405) headers.Allow = 'GET, HEAD';

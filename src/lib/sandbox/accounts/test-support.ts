@@ -5,6 +5,7 @@ import { AUTHORIZATION_CODE, type Supergroup } from '../../protocol';
 import { checkAuthorizationRequest, decide } from '../authorize';
 import { applyFixtures } from '../fixtures';
 import { openStore, type SandboxStore } from '../store';
+import type { WorkspacePolicy } from '../workspaces';
 import { createAccountsHost } from './host';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -17,11 +18,11 @@ export interface RunningAccounts {
 	close(): Promise<void>;
 }
 
-export async function startAccounts(options: { controlApi?: boolean; adminToken?: string; store?: SandboxStore } = {}): Promise<RunningAccounts> {
+export async function startAccounts(options: { controlApi?: boolean; adminToken?: string; store?: SandboxStore; workspaces?: WorkspacePolicy } = {}): Promise<RunningAccounts> {
 	const store = options.store ?? openStore(':memory:');
 	if (store.isEmpty()) applyFixtures(store, ORIGIN);
 	const server = createServer(
-		createAccountsHost(store, { controlApi: options.controlApi ?? true, adminToken: options.adminToken ?? null, explorerOrigin: ORIGIN })
+		createAccountsHost(store, { controlApi: options.controlApi ?? true, adminToken: options.adminToken ?? null, explorerOrigin: ORIGIN, workspaces: options.workspaces })
 	);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
@@ -50,7 +51,7 @@ export function issueCode(
 	if (!check.ok) throw new Error(`bad test request: ${check.error.message}`);
 	const user = store.getUserByLogin(login);
 	if (!user) throw new Error(`no fixture user ${login}`);
-	return new URL(decide(store, check.request, user.id, 'authorize').location).searchParams.get('code')!;
+	return new URL(decide(check.request, user.id, 'authorize').location).searchParams.get('code')!;
 }
 
 /** `POST /oauth/token` with the parameters in the query string, as the interface describes. */

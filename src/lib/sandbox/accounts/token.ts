@@ -2,6 +2,9 @@
  * `POST {accounts_url}/oauth/token` (4.2, 7.2). The checks run in the order of sandbox choice
  * 'token-check-order'; each is a small named function, and the first failure answers. Parameters the interface
  * does not use (`state`, `scope`) are never looked at (sandbox choice 'unused-parameters').
+ *
+ * The client_id finds the request's workspace; the code or refresh token is then looked up in that workspace
+ * only, so one of another workspace is refused as unknown (invalid_grant), like one never issued.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -15,7 +18,8 @@ import {
 	type TokenParameter,
 	type TokenResponse
 } from '../../protocol';
-import type { CodeExchange, IssuedTokens, RefreshResult, SandboxClient, SandboxStore } from '../store';
+import { useWorkspace } from '../request-log';
+import type { CodeExchange, FoundClient, IssuedTokens, RefreshResult, SandboxStore, SandboxWorkspace } from '../store';
 import { MAX_BODY_BYTES, mediaType, parseParams, readBody, sendJson, type Params } from './http';
 import { decodeFormComponentStrictly } from '../../http/form';
 
@@ -95,8 +99,11 @@ function headerCredentials(header: string): Step<{ clientId: string; clientSecre
 	};
 }
 
-/** 2. Client authentication, before anything about the code, so a wrong secret never burns a code. */
-function authenticateClient(store: SandboxStore, input: TokenInput): Step<SandboxClient> {
+/**
+ * 2. Client authentication, before anything about the code, so a wrong secret never burns a code. The client_id
+ * finds the workspace (an unknown one is checked in the default workspace, to fail in the same time).
+ */
+function authenticateClient(store: SandboxStore, input: TokenInput): Step<FoundClient> {
 	let credentials: Credentials = {
 		clientId: param(input.params, 'client_id'),
 		clientSecret: param(input.params, 'client_secret'),
@@ -126,8 +133,9 @@ function authenticateClient(store: SandboxStore, input: TokenInput): Step<Sandbo
 		return invalid('`client_id` is missing; send client_id and client_secret (parameters or an Authorization: Basic header).');
 	}
 	if (credentials.clientSecret === undefined) return invalid('`client_secret` is missing; send the secret issued with the client ID.');
-	const result = store.authenticateClient(credentials.clientId, credentials.clientSecret);
-	if (result.ok) return { ok: true, value: result.client };
+	const workspace = store.findClientAnywhere(credentials.clientId)?.workspace ?? store;
+	const result = workspace.authenticateClient(credentials.clientId, credentials.clientSecret);
+	if (result.ok) return { ok: true, value: { client: result.client, workspace } };
 	return invalid(
 		result.cause === 'unknown-client'
 			? `No client has the id \`${credentials.clientId}\`.`
@@ -175,25 +183,29 @@ function tokenResponse(tokens: IssuedTokens): TokenOutcome {
 	};
 }
 
-/** 4. The grant itself: the code (atomically consumed) or the refresh token. */
-function grant(store: SandboxStore, grantType: GrantType, client: SandboxClient, params: Params): TokenOutcome {
+/** 4. The grant itself, in the client's workspace: the code (atomically consumed) or the refresh token. */
+function grant(grantType: GrantType, { client, workspace }: FoundClient, params: Params): TokenOutcome {
 	if (grantType === 'refresh_token') {
-		const result = store.refresh(param(params, 'refresh_token')!, client.client_id);
+		const result = workspace.refresh(param(params, 'refresh_token')!, client.client_id);
 		return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', REFRESH_FAILURES[result.cause]);
 	}
-	const result = store.exchangeCode(param(params, 'code')!, client.client_id, param(params, 'redirect_uri')!);
+	const result = workspace.exchangeCode(param(params, 'code')!, client.client_id, param(params, 'redirect_uri')!);
 	return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', CODE_FAILURES[result.cause]);
+}
+
+/** The decision and the workspace it was made in (none when the client is unknown or not authenticated). */
+function tokenDecision(store: SandboxStore, input: TokenInput): { outcome: TokenOutcome; workspace: SandboxWorkspace | null } {
+	const grantType = checkGrantType(input.params);
+	if (!grantType.ok) return { outcome: grantType.failure, workspace: null };
+	const client = authenticateClient(store, input);
+	if (!client.ok) return { outcome: client.failure, workspace: null };
+	const missing = checkRequiredParameters(grantType.value, input.params);
+	return { outcome: missing ?? grant(grantType.value, client.value, input.params), workspace: client.value.workspace };
 }
 
 /** The token endpoint's decision for parsed parameters, in the order of sandbox choice 'token-check-order'. */
 export function tokenOutcome(store: SandboxStore, input: TokenInput): TokenOutcome {
-	const grantType = checkGrantType(input.params);
-	if (!grantType.ok) return grantType.failure;
-	const client = authenticateClient(store, input);
-	if (!client.ok) return client.failure;
-	const missing = checkRequiredParameters(grantType.value, input.params);
-	if (missing) return missing;
-	return grant(store, grantType.value, client.value, input.params);
+	return tokenDecision(store, input).outcome;
 }
 
 /**
@@ -237,5 +249,7 @@ export async function handleToken(store: SandboxStore, req: IncomingMessage, res
 	if (params === 'aborted') return; // nobody left to answer
 	if (!params.ok) return send(res, params.failure);
 	const input = { params: params.value, authorization: req.headers.authorization };
-	send(res, await store.sharedTransaction(() => tokenOutcome(store, input)));
+	const { outcome, workspace } = await store.sharedTransaction(() => tokenDecision(store, input));
+	if (workspace) useWorkspace(req, workspace);
+	send(res, outcome);
 }

@@ -259,6 +259,41 @@ describe('the sign-in flow', () => {
 	});
 });
 
+describe('workspaces: the client_id finds the flow\'s workspace', () => {
+	/** A second workspace with its own client, a user with the same login as the default one's, and one of its own. */
+	function otherWorkspace() {
+		const { workspace } = store.createWorkspace({ fixtures: 'empty' });
+		const clientId = `shop~${workspace.id}`;
+		workspace.upsertClient({ client_id: clientId, client_secret: 'secret', name: 'Other Shop', redirect_uris: [REDIRECT], countries: ['uk'], verification_key: 'supergroup' });
+		const inAMonth = addDays(workspace.today(), 30);
+		const student = workspace.upsertUser({ login: 'student@test', password: 'other password', verifications: [{ supergroup: 'student', expires_on: inAMonth }] });
+		return { workspace, clientId, student };
+	}
+
+	it('signs in only the workspace\'s users, with their own passwords', async () => {
+		const { clientId } = otherWorkspace();
+		const browser = new Browser();
+		const { flow, page } = await browser.start(link({ client_id: clientId }));
+		expect(pageKind(await browser.signIn(flow, page, 'student@test'))).toBe('login'); // the default workspace's password
+		expect(pageKind(await browser.signIn(flow, page, 'new@test'))).toBe('login'); // a user only the default workspace has
+		expect(pageKind(await browser.signIn(flow, page, 'student@test', 'other password'))).toBe('consent');
+	});
+
+	it('a session signed in to one workspace signs in again in another, and the code is the other\'s alone', async () => {
+		const { workspace, clientId, student } = otherWorkspace();
+		const browser = new Browser();
+		const first = await browser.start(link({}));
+		await browser.signIn(first.flow, first.page, 'student@test');
+		const second = await browser.start(link({ client_id: clientId }));
+		expect(pageKind(second.page)).toBe('login');
+		const consent = await browser.signIn(second.flow, second.page, 'student@test', 'other password');
+		const res = await browser.post(`${second.flow}/consent`, { csrf: csrfOf(consent), decision: 'authorize' });
+		const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+		expect(store.exchangeCode(code, 'shop', REDIRECT)).toEqual({ ok: false, cause: 'unknown-code' });
+		expect(workspace.exchangeCode(code, clientId, REDIRECT)).toMatchObject({ ok: true, userId: student.id });
+	});
+});
+
 describe('CSRF and bad input', () => {
 	async function atConsent() {
 		const browser = new Browser();

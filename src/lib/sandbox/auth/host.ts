@@ -4,13 +4,17 @@
  * verification when needed, consent — and ends with a 303 to the client's redirect URI. A request that fails the
  * rules gets an error page and never a redirect.
  *
+ * The request's client_id finds its workspace (`findClientAnywhere`): the flow signs in that workspace's users,
+ * on its clock, and issues its codes. A session signed in as a user of another workspace signs in again.
+ *
  * Routes: GET /sso/{supergroup}, GET /flow/{id} (the current step's page), POST /flow/{id}/{login|verify|consent|
  * signout} (303 back, Post/Redirect/Get), GET /assets/auth.css and /assets/icon.svg, GET /health.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest } from '../authorize';
+import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest, type ClientScope } from '../authorize';
 import { FIXTURE_PASSWORD, FIXTURE_USERS } from '../fixtures';
-import { constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser } from '../store';
+import { useWorkspace } from '../request-log';
+import { constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { readCookie, readForm, seeOther, send, sendHtml, sessionCookie, singleField } from './http';
 import {
 	consentPage,
@@ -86,14 +90,24 @@ const problems = {
 export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (req: IncomingMessage, res: ServerResponse) => void {
 	const chrome: Chrome = { explorerOrigin: options.explorerOrigin };
 	const sessions = createSessionStore<Flow>({ idleTtlMs: SESSION_IDLE_MS, maxSessions: 10_000, maxFlowsPerSession: 20 });
+	/** The page serves every workspace: a request's client_id says which. */
+	const anyWorkspace: ClientScope = { findClient: store.findClientAnywhere };
+
+	/** Checks the request, and files it under its client's workspace when that is known. */
+	function check(req: IncomingMessage, supergroup: string, query: string) {
+		const checked = checkAuthorizationRequest(anyWorkspace, supergroup, new URLSearchParams(query));
+		const workspace = checked.ok ? checked.request.workspace : checked.workspace;
+		if (workspace) useWorkspace(req, workspace);
+		return checked;
+	}
 
 	function problem(res: ServerResponse, status: number, p: { title: string; message: string; action: string }, headers = {}) {
 		sendHtml(res, status, problemPage(chrome, p), headers);
 	}
 
 	function startFlow(req: IncomingMessage, res: ServerResponse, supergroup: string, query: string): void {
-		const check = checkAuthorizationRequest(store, supergroup, new URLSearchParams(query));
-		if (!check.ok) return sendHtml(res, 400, requestErrorPage(chrome, check.error));
+		const checked = check(req, supergroup, query);
+		if (!checked.ok) return sendHtml(res, 400, requestErrorPage(chrome, checked.error));
 		const existing = sessions.get(readCookie(req, SESSION_COOKIE));
 		const session = existing ?? sessions.create();
 		const flowId = randomCredential();
@@ -102,16 +116,17 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 	}
 
 	/** The flow's request, re-checked now; on failure the error page has been sent. */
-	function recheck(res: ServerResponse, flow: Flow): AuthorizationRequest | undefined {
-		const check = checkAuthorizationRequest(store, flow.supergroup, new URLSearchParams(flow.query));
-		if (check.ok) return check.request;
-		sendHtml(res, 400, requestErrorPage(chrome, check.error));
+	function recheck(req: IncomingMessage, res: ServerResponse, flow: Flow): AuthorizationRequest | undefined {
+		const checked = check(req, flow.supergroup, flow.query);
+		if (checked.ok) return checked.request;
+		sendHtml(res, 400, requestErrorPage(chrome, checked.error));
 		return undefined;
 	}
 
-	function signedInUser(session: Session): SandboxUser | undefined {
-		const user = session.userId === null ? undefined : store.getUser(session.userId);
-		if (!user) session.userId = null; // the user may have been removed by a sandbox reset
+	/** The session's user, if they are of the flow's workspace (and still exist: a reset may have removed them). */
+	function signedInUser(session: Session, workspace: SandboxWorkspace): SandboxUser | undefined {
+		const user = session.userId === null ? undefined : workspace.getUser(session.userId);
+		if (!user) session.userId = null;
 		return user;
 	}
 
@@ -119,11 +134,12 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		const session = sessions.get(readCookie(req, SESSION_COOKIE));
 		const flow = session?.flows.get(flowId);
 		if (!session || !flow) return problem(res, 404, problems.flowGone);
-		const request = recheck(res, flow);
+		const request = recheck(req, res, flow);
 		if (!request) return;
+		const { workspace } = request;
 		const base = flowPath(flowId);
 		const view = requestView(request);
-		const user = signedInUser(session);
+		const user = signedInUser(session, workspace);
 		if (!user) {
 			return sendHtml(res, 200, loginPage(chrome, {
 				action: `${base}/login`,
@@ -135,13 +151,13 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			}));
 		}
 		const signedIn: SignedInView = { login: user.login, signOutAction: `${base}/signout`, csrf: session.csrfToken };
-		if (!hasActiveVerification(store, user, request.supergroup)) {
+		if (!hasActiveVerification(workspace, user, request.supergroup)) {
 			return sendHtml(res, 200, verifyPage(chrome, {
 				action: `${base}/verify`,
 				csrf: session.csrfToken,
 				request: view,
 				signedIn,
-				expiresOn: oneYearAfter(store.today()),
+				expiresOn: oneYearAfter(workspace.today()),
 				missingChoice: flow.missingProof
 			}));
 		}
@@ -166,8 +182,9 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			const rotated = sessions.rotate(session);
 			return seeOther(res, back, { 'Set-Cookie': sessionCookie(SESSION_COOKIE, rotated.id) });
 		}
-		const request = recheck(res, flow);
+		const request = recheck(req, res, flow);
 		if (!request) return;
+		const { workspace } = request;
 
 		if (step === 'login') {
 			const login = singleField(body.form, 'login');
@@ -175,7 +192,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			if (login === undefined || password === undefined) {
 				return problem(res, 400, problems.badForm('The sign-in form must carry one email and one password.'));
 			}
-			const user = store.authenticateUser(login.trim(), password);
+			const user = workspace.authenticateUser(login.trim(), password);
 			if (!user) {
 				flow.failedLogin = login.trim();
 				return seeOther(res, back);
@@ -187,7 +204,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			return seeOther(res, back, { 'Set-Cookie': sessionCookie(SESSION_COOKIE, rotated.id) });
 		}
 
-		const user = signedInUser(session);
+		const user = signedInUser(session, workspace);
 		if (!user) return seeOther(res, back); // shows the login page
 
 		if (step === 'verify') {
@@ -198,8 +215,8 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 				return problem(res, 400, problems.badForm(`"${proof}" is not a kind of proof offered for this supergroup.`));
 			}
 			// Sandbox choice 'simulated-verification': verified for one year from the sandbox's today.
-			if (!hasActiveVerification(store, user, request.supergroup)) {
-				store.addVerification(user.id, request.supergroup, oneYearAfter(store.today()));
+			if (!hasActiveVerification(workspace, user, request.supergroup)) {
+				workspace.addVerification(user.id, request.supergroup, oneYearAfter(workspace.today()));
 			}
 			return seeOther(res, back);
 		}
@@ -208,9 +225,9 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		if (decision !== 'authorize' && decision !== 'cancel') {
 			return problem(res, 400, problems.badForm('The decision must be either Authorise or Cancel.'));
 		}
-		if (decision === 'authorize' && !hasActiveVerification(store, user, request.supergroup)) return seeOther(res, back);
+		if (decision === 'authorize' && !hasActiveVerification(workspace, user, request.supergroup)) return seeOther(res, back);
 		session.flows.delete(flowId); // a decision ends the flow: a second submit cannot issue a second code
-		seeOther(res, decide(store, request, user.id, decision).location);
+		seeOther(res, decide(request, user.id, decision).location);
 	}
 
 	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

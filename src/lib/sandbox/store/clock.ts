@@ -1,8 +1,7 @@
 /**
- * The sandbox clock: real time plus an offset that `POST /sandbox/clock` moves forward, kept in the settings row.
+ * A workspace's clock: real time plus an offset, kept in the workspace's row. `POST /sandbox/clock` moves it
+ * forward, sets it to any instant (backwards too) or puts it back on real time; each workspace has its own.
  */
-import type Database from 'better-sqlite3';
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function isoDay(date: Date): string {
@@ -10,29 +9,31 @@ function isoDay(date: Date): string {
 }
 
 export interface SandboxClock {
-	/** Milliseconds since the epoch on the sandbox clock. */
+	/** Milliseconds since the epoch on this clock. */
 	nowMs(): number;
-	/** YYYY-MM-DD (UTC) on the sandbox clock. */
+	/** YYYY-MM-DD (UTC) on this clock. */
 	today(): string;
 	advance(seconds: number): Date;
+	/** Runs on from `at`. */
+	set(at: Date): Date;
 	/** Back to real time. */
 	reset(): void;
 }
 
-export function openClock(db: Database.Database): SandboxClock {
-	const getOffset = db.prepare<[], { clock_offset_ms: number }>('SELECT clock_offset_ms FROM settings WHERE id = 1');
-	const setOffset = db.prepare<[number]>('UPDATE settings SET clock_offset_ms = ? WHERE id = 1');
-
-	// The offset is read once and written through: this process is the database's only writer.
-	let offsetMs = getOffset.get()?.clock_offset_ms ?? 0;
+/** A clock starting at `offsetMs`; `save` writes each new offset (this process is the database's only writer). */
+export function workspaceClock(offsetMs: number, save: (offsetMs: number) => void): SandboxClock {
 	const nowMs = () => Date.now() + offsetMs;
+	function setOffset(next: number): void {
+		save(next);
+		offsetMs = next;
+	}
 
 	// me.json asks for the day on every request; the string is made once a day.
 	let day = { startMs: 0, endMs: 0, iso: '' };
 	function today(): string {
 		const now = nowMs();
 		if (now < day.startMs || now >= day.endMs) {
-			const startMs = now - (now % DAY_MS);
+			const startMs = now - (((now % DAY_MS) + DAY_MS) % DAY_MS);
 			day = { startMs, endMs: startMs + DAY_MS, iso: isoDay(new Date(startMs)) };
 		}
 		return day.iso;
@@ -42,13 +43,13 @@ export function openClock(db: Database.Database): SandboxClock {
 		nowMs,
 		today,
 		advance(seconds) {
-			setOffset.run(offsetMs + Math.round(seconds * 1000));
-			offsetMs += Math.round(seconds * 1000);
+			setOffset(offsetMs + Math.round(seconds * 1000));
 			return new Date(nowMs());
 		},
-		reset() {
-			setOffset.run(0);
-			offsetMs = 0;
-		}
+		set(at) {
+			setOffset(at.getTime() - Date.now());
+			return new Date(nowMs());
+		},
+		reset: () => setOffset(0)
 	};
 }

@@ -3,6 +3,9 @@
  * (`credential-codec.ts`), and the row holds only a keyed digest of the rest, so the database never holds a usable
  * credential, and finding one reads the row it names instead of an index of random digests, whose page writes and
  * reads dominated the token endpoint. Access tokens once found are remembered in memory (me.json's path).
+ *
+ * Each row names its workspace, and times are on that workspace's clock. A workspace's view passes itself in: a
+ * code or token of another workspace is unknown to it, exactly like one never issued.
  */
 import type Database from 'better-sqlite3';
 import { LIMITS } from '../../protocol';
@@ -21,6 +24,7 @@ const ACCESS_TOKEN_CACHE_SIZE = 10_000;
 
 interface CodeRow {
 	id: number;
+	workspace: string;
 	check_digest: Buffer;
 	client_id: string;
 	user_id: number;
@@ -31,6 +35,7 @@ interface CodeRow {
 
 interface TokenRow {
 	id: number;
+	workspace: string;
 	check_digest: Buffer;
 	kind: 'access' | 'refresh';
 	client_id: string;
@@ -39,17 +44,25 @@ interface TokenRow {
 	retired_ms: number | null;
 }
 
+/** The workspace a credential is issued or presented in: its id and its clock. */
+export interface CredentialScope {
+	readonly id: string;
+	readonly clock: SandboxClock;
+}
+
 export interface Credentials {
-	issueCode(binding: { clientId: string; userId: number; redirectUri: string }): string;
-	exchangeCode(code: string, clientId: string, redirectUri: string): CodeExchange;
-	refresh(refreshToken: string, clientId: string): RefreshResult;
-	lookupAccessToken(token: string): AccessTokenLookup;
+	issueCode(scope: CredentialScope, binding: { clientId: string; userId: number; redirectUri: string }): string;
+	exchangeCode(scope: CredentialScope, code: string, clientId: string, redirectUri: string): CodeExchange;
+	refresh(scope: CredentialScope, refreshToken: string, clientId: string): RefreshResult;
+	/** The token looked up in whichever workspace issued it, on that workspace's clock. */
+	lookupAccessToken(token: string): { lookup: AccessTokenLookup; workspace: string | null };
 	/** Drops every remembered access token (after a rollback, a purge or a clear). */
 	forget(): void;
 }
 
 interface Dependencies {
-	clock: SandboxClock;
+	/** The clock of a workspace that exists. */
+	clockOf: (workspace: string) => SandboxClock | undefined;
 	users: Users;
 	clients: Clients;
 	transactions: Transactions;
@@ -65,12 +78,12 @@ function exchangeFailure(row: CodeRow, clientId: string, redirectUri: string, no
 	return 'used' as const;
 }
 
-export function openCredentials(db: Database.Database, { clock, users, clients, transactions, purger }: Dependencies): Credentials {
+export function openCredentials(db: Database.Database, { clockOf, users, clients, transactions, purger }: Dependencies): Credentials {
 	const sql = {
 		getCredentialKey: db.prepare<[string], { key: Buffer }>('SELECT key FROM credential_keys WHERE kind = ?'),
 		setCredentialKey: db.prepare<[string, Buffer]>('INSERT INTO credential_keys (kind, key) VALUES (?, ?)'),
-		insertCode: db.prepare<[Buffer, string, number, string, number, number]>(
-			'INSERT INTO issued_codes (check_digest, client_id, user_id, redirect_uri, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
+		insertCode: db.prepare<[string, Buffer, string, number, string, number, number]>(
+			'INSERT INTO issued_codes (workspace, check_digest, client_id, user_id, redirect_uri, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'
 		),
 		getCode: db.prepare<[number], CodeRow>('SELECT * FROM issued_codes WHERE id = ?'),
 		// The one statement that makes a code single use: of racing exchanges, exactly one changes the row.
@@ -78,8 +91,8 @@ export function openCredentials(db: Database.Database, { clock, users, clients, 
 			`UPDATE issued_codes SET used_ms = ? WHERE id = ? AND used_ms IS NULL AND client_id = ? AND redirect_uri = ?
 			 AND expires_ms > ? RETURNING user_id`
 		),
-		insertToken: db.prepare<[Buffer, string, string, number, number, number | null]>(
-			'INSERT INTO issued_tokens (check_digest, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'
+		insertToken: db.prepare<[string, Buffer, string, string, number, number, number | null]>(
+			'INSERT INTO issued_tokens (workspace, check_digest, kind, client_id, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'
 		),
 		getToken: db.prepare<[number], TokenRow>('SELECT * FROM issued_tokens WHERE id = ?'),
 		retireRefresh: db.prepare<[number, number, string]>(
@@ -110,62 +123,72 @@ export function openCredentials(db: Database.Database, { clock, users, clients, 
 	/** Raw access token → its row; only tokens that exist, so a flood of unknown tokens cannot fill it. */
 	const accessTokens = new Map<string, TokenRow>();
 
-	function issueToken(kind: TokenRow['kind'], clientId: string, userId: number, now: number, expiresMs: number | null): string {
+	function issueToken(workspace: string, kind: TokenRow['kind'], clientId: string, userId: number, now: number, expiresMs: number | null): string {
 		const minted = tokenCodec.mint(takeRandom(VERIFIER_BYTES));
-		return minted.encode(Number(sql.insertToken.run(minted.check, kind, clientId, userId, now, expiresMs).lastInsertRowid));
+		return minted.encode(Number(sql.insertToken.run(workspace, minted.check, kind, clientId, userId, now, expiresMs).lastInsertRowid));
 	}
 
-	function issueTokens(clientId: string, userId: number, now: number): IssuedTokens {
+	function issueTokens(workspace: string, clientId: string, userId: number, now: number): IssuedTokens {
 		return {
-			access_token: issueToken('access', clientId, userId, now, now + LIMITS.accessTokenExpiresIn * 1000),
-			refresh_token: issueToken('refresh', clientId, userId, now, null),
+			access_token: issueToken(workspace, 'access', clientId, userId, now, now + LIMITS.accessTokenExpiresIn * 1000),
+			refresh_token: issueToken(workspace, 'refresh', clientId, userId, now, null),
 			created_at: Math.floor(now / 1000),
 			expires_in: LIMITS.accessTokenExpiresIn
 		};
 	}
 
+	/** Whether the token is still valid: its user and client exist, in its workspace, on whose clock it has not expired. */
+	function accessLookup(row: TokenRow): AccessTokenLookup {
+		const clock = clockOf(row.workspace);
+		if (!clock) return { kind: 'unknown' };
+		if (row.expires_ms !== null && row.expires_ms <= clock.nowMs()) return { kind: 'expired', expiredAt: new Date(row.expires_ms) };
+		const user = users.find(row.user_id);
+		const client = clients.find(row.client_id);
+		// A token outlives neither its user nor its client (both can be replaced through the control API).
+		if (user?.workspace !== row.workspace || client?.workspace !== row.workspace) return { kind: 'unknown' };
+		return { kind: 'valid', user: user.user, client: client.client };
+	}
+
 	return {
-		issueCode({ clientId, userId, redirectUri }) {
-			const now = clock.nowMs();
-			if (purger.purgeExpired(now) > 0) accessTokens.clear();
+		issueCode(scope, { clientId, userId, redirectUri }) {
+			const now = scope.clock.nowMs();
+			if (purger.purgeExpired(scope.id, now) > 0) accessTokens.clear();
 			const minted = codeCodec.mint(takeRandom(VERIFIER_BYTES));
 			const expiresMs = now + LIMITS.codeTtlSeconds * 1000;
-			return minted.encode(Number(sql.insertCode.run(minted.check, clientId, userId, redirectUri, now, expiresMs).lastInsertRowid));
+			return minted.encode(Number(sql.insertCode.run(scope.id, minted.check, clientId, userId, redirectUri, now, expiresMs).lastInsertRowid));
 		},
 
-		exchangeCode: transactions.wrap((code: string, clientId: string, redirectUri: string): CodeExchange => {
-			const now = clock.nowMs();
+		exchangeCode: transactions.wrap((scope: CredentialScope, code: string, clientId: string, redirectUri: string): CodeExchange => {
+			const now = scope.clock.nowMs();
 			const row = findCode(code);
-			if (!row) return { ok: false, cause: 'unknown-code' };
+			if (!row || row.workspace !== scope.id) return { ok: false, cause: 'unknown-code' };
 			const consumed = sql.consumeCode.get(now, row.id, clientId, redirectUri, now);
 			if (!consumed) return { ok: false, cause: exchangeFailure(row, clientId, redirectUri, now) };
-			return { ok: true, tokens: issueTokens(clientId, consumed.user_id, now), userId: consumed.user_id };
+			return { ok: true, tokens: issueTokens(scope.id, clientId, consumed.user_id, now), userId: consumed.user_id };
 		}),
 
-		refresh: transactions.wrap((refreshToken: string, clientId: string): RefreshResult => {
-			const now = clock.nowMs();
+		refresh: transactions.wrap((scope: CredentialScope, refreshToken: string, clientId: string): RefreshResult => {
+			const now = scope.clock.nowMs();
 			const row = findToken(refreshToken);
-			if (!row || row.kind !== 'refresh') return { ok: false, cause: 'unknown-token' };
+			if (!row || row.kind !== 'refresh' || row.workspace !== scope.id) return { ok: false, cause: 'unknown-token' };
 			const retired = sql.retireRefresh.run(now, row.id, clientId);
 			if (retired.changes !== 1) return { ok: false, cause: row.client_id !== clientId ? 'other-client' : 'used' };
-			return { ok: true, tokens: issueTokens(clientId, row.user_id, now) };
+			return { ok: true, tokens: issueTokens(scope.id, clientId, row.user_id, now) };
 		}),
 
 		lookupAccessToken(token) {
 			let row = accessTokens.get(token);
 			if (!row) {
 				const found = findToken(token);
-				if (!found) return findCode(token) ? { kind: 'grant-code' } : { kind: 'unknown' };
-				if (found.kind === 'refresh') return { kind: 'refresh-token' };
+				if (!found) {
+					const code = findCode(token);
+					return code ? { lookup: { kind: 'grant-code' }, workspace: code.workspace } : { lookup: { kind: 'unknown' }, workspace: null };
+				}
+				if (found.kind === 'refresh') return { lookup: { kind: 'refresh-token' }, workspace: found.workspace };
 				setRecent(accessTokens, token, found, ACCESS_TOKEN_CACHE_SIZE);
 				row = found;
 			}
-			if (row.expires_ms !== null && row.expires_ms <= clock.nowMs()) return { kind: 'expired', expiredAt: new Date(row.expires_ms) };
-			const user = users.get(row.user_id);
-			const client = clients.get(row.client_id);
-			// A token outlives neither its user nor its client (both can be replaced through the control API).
-			if (!user || !client) return { kind: 'unknown' };
-			return { kind: 'valid', user, client };
+			return { lookup: accessLookup(row), workspace: row.workspace };
 		},
 
 		forget: () => accessTokens.clear()

@@ -18,18 +18,19 @@ const VACUUM_PAGES = 64;
 const CHECKPOINT_AFTER_PURGE_MS = 1000;
 
 export interface Purger {
-	/** Purges what expired more than the grace before `nowMs`; returns how many rows went. */
-	purgeExpired(nowMs: number): number;
+	/** Purges the workspace's codes and tokens that expired more than the grace before `nowMs` (its clock); returns how many rows went. */
+	purgeExpired(workspace: string, nowMs: number): number;
 	/** Cancels a checkpoint still to come (the database is closing). */
 	close(): void;
 }
 
 export function openPurger(db: Database.Database): Purger {
-	const purgeCodes = db.prepare<[number, number]>(
-		'DELETE FROM issued_codes WHERE id IN (SELECT id FROM issued_codes WHERE expires_ms < ? LIMIT ?)'
+	// Per workspace: each has its own clock, so what has long expired in one may still be valid in another.
+	const purgeCodes = db.prepare<[string, number, number]>(
+		'DELETE FROM issued_codes WHERE id IN (SELECT id FROM issued_codes WHERE workspace = ? AND expires_ms < ? LIMIT ?)'
 	);
-	const purgeTokens = db.prepare<[number, number]>(
-		'DELETE FROM issued_tokens WHERE id IN (SELECT id FROM issued_tokens WHERE expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
+	const purgeTokens = db.prepare<[string, number, number]>(
+		'DELETE FROM issued_tokens WHERE id IN (SELECT id FROM issued_tokens WHERE workspace = ? AND expires_ms IS NOT NULL AND expires_ms < ? LIMIT ?)'
 	);
 
 	let checkpointTimer: ReturnType<typeof setTimeout> | undefined;
@@ -40,9 +41,9 @@ export function openPurger(db: Database.Database): Purger {
 	}
 
 	return {
-		purgeExpired(nowMs) {
+		purgeExpired(workspace, nowMs) {
 			const before = nowMs - PURGE_GRACE_MS;
-			const purged = purgeCodes.run(before, PURGE_BATCH).changes + purgeTokens.run(before, PURGE_BATCH).changes;
+			const purged = purgeCodes.run(workspace, before, PURGE_BATCH).changes + purgeTokens.run(workspace, before, PURGE_BATCH).changes;
 			if (purged > 0) {
 				db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
 				checkpointTimer ??= setTimeout(checkpointAfterPurge, CHECKPOINT_AFTER_PURGE_MS).unref();

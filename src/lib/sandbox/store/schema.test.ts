@@ -22,6 +22,19 @@ describe('store: schema', () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+	it('refuses a database from before workspaces (one clock in a settings table), naming the file and how to reset it', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-settings-'));
+		try {
+			const path = join(dir, 'sandbox.db');
+			const old = new Database(path);
+			old.exec('CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), clock_offset_ms INTEGER NOT NULL); INSERT INTO settings VALUES (1, 0);');
+			old.close();
+			expect(() => openStore(path)).toThrow(`The sandbox database ${path} was made by an earlier version (it has the table settings, which this version no longer reads)`);
+			expect(() => openStore(path)).toThrow(`delete ${path}`);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 	it('refuses a database from before the credential tables changed, naming the file and how to reset it', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'store-retired-'));
 		try {

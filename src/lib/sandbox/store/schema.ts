@@ -1,31 +1,50 @@
 /**
  * The sandbox database's tables and settings: `openDatabase` opens (or makes) the file, sets its pragmas and
- * creates what is missing. A database made by a version that kept credentials in other tables is refused with a
- * message saying how to reset it, rather than opened with those credentials silently ignored.
+ * creates what is missing. A database made by a version that kept credentials in other tables, or had one world
+ * instead of workspaces, is refused with a message saying how to reset it, rather than opened with its data
+ * silently ignored.
  */
 import type Database from 'better-sqlite3';
 import { openCheckedDatabase } from '../../sqlite/open-checked';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS settings (
-	id INTEGER PRIMARY KEY CHECK (id = 1),
-	clock_offset_ms INTEGER NOT NULL
+/**
+ * Every row of a world carries its workspace (clients, users, codes, tokens, log entries); verifications follow
+ * their user. Client ids stay unique across workspaces: the token endpoint and the authorisation page find a
+ * request's workspace by its client_id. Codes and tokens also name their workspace, so purging and removing a
+ * workspace read an index instead of joining through clients.
+ */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS workspaces (
+	id TEXT PRIMARY KEY,
+	kind TEXT NOT NULL CHECK (kind IN ('default', 'normal')),
+	name TEXT NOT NULL,
+	fixtures TEXT NOT NULL CHECK (fixtures IN ('demo', 'empty')),
+	key_digest BLOB,
+	created_ms INTEGER NOT NULL,
+	last_used_ms INTEGER NOT NULL,
+	clock_offset_ms INTEGER NOT NULL DEFAULT 0
 );
-INSERT OR IGNORE INTO settings (id, clock_offset_ms) VALUES (1, 0);
+INSERT OR IGNORE INTO workspaces (id, kind, name, fixtures, key_digest, created_ms, last_used_ms, clock_offset_ms)
+	VALUES ('default', 'default', 'Default', 'demo', NULL, 0, 0, 0);
 CREATE TABLE IF NOT EXISTS clients (
 	client_id TEXT PRIMARY KEY,
+	workspace TEXT NOT NULL,
 	client_secret TEXT NOT NULL,
 	name TEXT NOT NULL,
 	redirect_uris TEXT NOT NULL,
 	countries TEXT NOT NULL,
 	verification_key TEXT NOT NULL CHECK (verification_key IN ('supergroup', 'group'))
 );
+CREATE INDEX IF NOT EXISTS clients_workspace ON clients (workspace);
 CREATE TABLE IF NOT EXISTS users (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
-	login TEXT NOT NULL UNIQUE,
+	workspace TEXT NOT NULL,
+	login TEXT NOT NULL,
 	password_hash TEXT NOT NULL,
-	sbid_number TEXT NOT NULL UNIQUE,
-	deletion_requested INTEGER NOT NULL DEFAULT 0
+	sbid_number TEXT NOT NULL,
+	deletion_requested INTEGER NOT NULL DEFAULT 0,
+	UNIQUE (workspace, login),
+	UNIQUE (workspace, sbid_number)
 );
 CREATE TABLE IF NOT EXISTS verifications (
 	user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -36,6 +55,7 @@ CREATE TABLE IF NOT EXISTS verifications (
 -- Tokens found by the row id they carry; the check is a keyed digest of the rest of the token (CredentialCodec).
 CREATE TABLE IF NOT EXISTS issued_tokens (
 	id INTEGER PRIMARY KEY,
+	workspace TEXT NOT NULL,
 	check_digest BLOB NOT NULL,
 	kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
 	client_id TEXT NOT NULL,
@@ -44,11 +64,12 @@ CREATE TABLE IF NOT EXISTS issued_tokens (
 	expires_ms INTEGER,
 	retired_ms INTEGER
 );
--- Refresh tokens never expire, so only access tokens need to be found by expiry.
-CREATE INDEX IF NOT EXISTS issued_tokens_expiry ON issued_tokens (expires_ms) WHERE expires_ms IS NOT NULL;
+-- Purged by workspace and expiry (each workspace's clock is its own); refresh tokens (no expiry) sort first.
+CREATE INDEX IF NOT EXISTS issued_tokens_expiry ON issued_tokens (workspace, expires_ms);
 -- Codes found by the row id they carry, like issued_tokens.
 CREATE TABLE IF NOT EXISTS issued_codes (
 	id INTEGER PRIMARY KEY,
+	workspace TEXT NOT NULL,
 	check_digest BLOB NOT NULL,
 	client_id TEXT NOT NULL,
 	user_id INTEGER NOT NULL,
@@ -57,7 +78,7 @@ CREATE TABLE IF NOT EXISTS issued_codes (
 	expires_ms INTEGER NOT NULL,
 	used_ms INTEGER
 );
-CREATE INDEX IF NOT EXISTS issued_codes_expiry ON issued_codes (expires_ms);
+CREATE INDEX IF NOT EXISTS issued_codes_expiry ON issued_codes (workspace, expires_ms);
 -- The keys that hide row ids in codes and in tokens (credential-codec.ts), one per kind of credential.
 CREATE TABLE IF NOT EXISTS credential_keys (
 	kind TEXT PRIMARY KEY CHECK (kind IN ('code', 'token')),
@@ -65,18 +86,28 @@ CREATE TABLE IF NOT EXISTS credential_keys (
 );
 CREATE TABLE IF NOT EXISTS request_log (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	workspace TEXT NOT NULL,
 	at TEXT NOT NULL,
 	host TEXT NOT NULL,
 	entry TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS request_log_workspace ON request_log (workspace, id);
 `;
 
-/** Empties every table but the settings and the credential keys. */
-export const DELETE_ALL_ROWS =
-	'DELETE FROM verifications; DELETE FROM users; DELETE FROM clients; DELETE FROM issued_codes; DELETE FROM issued_tokens; DELETE FROM request_log;';
+/** Empties one workspace's rows (its id bound as @workspace); the workspace row itself stays. */
+export const DELETE_WORKSPACE_ROWS = [
+	'DELETE FROM users WHERE workspace = @workspace', // verifications go with their users
+	'DELETE FROM clients WHERE workspace = @workspace',
+	'DELETE FROM issued_codes WHERE workspace = @workspace',
+	'DELETE FROM issued_tokens WHERE workspace = @workspace',
+	'DELETE FROM request_log WHERE workspace = @workspace'
+];
 
-/** Where versions before the credential codec kept codes and tokens, found by digest. */
-const RETIRED_TABLES = ['codes', 'tokens'];
+/**
+ * Tables of earlier versions: `codes` and `tokens` (credentials found by digest, before the credential codec) and
+ * `settings` (the one sandbox clock, before workspaces).
+ */
+const RETIRED_TABLES = ['codes', 'tokens', 'settings'];
 
 /** The WAL is cut back to this size after each checkpoint. */
 const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
@@ -111,13 +142,14 @@ export function openDatabase(path: string): Database.Database {
 	return db;
 }
 
-/** A sandbox holds test data: one made before the credential tables changed is reset, not migrated. */
+/** A sandbox holds test data: one made before the credential tables or workspaces is reset, not migrated. */
 function refuseRetiredSchema(db: Database.Database, path: string): void {
 	const found = db
 		.prepare<string[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${RETIRED_TABLES.map(() => '?').join(', ')})`)
 		.all(...RETIRED_TABLES);
 	if (found.length === 0) return;
-	const tables = `${found.length === 1 ? 'the table' : 'the tables'} ${found.map((t) => t.name).join(' and ')}`;
+	const names = found.map((t) => t.name);
+	const tables = `${names.length === 1 ? 'the table' : 'the tables'} ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`}`;
 	throw new Error(
 		`The sandbox database ${path} was made by an earlier version (it has ${tables}, which this version no longer reads). ` +
 			`It holds only test data: stop the explorer, delete ${path} (and ${path}-wal and ${path}-shm if they exist), ` +

@@ -1,6 +1,7 @@
 /** What the store's tests share: a client, a store with one user, and a database as an older version left it. */
 import Database from 'better-sqlite3';
 import { openStore } from '.';
+import { SCHEMA } from './schema';
 
 export const client = {
 	client_id: 'c1',
@@ -18,10 +19,11 @@ export function storeWithUser() {
 	return { store, user };
 }
 
-/** A database as an older version left it: WAL, no auto-vacuum, a clock offset set. */
+/** A database as an older version left it: WAL, no auto-vacuum, the default workspace's clock a day ahead. */
 export function databaseWithoutAutoVacuum(path: string): void {
 	const db = new Database(path);
 	db.pragma('journal_mode = WAL');
-	db.exec('CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), clock_offset_ms INTEGER NOT NULL); INSERT INTO settings VALUES (1, 86400000);');
+	db.exec(SCHEMA);
+	db.exec("UPDATE workspaces SET clock_offset_ms = 86400000 WHERE id = 'default'");
 	db.close();
 }

@@ -76,15 +76,63 @@ export type AccessTokenLookup =
 	| { kind: 'refresh-token' }
 	| { kind: 'unknown' };
 
-export interface SandboxStore {
-	/** The sandbox clock: real time plus the offset. */
+/** `default` holds the shipped fixtures and always exists; `normal` ones are made with `createWorkspace`. */
+export type WorkspaceKind = 'default' | 'normal';
+/** What a workspace was made with, and what `POST /sandbox/reset` brings it back to. */
+export type WorkspaceFixtures = 'demo' | 'empty';
+
+/** The id of the workspace holding the shipped fixtures, made with every database. */
+export const DEFAULT_WORKSPACE_ID = 'default';
+
+export interface WorkspaceInfo {
+	readonly id: string;
+	readonly kind: WorkspaceKind;
+	readonly name: string;
+	readonly fixtures: WorkspaceFixtures;
+	/** Real time (ms), not the workspace clock. */
+	readonly createdMs: number;
+	/** Real time (ms) of the last request that found this workspace. */
+	readonly lastUsedMs: number;
+}
+
+/** A client together with the workspace it belongs to (client ids are unique across workspaces). */
+export interface FoundClient {
+	client: SandboxClient;
+	workspace: SandboxWorkspace;
+}
+
+/** A client id already used by another workspace: ids are unique across the sandbox, since requests find their workspace by it. */
+export class ClientIdTakenError extends Error {
+	constructor(readonly clientId: string) {
+		super(`client_id \`${clientId}\` is taken`);
+	}
+}
+
+/**
+ * One sandbox world: its own clients, users, codes, tokens, clock and request log. Every method sees and changes
+ * only this workspace: a client, user, code or token of another one is unknown here.
+ */
+export interface SandboxWorkspace {
+	readonly id: string;
+	info(): WorkspaceInfo;
+	/** Marks the workspace as used now (real time): idle workspaces expire. */
+	touch(): void;
+
+	/** The workspace clock: real time plus the workspace's offset. */
 	now(): Date;
-	/** YYYY-MM-DD (UTC) on the sandbox clock. */
+	/** YYYY-MM-DD (UTC) on the workspace clock. */
 	today(): string;
 	advanceClock(seconds: number): Date;
+	/** Sets the workspace clock to any instant, backwards too; it runs on from there. */
+	setClock(at: Date): Date;
+	/** Back to real time. */
+	resetClock(): Date;
 
 	getClient(clientId: string): SandboxClient | undefined;
+	/** This workspace's client, as a `FoundClient`. */
+	findClient(clientId: string): FoundClient | undefined;
 	listClients(): SandboxClient[];
+	/** Throws `ClientIdTakenError` when another workspace has the client id. */
 	upsertClient(client: SandboxClient): SandboxClient;
 	/** Constant-time check of a client's secret. */
 	authenticateClient(clientId: string, clientSecret: string): ClientAuthentication;
@@ -97,11 +145,12 @@ export interface SandboxStore {
 	authenticateUser(login: string, password: string): SandboxUser | undefined;
 	addVerification(userId: number, supergroup: Supergroup, expiresOn: string): SandboxUser;
 
-	/** Issues a grant code bound to the client, the user and the exact redirect URI string. */
+	/** Issues a grant code bound to the client, the user and the exact redirect URI string (all of this workspace). */
 	issueCode(binding: { clientId: string; userId: number; redirectUri: string }): string;
 	/**
 	 * Consumes the code (atomically: of many racing calls exactly one succeeds) and issues tokens. A failed
 	 * exchange consumes nothing, and a replay leaves the first tokens valid (sandbox choice 'replayed-code').
+	 * A code of another workspace is unknown here.
 	 */
 	exchangeCode(code: string, clientId: string, redirectUri: string): CodeExchange;
 	/** Retires the refresh token (atomically) and issues new tokens. */
@@ -111,8 +160,9 @@ export interface SandboxStore {
 	log(input: LogEntryInput): void;
 	recentLog(limit: number): LogEntry[];
 
-	/** Removes everything (clients, users, codes, tokens, log) and sets the clock back to real time. */
+	/** Removes this workspace's clients, users, codes, tokens and log, and sets its clock back to real time. */
 	clear(): void;
+	/** No clients and no users. */
 	isEmpty(): boolean;
 	transaction<T>(fn: () => T): T;
 	/**
@@ -122,5 +172,40 @@ export interface SandboxStore {
 	 * throws undoes only its own changes and rejects only its own promise.
 	 */
 	sharedTransaction<T>(fn: () => T): Promise<T>;
+}
+
+/** An access token found in whichever workspace issued it (me.json finds its workspace by the token). */
+export interface AccessTokenFound {
+	lookup: AccessTokenLookup;
+	/** The workspace that issued the credential (an access token, or a code or refresh token sent in its place); null when none did. */
+	workspace: SandboxWorkspace | null;
+}
+
+export interface CreatedWorkspace {
+	workspace: SandboxWorkspace;
+	/** The workspace's key: shown once, stored only as a digest. */
+	key: string;
+}
+
+/**
+ * The whole sandbox: itself the default workspace (so the explorer and the fixtures use it as before), plus the
+ * other workspaces and the lookups that find a request's workspace by what it carries.
+ */
+export interface SandboxStore extends SandboxWorkspace {
+	workspace(id: string): SandboxWorkspace | undefined;
+	/** The workspace a key opens (compared in constant time), or undefined: a wrong key and an unknown workspace look alike. */
+	workspaceForKey(key: string): SandboxWorkspace | undefined;
+	createWorkspace(options: { name?: string; fixtures: WorkspaceFixtures }): CreatedWorkspace;
+	/** Removes a normal workspace and everything in it; false for the default one or an unknown id. */
+	deleteWorkspace(id: string): boolean;
+	/** Removes the normal workspaces last used before `beforeMs` (real time); returns their ids. */
+	expireIdle(beforeMs: number): string[];
+	workspaceCount(): number;
+
+	/** The client with this id in any workspace, with its workspace. */
+	findClientAnywhere(clientId: string): FoundClient | undefined;
+	/** An access token looked up in whichever workspace issued it, on that workspace's clock. */
+	findAccessToken(token: string): AccessTokenFound;
+
 	close(): void;
 }

@@ -2,7 +2,8 @@
  * The sandbox's users and their verifications. Users looked up by id (me.json's path) are served from memory:
  * this process is the database's only writer, and every write goes through `writeUser`, which replaces the cached
  * object instead of changing it. Cached users are frozen, and `SandboxUser` is read-only, so no caller can change
- * what the next one reads.
+ * what the next one reads. A user belongs to one workspace: logins and sbid numbers are unique within it, ids
+ * across the sandbox, and each workspace's view checks that a user found by id is its own.
  */
 import type Database from 'better-sqlite3';
 import { randomInt } from 'node:crypto';
@@ -21,19 +22,29 @@ function randomSbidNumber(): string {
 
 interface UserRow {
 	id: number;
+	workspace: string;
 	login: string;
 	password_hash: string;
 	sbid_number: string;
 	deletion_requested: number;
 }
 
+/** A cached user and the workspace they belong to. */
+export interface UserEntry {
+	readonly workspace: string;
+	readonly user: SandboxUser;
+}
+
 export interface Users {
-	get(id: number): SandboxUser | undefined;
-	getByLogin(login: string): SandboxUser | undefined;
-	list(): SandboxUser[];
+	/** The user with this id, in whichever workspace. */
+	find(id: number): UserEntry | undefined;
+	getByLogin(workspace: string, login: string): SandboxUser | undefined;
+	list(workspace: string): SandboxUser[];
+	count(workspace: string): number;
 	/** Not a transaction of its own: the store runs it in one. */
-	upsert(input: UserInput): SandboxUser;
-	authenticate(login: string, password: string): SandboxUser | undefined;
+	upsert(workspace: string, input: UserInput): SandboxUser;
+	authenticate(workspace: string, login: string, password: string): SandboxUser | undefined;
+	/** The caller has checked that the user is of the workspace it acts for. */
 	addVerification(userId: number, supergroup: Supergroup, expiresOn: string): SandboxUser;
 	/** Drops every cached user (after a rollback or a clear). */
 	forget(): void;
@@ -42,11 +53,12 @@ export interface Users {
 export function openUsers(db: Database.Database): Users {
 	const sql = {
 		get: db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?'),
-		getByLogin: db.prepare<[string], UserRow>('SELECT * FROM users WHERE login = ?'),
-		list: db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id'),
-		sbidTaken: db.prepare<[string], { id: number }>('SELECT id FROM users WHERE sbid_number = ?'),
-		insert: db.prepare<[string, string, string, number]>(
-			'INSERT INTO users (login, password_hash, sbid_number, deletion_requested) VALUES (?, ?, ?, ?)'
+		getByLogin: db.prepare<[string, string], UserRow>('SELECT * FROM users WHERE workspace = ? AND login = ?'),
+		list: db.prepare<[string], UserRow>('SELECT * FROM users WHERE workspace = ? ORDER BY id'),
+		count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM users WHERE workspace = ?'),
+		sbidTaken: db.prepare<[string, string], { id: number }>('SELECT id FROM users WHERE workspace = ? AND sbid_number = ?'),
+		insert: db.prepare<[string, string, string, string, number]>(
+			'INSERT INTO users (workspace, login, password_hash, sbid_number, deletion_requested) VALUES (?, ?, ?, ?, ?)'
 		),
 		update: db.prepare<[string, number, number]>('UPDATE users SET password_hash = ?, deletion_requested = ? WHERE id = ?'),
 		verificationsOf: db.prepare<[number], SandboxVerification>(
@@ -69,11 +81,11 @@ export function openUsers(db: Database.Database): Users {
 		};
 	}
 
-	const cached = frozenCache((id: number) => {
+	const cached = frozenCache((id: number): UserEntry | undefined => {
 		const row = sql.get.get(id);
-		return row && userFromRow(row);
+		return row && { workspace: row.workspace, user: userFromRow(row) };
 	});
-	const get = cached.get;
+	const find = cached.get;
 
 	/**
 	 * The one way a user is written: `write` changes their rows and returns their id; the cached object is then
@@ -82,18 +94,18 @@ export function openUsers(db: Database.Database): Users {
 	function writeUser(write: () => number): SandboxUser | undefined {
 		const id = write();
 		cached.delete(id);
-		return get(id);
+		return find(id)?.user;
 	}
 
-	function uniqueSbidNumber(): string {
+	function uniqueSbidNumber(workspace: string): string {
 		for (;;) {
 			const candidate = randomSbidNumber();
-			if (!sql.sbidTaken.get(candidate)) return candidate;
+			if (!sql.sbidTaken.get(workspace, candidate)) return candidate;
 		}
 	}
 
-	function upsert(input: UserInput): SandboxUser {
-		const existing = sql.getByLogin.get(input.login);
+	function upsert(workspace: string, input: UserInput): SandboxUser {
+		const existing = sql.getByLogin.get(workspace, input.login);
 		const given = input.password;
 		const passwordHash = given === undefined ? existing?.password_hash : typeof given === 'string' ? hashPassword(given).hash : given.hash;
 		if (passwordHash === undefined) throw new Error(`a new user (${input.login}) needs a password`);
@@ -105,8 +117,8 @@ export function openUsers(db: Database.Database): Users {
 				sql.update.run(passwordHash, deletion, id);
 				sql.clearVerifications.run(id);
 			} else {
-				const sbid = input.sbid_number ?? uniqueSbidNumber();
-				id = Number(sql.insert.run(input.login, passwordHash, sbid, deletion).lastInsertRowid);
+				const sbid = input.sbid_number ?? uniqueSbidNumber(workspace);
+				id = Number(sql.insert.run(workspace, input.login, passwordHash, sbid, deletion).lastInsertRowid);
 			}
 			for (const v of input.verifications) sql.putVerification.run(id, v.supergroup, v.expires_on);
 			return id;
@@ -114,15 +126,16 @@ export function openUsers(db: Database.Database): Users {
 	}
 
 	return {
-		get,
-		getByLogin(login) {
-			const row = sql.getByLogin.get(login);
+		find,
+		getByLogin(workspace, login) {
+			const row = sql.getByLogin.get(workspace, login);
 			return row && userFromRow(row);
 		},
-		list: () => sql.list.all().map(userFromRow),
+		list: (workspace) => sql.list.all(workspace).map(userFromRow),
+		count: (workspace) => sql.count.get(workspace)?.n ?? 0,
 		upsert,
-		authenticate(login, password) {
-			const row = sql.getByLogin.get(login);
+		authenticate(workspace, login, password) {
+			const row = sql.getByLogin.get(workspace, login);
 			const matches = passwordMatches(password, row?.password_hash);
 			return row && matches ? userFromRow(row) : undefined;
 		},
