@@ -3,7 +3,8 @@
  * `client_secret` parameter, a form body, a Basic/Bearer credentials header) the command reads `$CLIENT_SECRET`
  * from the shell instead, and masked tokens become `$ACCESS_TOKEN` / `$REFRESH_TOKEN`.
  */
-import { base64DecodeUtf8, encodedForms, uriParts } from './encoding';
+import { base64DecodeUtf8, uriParts } from './encoding';
+import { encodedForms } from '../http/secrets';
 import { splitRawQuery } from '../http/form';
 import { MASK, type HttpHeader, type RecordedRequest } from './exchange';
 import { hasHeader, headerValue } from '../http/headers';

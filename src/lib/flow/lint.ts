@@ -13,7 +13,8 @@ import {
 	isSupergroup,
 	type ErrorRowId
 } from '$lib/protocol';
-import { containsForm, parseHttpUrl, replaceForms, uriParts } from './encoding';
+import { parseHttpUrl, uriParts } from './encoding';
+import { containsForm, replaceForms } from '../http/secrets';
 import { decodeQueryComponent, splitRawQuery, type RawQueryParam } from '../http/form';
 import { MASK } from './exchange';
 
