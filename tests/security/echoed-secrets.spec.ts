@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { addExchange } from './support/browser';
+import { customTarget } from './support/explorer';
 import { recordResponses } from './support/recorder';
 import { DATA_DIR, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT } from './support/ports';
 import { startTarget, type Target } from './support/servers';
@@ -118,16 +119,7 @@ test('a target echoing the client secret and the token in every encoding: no for
 	const log = await recordResponses(context, EXPLORER);
 	await open(page, '/');
 	const saved = await page.request.post('/api/walk/client', {
-		data: {
-			target: { kind: 'custom', authUrl: HOSTILE_ORIGIN, accountsUrl: HOSTILE_ORIGIN },
-			clientId: CLIENT_ID,
-			clientSecret: SECRET,
-			redirectUri: `${EXPLORER}/callback`,
-			supergroup: 'student',
-			country: 'uk',
-			responseType: 'code',
-			extraLinkParams: []
-		}
+		data: customTarget(HOSTILE_ORIGIN, HOSTILE_ORIGIN, { clientId: CLIENT_ID, clientSecret: SECRET, redirectUri: `${EXPLORER}/callback` })
 	});
 	expect(saved.status(), await saved.text()).toBe(200);
 	expect.soft(leaksIn([await saved.text()])).toEqual([]);

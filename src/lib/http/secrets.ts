@@ -141,7 +141,11 @@ function jsonForms(text: string): string[] {
 	return [...bases, ...bases.flatMap((base) => HEX_CASES.map((hexCase) => nonAsciiEscaped(base, hexCase))), ...HEX_CASES.map(everyChar)];
 }
 
-const base64Of = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+function base64Of(bytes: Uint8Array): string {
+	let binary = '';
+	for (const byte of bytes) binary += String.fromCharCode(byte);
+	return btoa(binary);
+}
 const base64Url = (base64: string) => base64.replace(/\+/g, '-').replace(/\//g, '_');
 
 /** Shorter runs of base64 could be part of any other base64 text. */
