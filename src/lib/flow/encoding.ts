@@ -43,8 +43,9 @@ export function replaceEach(text: string, forms: readonly string[], replacement:
 	return forms.reduce((acc, form) => acc.split(form).join(replacement), text);
 }
 
-export function containsAny(text: string, forms: readonly string[]): boolean {
-	return forms.some((form) => text.includes(form));
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** UTF-8 text to base64 (btoa alone only takes Latin-1). */

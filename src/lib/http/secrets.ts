@@ -4,7 +4,7 @@
  * saved or exported run (`run`) each read it; none keeps a list of its own. And every form a known secret's value
  * can take (`encodedForms`), which every place that hides a value it knows looks for.
  */
-import { containsAny, encodeComponent, formEncode, memoizeByString, replaceEach } from '../flow/encoding';
+import { encodeComponent, escapeRegExp, formEncode, memoizeByString, replaceEach } from '../flow/encoding';
 
 export const SECRET_PARAMETERS = ['client_secret', 'password', 'access_token', 'refresh_token', 'code'] as const;
 export type SecretParameter = (typeof SECRET_PARAMETERS)[number];
@@ -199,6 +199,20 @@ export const encodedForms = memoizeByString((value: string): readonly string[] =
 	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
 });
 
+/** One pattern for each list of forms, made once: a text is searched for every form in one pass (the hot path). */
+const patterns = new WeakMap<readonly string[], RegExp>();
+
+/** Whether `text` holds one of `forms`, as written. */
+function holdsAsWritten(text: string, forms: readonly string[]): boolean {
+	if (forms.length === 0) return false;
+	let pattern = patterns.get(forms);
+	if (!pattern) {
+		pattern = new RegExp(forms.map(escapeRegExp).join('|'));
+		patterns.set(forms, pattern);
+	}
+	return pattern.test(text);
+}
+
 const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
 
 function parseJson(text: string): unknown {
@@ -228,7 +242,7 @@ function rewrittenJson(text: string, forms: readonly string[], replacement: stri
 	if (parsed === undefined) return undefined;
 	let found = false;
 	const rewritten = mapJsonStrings(parsed, (s) => {
-		if (!containsAny(s, forms)) return s;
+		if (!holdsAsWritten(s, forms)) return s;
 		found = true;
 		return replaceEach(s, forms, replacement);
 	});
@@ -237,7 +251,7 @@ function rewrittenJson(text: string, forms: readonly string[], replacement: stri
 
 /** Whether `text` holds any of `forms` (from `encodedForms`), as written or in its JSON strings once decoded. */
 export function holdsForm(text: string, forms: readonly string[]): boolean {
-	return containsAny(text, forms) || rewrittenJson(text, forms, '') !== undefined;
+	return holdsAsWritten(text, forms) || rewrittenJson(text, forms, '') !== undefined;
 }
 
 /** `text` with every one of `forms` (from `encodedForms`) replaced, as written and in its JSON strings once decoded. */

@@ -7,7 +7,7 @@
  *
  * Each redaction is recorded as what and where, never the value. Redacting a redacted run changes nothing.
  */
-import { base64DecodeUtf8, base64EncodeUtf8 } from '$lib/flow/encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, escapeRegExp } from '$lib/flow/encoding';
 import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
 import { headerValue } from '$lib/http/headers';
 import { SECRET_PARAMETERS, encodedForms, hideForms, holdsForm, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
@@ -143,9 +143,6 @@ function jsonStringEntries(value: unknown): [string, string][] {
 	);
 }
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /* ------------------------------------------------------------------ the redactor */
 
