@@ -114,6 +114,14 @@ describe('encodedForms', () => {
 		expect(hideForms('{"a": "\\u0041 unrelated"}', forms, '*')).toBe('{"a": "\\u0041 unrelated"}');
 	});
 
+	it('finds the forms of a very long value too (a target may issue a huge token)', () => {
+		const huge = `${'x'.repeat(100_000)}+é`;
+		const forms = encodedForms(huge);
+		expect(holdsForm(`echo ${encodeURIComponent(huge).toLowerCase()} done`, forms)).toBe(true);
+		expect(hideForms(`{"a":"${huge}"}`, forms, '*')).toBe('{"a":"*"}');
+		expect(holdsForm('x'.repeat(1000), forms)).toBe(false);
+	});
+
 	it('does not find the value in other text', () => {
 		for (const text of ['a+b/c=d%20 e', 'a+b', base64('shop:another-secret'), '{"x":"\\u00e9"}']) expect(holdsForm(text, forms), text).toBe(false);
 	});

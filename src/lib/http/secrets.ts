@@ -200,17 +200,20 @@ export const encodedForms = memoizeByString((value: string): readonly string[] =
 });
 
 /** One pattern for each list of forms, made once: a text is searched for every form in one pass (the hot path). */
-const patterns = new WeakMap<readonly string[], RegExp>();
+const patterns = new WeakMap<readonly string[], RegExp | null>();
+
+/** Beyond this many characters of forms (a value a target made huge), no pattern: a search per form costs less to set up. */
+const MAX_PATTERN_LENGTH = 50_000;
 
 /** Whether `text` holds one of `forms`, as written. */
 function holdsAsWritten(text: string, forms: readonly string[]): boolean {
-	if (forms.length === 0) return false;
 	let pattern = patterns.get(forms);
-	if (!pattern) {
-		pattern = new RegExp(forms.map(escapeRegExp).join('|'));
+	if (pattern === undefined) {
+		const length = forms.reduce((sum, form) => sum + form.length, 0);
+		pattern = forms.length > 0 && length <= MAX_PATTERN_LENGTH ? new RegExp(forms.map(escapeRegExp).join('|')) : null;
 		patterns.set(forms, pattern);
 	}
-	return pattern.test(text);
+	return pattern ? pattern.test(text) : forms.some((form) => text.includes(form));
 }
 
 const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
