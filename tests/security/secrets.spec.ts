@@ -17,7 +17,7 @@ import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, EXTRA_EXPLORER_PORTS, STUDENT } from './support/ports';
 import { readSandboxDatabase, spawnExplorer } from './support/servers';
 import { open } from '../support/walk';
-import { leakForms } from '../../src/lib/support/test-helpers';
+import { leakForms } from '../../src/lib/http/leak-forms';
 
 /**
  * A secret as it could travel (leakForms: raw, URI- and form-encoded, JSON-escaped, in Basic credentials), and

@@ -2,7 +2,7 @@
  * Step 2's outcome: what came back on the redirect URI (interface 3, 4.1, 4.1.1), and the code's 2-hour clock.
  */
 import { LIMITS } from '$lib/protocol';
-import { parseHttpUrl, uriParts } from './encoding';
+import { parseHttpUrl, uriParts } from '../http/encoding';
 import { splitRawQuery } from '../http/form';
 
 export interface QueryPair {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { base64EncodeUtf8 } from './encoding';
+import { base64EncodeUtf8 } from '../http/encoding';
 import { MASK, type RecordedRequest } from '../http/exchange';
 import { shellQuote, toCurl } from './curl';
 

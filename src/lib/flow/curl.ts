@@ -3,7 +3,8 @@
  * `client_secret` parameter, a form body, a Basic/Bearer credentials header) the command reads `$CLIENT_SECRET`
  * from the shell instead, and masked tokens become `$ACCESS_TOKEN` / `$REFRESH_TOKEN`.
  */
-import { base64DecodeUtf8, encodedForms, uriParts } from './encoding';
+import { base64DecodeUtf8, escapeRegExp, uriParts } from '../http/encoding';
+import { encodedForms } from '../http/secrets';
 import { splitRawQuery } from '../http/form';
 import { MASK, type HttpHeader, type RecordedRequest } from '../http/exchange';
 import { hasHeader, headerValue } from '../http/headers';
@@ -49,9 +50,6 @@ function substitute(text: string, secret: string | undefined): Piece[] {
 	return pieces;
 }
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** `name=value&…` with each parameter's value replaced by what the shell should supply. */
 function queryPieces(query: string, secret: string | undefined): Piece[] {

@@ -23,7 +23,7 @@ import {
 } from '$lib/protocol';
 import { MeErrorBody, MeResponse, TokenErrorBody, TokenResponse, type Verification } from '$lib/protocol/schemas';
 import { CANCEL_MEANING, type CallbackResult } from './callback';
-import { uriParts } from './encoding';
+import { uriParts } from '../http/encoding';
 import type { RecordedExchange } from './exchange';
 import type { RecordedResponse, TransportFailure } from '../http/exchange';
 import { describeVerification, type VerificationDescription } from './verification';

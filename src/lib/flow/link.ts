@@ -1,7 +1,7 @@
 /**
  * The authorisation link (interface 4.1): building it, and taking it apart for the link table.
  */
-import { encodeComponent, encodeQuery, uriParts } from './encoding';
+import { encodeComponent, encodeQuery, uriParts } from '../http/encoding';
 import { splitRawQuery } from '../http/form';
 
 export interface LinkInput {

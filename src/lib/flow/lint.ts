@@ -16,7 +16,8 @@ import {
 	type AuthorisationErrorId,
 	type TokenParameter
 } from '$lib/protocol';
-import { containsForm, parseHttpUrl, replaceForms, uriParts } from './encoding';
+import { parseHttpUrl, uriParts } from '../http/encoding';
+import { containsForm, replaceForms } from '../http/secrets';
 import { decodeQueryComponent, splitRawQuery, type RawQueryParam } from '../http/form';
 import { MASK } from '../http/exchange';
 

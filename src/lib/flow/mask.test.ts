@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { base64EncodeUtf8, formEncode } from './encoding';
+import { base64EncodeUtf8, formEncode } from '../http/encoding';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '../http/exchange';
 import { maskExchange } from './mask';
+import { leakForms, leaks } from '../http/leak-forms';
+import { formatRequest, formatResponse } from '../http/format';
 
 const SECRET = 'sec ret+/&=ü!';
 const ACCESS = 'access-token-0123456789abcdef';
@@ -142,5 +144,51 @@ describe('maskExchange', () => {
 		maskExchange(original, { clientSecret: SECRET, accessTokens: [''] });
 		expect(original).toEqual(copy);
 		expect(maskExchange(original, { clientSecret: '' })).toEqual(original);
+	});
+});
+
+describe('maskExchange: a secret echoed back in another encoding', () => {
+	/** The secret of issue 16: characters every encoder treats differently, and one Unicode spells two ways. */
+	const ODD = 'a+b/c=d%20 é';
+	const TOKEN = 'tok/en+0123456789é';
+
+	/** A me.json read whose response echoes `form` as JSON, in a header, and in an error message. */
+	function echoing(form: string): RecordedExchange {
+		return exchange({
+			step: 'me',
+			request: { method: 'GET', url: `https://a.example/api/v3/me.json?echo=${form}`, headers: [], body: null },
+			response: {
+				status: 200,
+				statusText: 'OK',
+				headers: [
+					{ name: 'Content-Type', value: 'application/json' },
+					{ name: 'X-Echo', value: form }
+				],
+				body: `{"headers":{"authorization":"${form}"},"text":"sent ${form}"}`,
+				truncated: false
+			},
+			failure: null
+		});
+	}
+
+	/** Every text the walk page shows of an exchange: the JSON response pretty-printed, which decodes its escapes. */
+	const shown = (e: RecordedExchange) => [e.request.url, formatRequest(e.request), e.response!.body, formatResponse(e.response!)];
+
+	it.each(leakForms(ODD, ['demo']))('hides %s of the client secret', (form) => {
+		const masked = maskExchange(echoing(form), { clientSecret: ODD });
+		for (const text of shown(masked)) expect(leaks(text, ODD, ['demo']), text).toEqual([]);
+		expect(masked.masked).toContainEqual({ kind: 'client_secret', where: 'response header X-Echo', hint: '' });
+	});
+
+	it.each(leakForms(TOKEN, ['demo']))('hides %s of an access token, keeping its hint', (form) => {
+		const masked = maskExchange(echoing(form), { accessTokens: [TOKEN] });
+		for (const text of shown(masked)) expect(leaks(text, TOKEN, ['demo']), text).toEqual([]);
+		expect(masked.response!.headers[1]!.value).toContain(`${MASK}…789é`);
+	});
+
+	it('hides a JSON echo whose escapes mix styles, which the walk page would decode', () => {
+		const masked = maskExchange(echoing('a\\u002Bb\\/c=d%20 \\u00E9'), { clientSecret: ODD });
+		expect(JSON.parse(masked.response!.body)).toEqual({ headers: { authorization: MASK }, text: `sent ${MASK}` });
+		for (const text of shown(masked)) expect(leaks(text, ODD), text).toEqual([]);
 	});
 });

@@ -1,13 +1,13 @@
 /**
  * Hides the client secret and tokens in a recorded exchange before it leaves the server. Every form a value can
- * take is hidden: raw, URI-component and form encoded, JSON-escaped, and inside a base64 `Basic`/`Bearer`
- * credentials payload. The client secret is replaced by MASK alone; tokens keep their last 4 characters as a
+ * take (`encodedForms`: encoded for a URL, HTML or JSON, in another Unicode spelling, in base64) is hidden, and
+ * inside a base64 `Basic`/`Bearer` credentials payload the value is hidden once decoded. The client secret is replaced by MASK alone; tokens keep their last 4 characters as a
  * hint, so a person can tell two tokens apart.
  */
-import { base64DecodeUtf8, base64EncodeUtf8, containsForm, replaceForms, uriParts } from './encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, uriParts } from '../http/encoding';
 import { splitRawQuery } from '../http/form';
 import { headerValue } from '../http/headers';
-import { TAIL_LENGTH, showing } from '../http/secrets';
+import { TAIL_LENGTH, encodedForms, hideForms, holdsForm, showing } from '../http/secrets';
 import type { MaskedValue, RecordedExchange } from './exchange';
 import { MASK, type HttpHeader } from '../http/exchange';
 import type { Frozen } from '../frozen';
@@ -21,6 +21,7 @@ export interface SecretsToMask {
 interface Needle {
 	kind: MaskedValue['kind'];
 	value: string;
+	forms: readonly string[];
 	hint: string;
 }
 
@@ -32,7 +33,7 @@ function hint(kind: Needle['kind'], value: string): string {
 	return showing(kind, 'view') === 'tail' && value.length >= MIN_TOKEN_LENGTH_FOR_HINT ? `…${value.slice(-TAIL_LENGTH)}` : '';
 }
 
-const needle = (kind: Needle['kind'], value: string): Needle => ({ kind, value, hint: hint(kind, value) });
+const needle = (kind: Needle['kind'], value: string): Needle => ({ kind, value, forms: encodedForms(value), hint: hint(kind, value) });
 
 function needlesOf(secrets: SecretsToMask): Needle[] {
 	const needles: Needle[] = [
@@ -48,10 +49,10 @@ function needlesOf(secrets: SecretsToMask): Needle[] {
 type Shape = 'query' | 'form' | 'json' | 'plain';
 
 /** Where in a text a value sits, for the "what was masked" note. */
-function whereIn(text: string, value: string, shape: Shape, place: string): string {
+function whereIn(text: string, { value, forms }: Needle, shape: Shape, place: string): string {
 	if (shape === 'query' || shape === 'form') {
 		const params = splitRawQuery(shape === 'query' ? uriParts(text).query : text);
-		const param = params.find((p) => containsForm(p.rawValue, value) || p.value.includes(value));
+		const param = params.find((p) => holdsForm(p.rawValue, forms) || p.value.includes(value));
 		if (param) return `${shape === 'query' ? 'query' : 'form'} parameter ${param.name}`;
 	}
 	if (shape === 'json') {
@@ -88,21 +89,25 @@ class Masker {
 	text(text: string, shape: Shape, place: string): string {
 		let result = text;
 		for (const needle of this.needles) {
-			if (!containsForm(result, needle.value)) continue;
-			this.note(needle, whereIn(result, needle.value, shape, place));
-			result = replaceForms(result, needle.value, MASK + needle.hint);
+			if (!holdsForm(result, needle.forms)) continue;
+			this.note(needle, whereIn(result, needle, shape, place));
+			result = hideForms(result, needle.forms, MASK + needle.hint);
 		}
 		return result;
 	}
 
-	/** A header value; a `Basic`/`Bearer` payload is also searched after base64 decoding. */
+	/**
+	 * A header value. A `Basic`/`Bearer` payload is searched after base64 decoding first, and written again with
+	 * the value hidden inside, rather than hidden as a run of base64 (which would leave no payload to read).
+	 */
 	header(header: Frozen<HttpHeader>, place: string): HttpHeader {
-		const value = this.text(header.value, 'plain', `${place} ${header.name}`);
-		const match = CREDENTIALS_HEADER.exec(value);
+		const match = CREDENTIALS_HEADER.exec(header.value);
 		const decoded = match?.[3] ? base64DecodeUtf8(match[3]) : null;
-		if (!match || decoded === null) return { ...header, value };
-		const payload = this.text(decoded, 'plain', `${place} ${header.name} (inside its base64 payload)`);
-		return payload === decoded ? { ...header, value } : { ...header, value: `${match[1]}${match[2]}${base64EncodeUtf8(payload)}` };
+		if (match && decoded !== null) {
+			const payload = this.text(decoded, 'plain', `${place} ${header.name} (inside its base64 payload)`);
+			if (payload !== decoded) return { ...header, value: `${match[1]}${match[2]}${base64EncodeUtf8(payload)}` };
+		}
+		return { ...header, value: this.text(header.value, 'plain', `${place} ${header.name}`) };
 	}
 
 	private note(needle: Needle, where: string): void {

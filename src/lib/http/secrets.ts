@@ -1,8 +1,10 @@
 /**
  * Which parameters (query, form, JSON field) and headers of the interface carry a secret, and how each place that
  * shows an exchange shows them. The sandbox's request log (`log`), the explorer's view of a walk (`view`) and a
- * saved or exported run (`run`) each read it; none keeps a list of its own.
+ * saved or exported run (`run`) each read it; none keeps a list of its own. And every form a known secret's value
+ * can take (`encodedForms`), which every place that hides a value it knows looks for.
  */
+import { encodeComponent, escapeRegExp, formEncode, memoizeByString, replaceEach } from './encoding';
 
 export const SECRET_PARAMETERS = ['client_secret', 'password', 'access_token', 'refresh_token', 'code'] as const;
 export type SecretParameter = (typeof SECRET_PARAMETERS)[number];
@@ -63,4 +65,219 @@ const SECRET_HEADERS: Readonly<Record<string, SecretHeader>> = {
 export function secretHeader(name: string): SecretHeader | undefined {
 	const lower = name.toLowerCase();
 	return Object.hasOwn(SECRET_HEADERS, lower) ? SECRET_HEADERS[lower] : undefined;
+}
+
+/* ------------------------------------------------------------------ a secret's value as a server may write it back */
+
+/** Letter case of the hexadecimal digits an encoder writes (`%2F`, `%2f`; `\u00E9`, `\u00e9`; `&#xE9;`, `&#xe9;`). */
+type HexCase = 'upper' | 'lower';
+const HEX_CASES: readonly HexCase[] = ['upper', 'lower'];
+
+const hex = (n: number, width: number, hexCase: HexCase) => {
+	const digits = n.toString(16).padStart(width, '0');
+	return hexCase === 'upper' ? digits.toUpperCase() : digits;
+};
+
+const utf8 = new TextEncoder();
+
+/**
+ * Characters each percent-encoder writes as they are: encodeURIComponent's, the RFC 3986 unreserved ones (PHP's
+ * rawurlencode, Go, .NET), the form encoding's (URLSearchParams, Java), encodeURI's (reserved ones kept), Python's
+ * `quote` (unreserved and `/`), and none (every byte encoded).
+ */
+const PERCENT_KEPT: readonly RegExp[] = [
+	/^[A-Za-z0-9\-_.!~*'()]$/,
+	/^[A-Za-z0-9\-._~]$/,
+	/^[A-Za-z0-9*\-._]$/,
+	/^[A-Za-z0-9\-_.!~*'();,/?:@&=+$#]$/,
+	/^[A-Za-z0-9\-._~/]$/,
+	/^$/
+];
+
+function percentEncoded(text: string, kept: RegExp, space: '%20' | '+', hexCase: HexCase): string {
+	let result = '';
+	for (const ch of text.toWellFormed()) {
+		if (ch === ' ' && space === '+') result += '+';
+		else if (kept.test(ch)) result += ch;
+		else for (const byte of utf8.encode(ch)) result += `%${hex(byte, 2, hexCase)}`;
+	}
+	return result;
+}
+
+function percentForms(text: string): string[] {
+	return PERCENT_KEPT.flatMap((kept) =>
+		(['%20', '+'] as const).flatMap((space) => HEX_CASES.map((hexCase) => percentEncoded(text, kept, space, hexCase)))
+	);
+}
+
+/** What PHP's htmlentities names: the five of markup and Latin-1 (U+00A0 to U+00FF, in order). */
+const HTML_NAMES: ReadonlyMap<number, string> = new Map([
+	...Object.entries({ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }).map(([ch, name]) => [ch.codePointAt(0)!, name] as const),
+	...'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'
+		.split(' ')
+		.map((name, i) => [0xa0 + i, name] as const)
+]);
+
+type HtmlReference = 'named' | 'decimal' | HexCase;
+
+function htmlReference(codePoint: number, style: HtmlReference): string {
+	if (style === 'named') return `&${HTML_NAMES.get(codePoint) ?? `#${codePoint}`};`;
+	return style === 'decimal' ? `&#${codePoint};` : `&#x${hex(codePoint, 1, style)};`;
+}
+
+/** HTML escaping: of the markup characters only (htmlspecialchars, html.escape), or of non-ASCII too (htmlentities). */
+const HTML_ESCAPED: readonly RegExp[] = [/^[&<>"']$/, /^(?:[&<>"']|[^\x00-\x7f])$/u];
+
+function htmlForms(text: string): string[] {
+	return HTML_ESCAPED.flatMap((escaped) =>
+		(['named', 'decimal', 'upper', 'lower'] as const).map((style) =>
+			[...text].map((ch) => (escaped.test(ch) ? htmlReference(ch.codePointAt(0)!, style) : ch)).join('')
+		)
+	);
+}
+
+const unicodeEscape = (unit: number, hexCase: HexCase) => `\\u${hex(unit, 4, hexCase)}`;
+
+/**
+ * JSON string escaping: JSON.stringify's, with `/` written `\/` (PHP), with non-ASCII as `\uXXXX` (Python, PHP),
+ * both, and every character as `\uXXXX`, in either case. Mixtures beyond these are caught by decoding (`holdsForm`).
+ */
+function jsonForms(text: string): string[] {
+	const plain = JSON.stringify(text).slice(1, -1);
+	const bases = [plain, plain.replace(/\//g, '\\/')];
+	const nonAsciiEscaped = (base: string, hexCase: HexCase) => base.replace(/[^\x00-\x7f]/g, (ch) => unicodeEscape(ch.charCodeAt(0), hexCase));
+	const everyChar = (hexCase: HexCase) => Array.from({ length: text.length }, (_, i) => unicodeEscape(text.charCodeAt(i), hexCase)).join('');
+	return [...bases, ...bases.flatMap((base) => HEX_CASES.map((hexCase) => nonAsciiEscaped(base, hexCase))), ...HEX_CASES.map(everyChar)];
+}
+
+function base64Of(bytes: Uint8Array): string {
+	let binary = '';
+	for (const byte of bytes) binary += String.fromCharCode(byte);
+	return btoa(binary);
+}
+const base64Url = (base64: string) => base64.replace(/\+/g, '-').replace(/\//g, '_');
+
+/** Shorter runs of base64 could be part of any other base64 text. */
+const MIN_BASE64_RUN = 6;
+
+/**
+ * Base64 and base64url of `text`, with and without padding, and, for each of the three places it can start in a
+ * 3-byte group, the run of characters that depends on its bytes alone: so that it is found inside the base64 of
+ * something longer, such as the `id:secret` of Basic credentials, whatever comes before it.
+ */
+function base64Forms(text: string): string[] {
+	const bytes = utf8.encode(text.toWellFormed());
+	const forms = [base64Of(bytes)];
+	for (const offset of [0, 1, 2]) {
+		const shifted = new Uint8Array(offset + bytes.length);
+		shifted.set(bytes, offset);
+		const run = base64Of(shifted).slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+		if (run.length >= MIN_BASE64_RUN) forms.push(run);
+	}
+	return forms.flatMap((form) => [form, form.replace(/=+$/, '')]).flatMap((form) => [form, base64Url(form)]);
+}
+
+/** The forms of one Unicode spelling of a value. */
+function formsOf(text: string): string[] {
+	const once = [encodeComponent(text), formEncode(text)];
+	const onceEitherCase = [...once, ...once.map((form) => form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()))];
+	return [
+		text,
+		...percentForms(text),
+		// Encoded twice: a URL that carried the value, itself sent as a parameter.
+		...onceEitherCase.flatMap((form) => [encodeComponent(form), formEncode(form)]),
+		...htmlForms(text),
+		...jsonForms(text),
+		...[text, ...once].flatMap(base64Forms)
+	];
+}
+
+/**
+ * Every way a server could plausibly write `value` back, and so every form to look for to hide it: as it is, in
+ * Unicode NFC and NFD; percent-encoded by each common encoder (spaces as `%20` or `+`, hex digits in either case),
+ * and encoded twice; as HTML character references (named, decimal, hex); JSON-escaped (`\/`, `\uXXXX` for
+ * non-ASCII or for every character, either case); in base64 and base64url, alone or inside the base64 of longer
+ * text (Basic credentials). Longest first, so a replacement never leaves part of a longer form behind. Computed
+ * once per value (masking and redaction ask for the same few values for every text of every exchange); frozen.
+ */
+export const encodedForms = memoizeByString((value: string): readonly string[] => {
+	if (value === '') return [];
+	const spellings = new Set([value, value.normalize('NFC'), value.normalize('NFD')]);
+	const forms = new Set([...spellings].flatMap(formsOf));
+	forms.delete('');
+	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
+});
+
+/** One pattern for each list of forms, made once: a text is searched for every form in one pass (the hot path). */
+const patterns = new WeakMap<readonly string[], RegExp | null>();
+
+/** Beyond this many characters of forms (a value a target made huge), no pattern: a search per form costs less to set up. */
+const MAX_PATTERN_LENGTH = 50_000;
+
+/** Whether `text` holds one of `forms`, as written. */
+function holdsAsWritten(text: string, forms: readonly string[]): boolean {
+	let pattern = patterns.get(forms);
+	if (pattern === undefined) {
+		const length = forms.reduce((sum, form) => sum + form.length, 0);
+		pattern = forms.length > 0 && length <= MAX_PATTERN_LENGTH ? new RegExp(forms.map(escapeRegExp).join('|')) : null;
+		patterns.set(forms, pattern);
+	}
+	return pattern ? pattern.test(text) : forms.some((form) => text.includes(form));
+}
+
+const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** `value` with `fn` applied to every string in it, keys included. */
+function mapJsonStrings(value: unknown, fn: (text: string) => string): unknown {
+	if (typeof value === 'string') return fn(value);
+	if (Array.isArray(value)) return value.map((v) => mapJsonStrings(v, fn));
+	if (value === null || typeof value !== 'object') return value;
+	return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), mapJsonStrings(v, fn)]));
+}
+
+/**
+ * A JSON document whose strings, once decoded, hold one of `forms` (written with escapes no listed form has, such
+ * as .NET's `\u002B`), written again with each replaced; undefined when there is none. A view that pretty-prints
+ * JSON decodes its escapes, so what is hidden must be hidden in the decoded strings too.
+ */
+function rewrittenJson(text: string, forms: readonly string[], replacement: string): string | undefined {
+	if (!text.includes('\\') || !looksLikeJson(text)) return undefined;
+	const parsed = parseJson(text);
+	if (parsed === undefined) return undefined;
+	let found = false;
+	const rewritten = mapJsonStrings(parsed, (s) => {
+		if (!holdsAsWritten(s, forms)) return s;
+		found = true;
+		return replaceEach(s, forms, replacement);
+	});
+	return found ? JSON.stringify(rewritten) : undefined;
+}
+
+/** Whether `text` holds any of `forms` (from `encodedForms`), as written or in its JSON strings once decoded. */
+export function holdsForm(text: string, forms: readonly string[]): boolean {
+	return holdsAsWritten(text, forms) || rewrittenJson(text, forms, '') !== undefined;
+}
+
+/** `text` with every one of `forms` (from `encodedForms`) replaced, as written and in its JSON strings once decoded. */
+export function hideForms(text: string, forms: readonly string[], replacement: string): string {
+	const replaced = replaceEach(text, forms, replacement);
+	return rewrittenJson(replaced, forms, replacement) ?? replaced;
+}
+
+/** True when any form of `value` occurs in `text`. */
+export function containsForm(text: string, value: string): boolean {
+	return holdsForm(text, encodedForms(value));
+}
+
+/** Replaces every occurrence of every form of `value`. */
+export function replaceForms(text: string, value: string, replacement: string): string {
+	return hideForms(text, encodedForms(value), replacement);
 }

@@ -3,7 +3,7 @@
  * (4.3), in each transport the explorer offers. Only what is given is sent, so a missing piece stays missing.
  */
 import { AUTHORIZATION_CODE, CLIENT_CREDENTIALS, TOKEN_PARAMETERS, type TokenParameter } from '$lib/protocol';
-import { encodeComponent, encodeQuery } from '$lib/flow/encoding';
+import { encodeComponent, encodeQuery } from '$lib/http/encoding';
 import type { HttpHeader } from '$lib/http/exchange';
 import type { OutboundRequest } from './outbound';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { base64DecodeUtf8 } from '$lib/flow/encoding';
+import { base64DecodeUtf8 } from '$lib/http/encoding';
 import { MASK } from '$lib/http/exchange';
 import { toCurl } from '$lib/flow/curl';
 import { parseCurl, parseRawHttp } from './curl-import';
-import { leaks } from './test-helpers';
+import { leaks } from '$lib/http/leak-forms';
 
 const OPTIONS = { id: 'r', now: new Date('2026-01-01T00:00:00Z') };
 const SECRET = 'Sh0p-Secret-4f8a9b2c1d';

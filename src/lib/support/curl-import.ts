@@ -3,7 +3,7 @@
  * becomes a run of one exchange, redacted before it is returned. Only the flow's requests are taken: the token
  * endpoint, me.json, or the authorisation link.
  */
-import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/flow/encoding';
+import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/http/encoding';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse } from '$lib/http/exchange';
 import { redactRun } from './redact';

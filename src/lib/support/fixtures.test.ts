@@ -5,7 +5,7 @@ import { harToRun, runToHar } from './har';
 import { annotateRun } from './annotate';
 import { crossFlags } from './flags';
 import { runToMarkdown, runToShellScript } from './report';
-import { leaks } from './test-helpers';
+import { leaks } from '$lib/http/leak-forms';
 
 const dir = new URL('./fixtures/', import.meta.url);
 const load = (name: string) => readFileSync(new URL(`${name}.har.json`, dir), 'utf8');

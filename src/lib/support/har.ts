@@ -4,7 +4,7 @@
  * `_ssoFlowExplorer` fields, so importing an exported HAR gives back the same run. Import also reads HARs saved
  * by a browser's DevTools, finds the flow among the unrelated requests, and redacts before anything is kept.
  */
-import { base64DecodeUtf8, encodeQuery, uriParts } from '$lib/flow/encoding';
+import { base64DecodeUtf8, encodeQuery, uriParts } from '$lib/http/encoding';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/exchange';

@@ -10,7 +10,7 @@ import { harToRun } from './har';
 import type { ImportResult } from './run';
 import { shellWords } from './shell-words';
 import { FIXTURES, commandish, httpish, mangledHar } from './import-fuzz-inputs';
-import { leaks } from './test-helpers';
+import { leaks } from '$lib/http/leak-forms';
 
 const OPTIONS = { id: 'fuzz', now: new Date('2026-01-01T00:00:00Z') };
 

@@ -8,7 +8,8 @@
  * shows).
  */
 import { LIMITS } from '$lib/protocol';
-import { replaceForms, uriParts } from '$lib/flow/encoding';
+import { uriParts } from '$lib/http/encoding';
+import { replaceForms } from '$lib/http/secrets';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { grantCodes } from './redact';

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/http/exchange';
-import { base64DecodeUtf8 } from '$lib/flow/encoding';
+import { base64DecodeUtf8 } from '$lib/http/encoding';
 import { WHAT, redactRun, redactRunInParts, type KnownSecrets } from './redact';
 import type { Run } from './run';
-import { exchange, leaks, run } from './test-helpers';
+import { exchange, run } from './test-helpers';
+import { leakForms, leaks } from '$lib/http/leak-forms';
+import { formatRequest, formatResponse } from '$lib/http/format';
 
 const SECRET = 'sEcr3t+value/with=odd&chars';
 const ACCESS = 'access-0123456789abcdef';
@@ -181,6 +183,61 @@ describe('redactRun: every other occurrence', () => {
 			})
 		);
 		expect(redactRun(once)).toEqual(once);
+	});
+});
+
+/** The secret of issue 16: characters every encoder treats differently, and one Unicode spells two ways. */
+const ODD = 'a+b/c=d%20 é';
+
+/** Every text of a run as the run page shows it: a JSON response pretty-printed, which decodes its escapes. */
+function shownTexts(r: Run): string[] {
+	return [
+		r.title,
+		r.link ?? '',
+		r.callback?.url ?? '',
+		...r.exchanges.flatMap((e) => [e.label, e.request.url, formatRequest(e.request), ...(e.response ? [e.response.body, formatResponse(e.response)] : [])])
+	];
+}
+
+describe('redactRun: a secret echoed back in another encoding', () => {
+	/** A token exchange that sent `secret` by name, and a response that echoes `form` as JSON, HTML and text. */
+	function echoing(secret: string, form: string): Run {
+		const json = { 'Content-Type': 'application/json' };
+		return run({
+			exchanges: [
+				exchange(
+					'token',
+					{ method: 'POST', url: TOKEN_URL, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `client_secret=${q(secret)}&code=${CODE}` },
+					{ status: 400, headers: json, body: `{"error":"invalid_client","echo":"${form}"}` }
+				),
+				exchange('me', { url: `${ME_URL}?note=${form}` }, { status: 200, headers: { 'Content-Type': 'text/html' }, body: `<p>you sent ${form}</p>` }),
+				exchange('me', { url: ME_URL }, { status: 200, headers: json, body: `{"headers":{"x-echo":"${form}"},"n":1}` })
+			]
+		});
+	}
+
+	it.each(leakForms(ODD, ['shop']))('hides %s, learnt by name, everywhere the run page or an export shows it', (form) => {
+		const r = redactRun(echoing(ODD, form));
+		for (const text of shownTexts(r)) expect(leaks(text, ODD, ['shop']), text).toEqual([]);
+		expect(r.exchanges[1]?.response?.body).toContain(MASK);
+		expect(r.redactions).toContainEqual({ what: WHAT.clientSecret, where: 'exchange 2 (me) response body' });
+	});
+
+	it.each(leakForms(ODD, ['shop']))('hides %s of a known secret that no parameter named', (form) => {
+		const r = redactRun(run({ exchanges: [exchange('me', { url: ME_URL }, { status: 200, headers: { 'Content-Type': 'application/json' }, body: `{"echo":"${form}"}` })] }), {
+			clientSecrets: [ODD]
+		});
+		for (const text of shownTexts(r)) expect(leaks(text, ODD, ['shop']), text).toEqual([]);
+		expect(r.redactions).toEqual([{ what: WHAT.clientSecret, where: 'exchange 1 (me) response body' }]);
+	});
+
+	it('hides a JSON echo whose escapes mix styles, which the run page would decode', () => {
+		const body = '{"echo": "a\\u002Bb\\/c=d%20 \\u00E9", "n": 1}';
+		const r = redactRun(run({ exchanges: [exchange('me', { url: ME_URL }, { status: 200, headers: { 'Content-Type': 'application/json' }, body })] }), {
+			clientSecrets: [ODD]
+		});
+		expect(JSON.parse(r.exchanges[0]!.response!.body)).toEqual({ echo: MASK, n: 1 });
+		for (const text of shownTexts(r)) expect(leaks(text, ODD), text).toEqual([]);
 	});
 });
 

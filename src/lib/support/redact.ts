@@ -1,16 +1,16 @@
 /**
  * Redaction of a run before it is stored or exported. Removes client secrets, access and refresh tokens,
  * passwords, cookies and Authorization payloads wherever they appear: by name (query and form parameters, JSON
- * fields, headers), then every other occurrence of each value found, in any encoding (raw, URI-component, form,
- * JSON-escaped, encoded twice). Grant codes are kept, because they are single use and short-lived and a diagnosis
+ * fields, headers), then every other occurrence of each value found, in every form a server could write it in
+ * (`encodedForms`: encoded for a URL, HTML or JSON, encoded twice, in another Unicode spelling, in base64). Grant codes are kept, because they are single use and short-lived and a diagnosis
  * needs them (the same code exchanged twice, a code sent to me.json), but each place is marked.
  *
  * Each redaction is recorded as what and where, never the value. Redacting a redacted run changes nothing.
  */
-import { base64DecodeUtf8, base64EncodeUtf8, containsAny, encodeComponent, encodedForms, formEncode, replaceEach } from '$lib/flow/encoding';
+import { base64DecodeUtf8, base64EncodeUtf8, escapeRegExp } from '$lib/http/encoding';
 import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
 import { headerValue } from '$lib/http/headers';
-import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
+import { SECRET_PARAMETERS, encodedForms, hideForms, holdsForm, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { MASK, type HttpHeader } from '$lib/http/exchange';
 import type { Redaction, Run } from './run';
@@ -144,19 +144,6 @@ function jsonStringEntries(value: unknown): [string, string][] {
 	);
 }
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Every way a value can be written where it would be found again: each encoding, and each encoded once more. */
-function searchForms(value: string): string[] {
-	const forms = new Set([
-		...encodedForms(value),
-		...encodedForms(encodeComponent(value)),
-		...encodedForms(formEncode(value))
-	]);
-	return [...forms].sort((a, b) => b.length - a.length);
-}
 
 /* ------------------------------------------------------------------ the redactor */
 
@@ -354,11 +341,11 @@ function redactByName<T>(part: T, map: PartMap<T>, codes: ReadonlySet<string>): 
 /** A value learnt in the first pass with every form it may be written in, longest first. */
 interface Search {
 	what: string;
-	forms: string[];
+	forms: readonly string[];
 }
 
 function searchesOf(needles: Needle[]): Search[] {
-	return [...needles].sort((a, b) => b.value.length - a.value.length).map(({ what, value }) => ({ what, forms: searchForms(value) }));
+	return [...needles].sort((a, b) => b.value.length - a.value.length).map(({ what, value }) => ({ what, forms: encodedForms(value) }));
 }
 
 /** The second pass over one part: every form of every value learnt anywhere in the run, wherever it is. */
@@ -367,9 +354,9 @@ function redactBySearch<T>(part: T, map: PartMap<T>, searches: Search[]): PartRe
 	const value = map(part, (text, where) => {
 		let result = text;
 		for (const { what, forms } of searches) {
-			if (!containsAny(result, forms)) continue;
+			if (!holdsForm(result, forms)) continue;
 			redactions.push({ what, where });
-			result = replaceEach(result, forms, MASK);
+			result = hideForms(result, forms, MASK);
 		}
 		return result;
 	});

@@ -3,7 +3,8 @@ import type { Annotation } from '$lib/flow/diagnose';
 import type { AnnotatedRun } from './annotate';
 import { redactRun } from './redact';
 import { runToMarkdown, runToShellScript } from './report';
-import { exchange, leaks, run } from './test-helpers';
+import { exchange, run } from './test-helpers';
+import { leaks } from '$lib/http/leak-forms';
 
 const SECRET = 'Sh0p-Secret-4f8a9b2c1d';
 const TOKEN = 'at-0123456789abcdefghij';

@@ -1,5 +1,5 @@
 /** Reading what a recorded request carried: a header, a parameter (query or form body), me.json's credential. */
-import { base64DecodeUtf8, uriParts } from '$lib/flow/encoding';
+import { base64DecodeUtf8, uriParts } from '$lib/http/encoding';
 import { decodeQueryComponent, splitRawQuery } from '$lib/http/form';
 import type { RecordedRequest } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';

@@ -2,7 +2,7 @@
  * A run: one walk of the flow, recorded. Saved, exported (HAR, Markdown, shell) and imported (HAR, curl, raw HTTP).
  * A run is always redacted (see redact.ts) before it is stored or leaves the server.
  */
-import { uriParts } from '$lib/flow/encoding';
+import { uriParts } from '$lib/http/encoding';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 

@@ -54,20 +54,3 @@ export function run(partial: Partial<Run>): Run {
 		...partial
 	};
 }
-
-/** Every form a secret could leak in: raw, URI-encoded, form-encoded (`+`), JSON-escaped, base64 of `id:secret`. */
-export function leakForms(secret: string, clientIds: string[] = []): string[] {
-	const b64 = (text: string) => btoa(text);
-	return [
-		secret,
-		encodeURIComponent(secret),
-		new URLSearchParams({ v: secret }).toString().slice(2),
-		JSON.stringify(secret).slice(1, -1),
-		...clientIds.flatMap((id) => [b64(`${id}:${secret}`), b64(`${id}:${encodeURIComponent(secret)}`)])
-	];
-}
-
-/** The forms of `secret` found in `text`; empty when it did not leak. */
-export function leaks(text: string, secret: string, clientIds: string[] = []): string[] {
-	return leakForms(secret, clientIds).filter((form) => text.includes(form));
-}

@@ -21,17 +21,6 @@ export function formEncode(value: string): string {
 }
 
 /**
- * The forms a value takes when it is written into a URL, a form body or a JSON string. Used to find (and hide)
- * a secret wherever it was put. Longest first, so a replacement never leaves part of a longer form behind.
- */
-export const encodedForms = memoizeByString((value: string): readonly string[] => {
-	if (value === '') return [];
-	const json = JSON.stringify(value).slice(1, -1);
-	const forms = new Set([value, encodeComponent(value), formEncode(value), json, json.replace(/\//g, '\\/')]);
-	return Object.freeze([...forms].sort((a, b) => b.length - a.length));
-});
-
-/**
  * `compute` with its latest results kept. Masking and redaction ask for the forms of the same few secrets for
  * every header and body of every exchange, so computing them once each saves most of a walk step's time. Bounded
  * (emptied when full), since the keys are arbitrary input; results must not be mutated, so they are frozen.
@@ -49,23 +38,14 @@ export function memoizeByString<T>(compute: (value: string) => T, limit = 256): 
 	};
 }
 
-/** Replaces every occurrence of every form of `value` in `text`. */
-export function replaceForms(text: string, value: string, replacement: string): string {
-	return replaceEach(text, encodedForms(value), replacement);
-}
-
 /** Replaces every occurrence of each form in turn; for callers that search many texts for the same forms. */
 export function replaceEach(text: string, forms: readonly string[], replacement: string): string {
 	return forms.reduce((acc, form) => acc.split(form).join(replacement), text);
 }
 
-/** True when any form of `value` occurs in `text`. */
-export function containsForm(text: string, value: string): boolean {
-	return containsAny(text, encodedForms(value));
-}
-
-export function containsAny(text: string, forms: readonly string[]): boolean {
-	return forms.some((form) => text.includes(form));
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** UTF-8 text to base64 (btoa alone only takes Latin-1). */

@@ -2,37 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
 	base64DecodeUtf8,
 	base64EncodeUtf8,
-	containsForm,
 	encodeComponent,
 	encodeQuery,
-	encodedForms,
 	formEncode,
 	memoizeByString,
 	parseHttpUrl,
-	replaceForms,
 	uriParts
 } from './encoding';
-
-describe('encodedForms', () => {
-	it('covers raw, URI-component, form and JSON forms, longest first', () => {
-		const forms = encodedForms('a b/c"d');
-		expect(forms).toContain('a b/c"d');
-		expect(forms).toContain('a%20b%2Fc%22d');
-		expect(forms).toContain(formEncode('a b/c"d'));
-		expect(forms).toContain('a b/c\\"d');
-		expect(forms).toContain('a b\\/c\\"d');
-		expect([...forms].sort((x, y) => y.length - x.length)).toEqual(forms);
-	});
-	it('has no forms for the empty string (so nothing is ever replaced everywhere)', () => {
-		expect(encodedForms('')).toEqual([]);
-		expect(replaceForms('abc', '', 'X')).toBe('abc');
-	});
-	it('finds and replaces every form', () => {
-		const text = `q=s%2Bt%21&f=s%2Bt!&j={"v":"s+t!"}`;
-		expect(containsForm(text, 's+t!')).toBe(true);
-		expect(replaceForms(text, 's+t!', 'X')).toBe('q=X&f=X&j={"v":"X"}');
-	});
-});
 
 describe('encodeComponent', () => {
 	it('encodes as encodeURIComponent does', () => {
@@ -96,10 +72,5 @@ describe('memoizeByString', () => {
 		upper('c'); // the third key empties the memo
 		upper('a');
 		expect(seen).toEqual(['a', 'b', 'c', 'a']);
-	});
-
-	it('gives encodedForms results that cannot be changed by a caller', () => {
-		expect(Object.isFrozen(encodedForms('a b/c'))).toBe(true);
-		expect(encodedForms('a b/c')).toBe(encodedForms('a b/c'));
 	});
 });

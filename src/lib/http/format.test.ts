@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MASK, type RecordedRequest, type RecordedResponse } from '$lib/http/exchange';
-import { formatRequest, formatResponse } from './http';
+import { formatRequest, formatResponse } from './format';
 
 const tokenRequest: RecordedRequest = {
 	method: 'POST',
