@@ -1,7 +1,7 @@
 /** Accessible and comfortable: no serious axe violations, a keyboard-only walk, light and dark themes. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { AUTH_HOST, DEMO_PASSWORD, EXPLORER, STUDENT, authorise, callMe, exchange, hydrated, open, signInAndDecide } from './support/walk';
+import { AUTH_HOST, DEMO_PASSWORD, EXPLORER, STUDENT, authorise, callMe, doLesson, exchange, hydrated, open } from './support/walk';
 
 /** The serious and critical violations on the page as it is now, each named with where it occurs. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -38,11 +38,7 @@ for (const path of ['/runs', '/sandbox', '/scenarios']) {
 }
 
 test('the lesson, done, has no serious axe violations', async ({ page }) => {
-	await open(page, '/learn/cancel');
-	await page.getByTestId('lesson-cancel').click();
-	await signInAndDecide(page, STUDENT, 'cancel');
-	await page.getByTestId('lesson-authorise').click();
-	await signInAndDecide(page, STUDENT, 'authorise');
+	await doLesson(page);
 	await expect(page.getByTestId('lesson-summary')).toBeVisible();
 	expect(await seriousViolations(page)).toEqual([]);
 });

@@ -1,6 +1,6 @@
 /** The guided lesson "cancel is not an error": cancel, then authorise, then both outcomes side by side. */
 import { expect, test } from '@playwright/test';
-import { STUDENT, open, signInAndDecide } from './support/walk';
+import { STUDENT, doLesson, open, signInAndDecide } from './support/walk';
 
 test('cancel, then authorise: both redirects side by side, with the summary', async ({ page }) => {
 	await open(page, '/learn/cancel');
@@ -33,11 +33,7 @@ test('cancel, then authorise: both redirects side by side, with the summary', as
 });
 
 test('the lesson can be done again', async ({ page }) => {
-	await open(page, '/learn/cancel');
-	await page.getByTestId('lesson-cancel').click();
-	await signInAndDecide(page, STUDENT, 'cancel');
-	await page.getByTestId('lesson-authorise').click();
-	await signInAndDecide(page, STUDENT, 'authorise');
+	await doLesson(page);
 	await page.getByRole('button', { name: 'Do the lesson again' }).click();
 	await expect(page.getByTestId('lesson-cancel')).toBeVisible();
 	await expect(page.getByTestId('lesson-cancel-result').getByTestId('callback-result')).toHaveCount(0);

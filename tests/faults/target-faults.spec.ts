@@ -5,11 +5,10 @@
  */
 import type http from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
-import { signInAndDecide } from '../security/support/browser';
 import { ExplorerSession, customTarget, sandboxWalk } from '../security/support/explorer';
 import { ACCOUNTS_HOST, EXPLORER, HOSTILE_ORIGIN, HOSTILE_PORT, OUTBOUND_TIMEOUT_MS, STUDENT } from '../security/support/ports';
 import { startTarget, type Target } from '../security/support/servers';
-import { open } from '../support/walk';
+import { open, signInAndDecide } from '../support/walk';
 
 /** The outbound timeout plus the explorer's own work and the round trip. */
 const BOUND_MS = OUTBOUND_TIMEOUT_MS + 1500;

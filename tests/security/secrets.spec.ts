@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import { recordResponses, type Received } from './support/recorder';
-import { addExchange, signInAndDecide } from './support/browser';
+import { addExchange } from './support/browser';
 import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, EXTRA_EXPLORER_PORTS, STUDENT } from './support/ports';
 import { readSandboxDatabase, spawnExplorer } from './support/servers';
-import { open } from '../support/walk';
+import { doLesson, open, signInAndDecide } from '../support/walk';
 import { leakForms } from '../../src/lib/http/leak-forms';
 
 /**
@@ -136,11 +136,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	storages.push(await storageOf(page));
 
 	// The lesson, both trips.
-	await open(page, '/learn/cancel');
-	await page.getByTestId('lesson-cancel').click();
-	await signInAndDecide(page, STUDENT, 'cancel');
-	await page.getByTestId('lesson-authorise').click();
-	await signInAndDecide(page, STUDENT, 'authorise');
+	await doLesson(page);
 	await expect(page.getByTestId('lesson-summary')).toBeVisible();
 	storages.push(await storageOf(page));
 

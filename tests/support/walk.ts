@@ -66,6 +66,15 @@ export async function signInAndDecide(page: Page, login: string, decision: Decis
 	throw new Error('The sandbox sign-in did not reach the consent page');
 }
 
+/** The guided lesson done in full: cancel on the sandbox, then authorise; ends on the lesson page. */
+export async function doLesson(page: Page, login = STUDENT): Promise<void> {
+	await open(page, '/learn/cancel');
+	await page.getByTestId('lesson-cancel').click();
+	await signInAndDecide(page, login, 'cancel');
+	await page.getByTestId('lesson-authorise').click();
+	await signInAndDecide(page, login, 'authorise');
+}
+
 /** Steps 1 and 2 of the walk against the sandbox with the demo client: open the link, sign in, decide. */
 export async function authorise(page: Page, login = STUDENT, decision: Decision = 'authorise'): Promise<string[]> {
 	await open(page, '/');

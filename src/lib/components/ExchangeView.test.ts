@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ComponentProps } from 'svelte';
 import { render } from 'svelte/server';
-import type { Annotation } from '$lib/flow/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { MASK } from '$lib/http/exchange';
+import { reusedCodeAnnotation } from '$lib/support/test-helpers';
 import ExchangeView from './ExchangeView.svelte';
 
 const exchange: RecordedExchange = {
@@ -32,15 +32,7 @@ const exchange: RecordedExchange = {
 	]
 };
 
-const annotation: Annotation = {
-	outcome: 'error',
-	title: '400 invalid_grant',
-	summary: 'The code was already exchanged.',
-	rowId: 'token-invalid-grant',
-	causeId: 'used',
-	candidates: [],
-	fix: 'Exchange each code once.'
-};
+const annotation = reusedCodeAnnotation;
 
 const html = (props: ComponentProps<typeof ExchangeView>) => render(ExchangeView, { props }).body;
 

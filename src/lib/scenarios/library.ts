@@ -73,11 +73,10 @@ export interface Check {
 	test: (annotation: Annotation) => string | null;
 }
 
-/** The outcome: a row with, optionally, one of its own causes (another row's cause does not compile), or a flow outcome. */
-export type Expected = { step: FlowStep; check?: Check } & (
-	| { row: 'success' | 'cancel'; cause?: never }
-	| { [R in ErrorRowId]: { row: R; cause?: CauseIdOf<R> } }[ErrorRowId]
-);
+/** An error row with, optionally, one of its own causes (another row's cause does not compile). */
+export type ErrorOutcome = { [R in ErrorRowId]: { row: R; cause?: CauseIdOf<R> } }[ErrorRowId];
+/** The outcome: an error row, or a flow outcome. */
+export type Expected = { step: FlowStep; check?: Check } & ({ row: 'success' | 'cancel'; cause?: never } | ErrorOutcome);
 
 /**
  * Against a deployment without the sandbox control API (no way to set up users or clients, move the clock, or
@@ -113,6 +112,19 @@ type ScenarioInput = Omit<Scenario, 'setup'> & { setup?: Partial<Scenario['setup
 
 function scenario(input: ScenarioInput): Scenario {
 	return { ...input, setup: { user: input.setup?.user ?? VERIFIED, clients: input.setup?.clients ?? MAIN_ONLY } };
+}
+
+type Described = Pick<ScenarioInput, 'id' | 'title' | 'shows' | 'setup'>;
+type Changes<K extends Step['kind']> = Omit<Extract<Step, { kind: K }>, 'kind'>;
+
+/** Only the link changes: the page shows a 7.1 error and never redirects, so it reads the same without the control API. */
+function linkScenario({ link, error, ...described }: Described & { link: Changes<'authorise'>; error: ErrorOutcome }): Scenario {
+	return scenario({ ...described, steps: [{ kind: 'authorise', ...link }], expected: { step: 'authorise', ...error }, custom: 'as-is' });
+}
+
+/** The user authorises, then one exchange with the given changes ends in a 7.2 error. */
+function exchangeScenario({ exchange: changes, error, ...rest }: Described & { exchange: Changes<'token'>; error: ErrorOutcome; custom: CustomMode }): Scenario {
+	return scenario({ ...rest, steps: [authorise, { kind: 'token', ...changes }], expected: { step: 'token', ...error } });
 }
 
 const authorise: Step = { kind: 'authorise' };
@@ -177,45 +189,40 @@ export const SCENARIOS: readonly Scenario[] = [
 	}),
 
 	/* ------------------------------------------------ 7.1 authorisation page */
-	scenario({
+	linkScenario({
 		id: 'redirect-uri-not-registered',
 		title: 'Redirect URI not registered (7.1)',
 		shows: 'A redirect URI whose path differs from the registered one: the page shows the error and never redirects.',
-		steps: [{ kind: 'authorise', set: { redirect_uri: '{redirect_uri}-not-registered' } }],
-		expected: { step: 'authorise', row: 'auth-invalid-redirect-uri', cause: 'not-registered' },
-		custom: 'as-is'
+		link: { set: { redirect_uri: '{redirect_uri}-not-registered' } },
+		error: { row: 'auth-invalid-redirect-uri', cause: 'not-registered' }
 	}),
-	scenario({
+	linkScenario({
 		id: 'redirect-uri-missing-link',
 		title: 'redirect_uri missing from the link (7.1)',
 		shows: 'A link without `redirect_uri`.',
-		steps: [{ kind: 'authorise', omit: ['redirect_uri'] }],
-		expected: { step: 'authorise', row: 'auth-invalid-redirect-uri', cause: 'missing' },
-		custom: 'as-is'
+		link: { omit: ['redirect_uri'] },
+		error: { row: 'auth-invalid-redirect-uri', cause: 'missing' }
 	}),
-	scenario({
+	linkScenario({
 		id: 'unknown-client-link',
 		title: 'Unknown client (7.1)',
 		shows: 'A `client_id` the service does not know.',
-		steps: [{ kind: 'authorise', set: { client_id: 'no-such-client-{suffix}' } }],
-		expected: { step: 'authorise', row: 'auth-invalid-client', cause: 'unknown-client' },
-		custom: 'as-is'
+		link: { set: { client_id: 'no-such-client-{suffix}' } },
+		error: { row: 'auth-invalid-client', cause: 'unknown-client' }
 	}),
-	scenario({
+	linkScenario({
 		id: 'client-id-missing-link',
 		title: 'client_id missing from the link (7.1)',
 		shows: 'A link without `client_id`.',
-		steps: [{ kind: 'authorise', omit: ['client_id'] }],
-		expected: { step: 'authorise', row: 'auth-invalid-client', cause: 'missing' },
-		custom: 'as-is'
+		link: { omit: ['client_id'] },
+		error: { row: 'auth-invalid-client', cause: 'missing' }
 	}),
-	scenario({
+	linkScenario({
 		id: 'response-type-token',
 		title: 'response_type token (7.1)',
 		shows: '`response_type=token` (the implicit grant): only `code` is supported.',
-		steps: [{ kind: 'authorise', set: { response_type: 'token' } }],
-		expected: { step: 'authorise', row: 'auth-unsupported-response-type', cause: 'not-code' },
-		custom: 'as-is'
+		link: { set: { response_type: 'token' } },
+		error: { row: 'auth-unsupported-response-type', cause: 'not-code' }
 	}),
 
 	/* ------------------------------------------------ 7.2 token endpoint */
@@ -235,29 +242,29 @@ export const SCENARIOS: readonly Scenario[] = [
 		expected: { step: 'token', row: 'token-invalid-grant', cause: 'expired' },
 		custom: null
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'redirect-uri-extra-parameter',
 		title: 'redirect_uri differs by an extra query parameter',
 		shows: 'The exchange\'s `redirect_uri` must be the link\'s exactly, extra query parameters included.',
-		steps: [authorise, { kind: 'token', redirectUriExtra: true }],
-		expected: { step: 'token', row: 'token-invalid-grant', cause: 'redirect-mismatch' },
+		exchange: { redirectUriExtra: true },
+		error: { row: 'token-invalid-grant', cause: 'redirect-mismatch' },
 		custom: 'code'
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'code-other-client',
 		title: 'Code exchanged by another client',
 		shows: 'A code issued to one client, exchanged with another client\'s (valid) credentials.',
 		setup: { clients: BOTH_CLIENTS },
-		steps: [authorise, { kind: 'token', as: 'other' }],
-		expected: { step: 'token', row: 'token-invalid-grant', cause: 'other-client' },
+		exchange: { as: 'other' },
+		error: { row: 'token-invalid-grant', cause: 'other-client' },
 		custom: null
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'code-unknown',
 		title: 'Code the service never issued',
 		shows: 'A mistyped, truncated or made-up code.',
-		steps: [authorise, { kind: 'token', code: 'not-a-code-{suffix}' }],
-		expected: { step: 'token', row: 'token-invalid-grant', cause: 'unknown-code' },
+		exchange: { code: 'not-a-code-{suffix}' },
+		error: { row: 'token-invalid-grant', cause: 'unknown-code' },
 		custom: 'as-is'
 	}),
 	scenario({
@@ -268,36 +275,36 @@ export const SCENARIOS: readonly Scenario[] = [
 		expected: { step: 'token', row: 'token-invalid-request', cause: 'missing-code' },
 		custom: 'as-is'
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'redirect-uri-missing',
 		title: 'redirect_uri missing',
 		shows: 'An exchange without `redirect_uri`: the description names the missing parameter.',
-		steps: [authorise, { kind: 'token', omit: ['redirect_uri'] }],
-		expected: { step: 'token', row: 'token-invalid-request', cause: 'missing-parameter' },
+		exchange: { omit: ['redirect_uri'] },
+		error: { row: 'token-invalid-request', cause: 'missing-parameter' },
 		custom: 'as-is'
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'grant-type-wrong',
 		title: 'grant_type wrong',
 		shows: '`grant_type=password`: only `authorization_code` is supported.',
-		steps: [authorise, { kind: 'token', grantType: 'password' }],
-		expected: { step: 'token', row: 'token-unsupported-grant-type', cause: 'wrong-grant-type' },
+		exchange: { grantType: 'password' },
+		error: { row: 'token-unsupported-grant-type', cause: 'wrong-grant-type' },
 		custom: 'as-is'
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'grant-type-missing',
 		title: 'grant_type missing',
 		shows: 'An exchange without `grant_type`.',
-		steps: [authorise, { kind: 'token', omit: ['grant_type'] }],
-		expected: { step: 'token', row: 'token-unsupported-grant-type', cause: 'wrong-grant-type' },
+		exchange: { omit: ['grant_type'] },
+		error: { row: 'token-unsupported-grant-type', cause: 'wrong-grant-type' },
 		custom: 'as-is'
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'wrong-secret',
 		title: 'Wrong secret',
 		shows: 'The right client ID with a secret that is not its own.',
-		steps: [authorise, { kind: 'token', secret: 'wrong' }],
-		expected: { step: 'token', row: 'token-invalid-client', cause: 'wrong-secret' },
+		exchange: { secret: 'wrong' },
+		error: { row: 'token-invalid-client', cause: 'wrong-secret' },
 		custom: 'as-is'
 	}),
 	scenario({
@@ -309,20 +316,20 @@ export const SCENARIOS: readonly Scenario[] = [
 		expected: { step: 'token', row: 'token-invalid-client', cause: 'wrong-secret' },
 		custom: null
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'unknown-client-token',
 		title: 'Unknown client at the token endpoint',
 		shows: 'A `client_id` the service does not know, at the exchange.',
-		steps: [authorise, { kind: 'token', clientId: 'no-such-client-{suffix}' }],
-		expected: { step: 'token', row: 'token-invalid-client', cause: 'unknown-client' },
+		exchange: { clientId: 'no-such-client-{suffix}' },
+		error: { row: 'token-invalid-client', cause: 'unknown-client' },
 		custom: 'as-is'
 	}),
-	scenario({
+	exchangeScenario({
 		id: 'client-secret-missing',
 		title: 'Client secret missing',
 		shows: 'An exchange without `client_secret`.',
-		steps: [authorise, { kind: 'token', omit: ['client_secret'] }],
-		expected: { step: 'token', row: 'token-invalid-client', cause: 'missing-credentials' },
+		exchange: { omit: ['client_secret'] },
+		error: { row: 'token-invalid-client', cause: 'missing-credentials' },
 		custom: 'as-is'
 	}),
 

@@ -40,94 +40,82 @@ export interface ExplorerConfig {
 
 export type ConfigResult = { ok: true; config: ExplorerConfig } | { ok: false; message: string };
 
-const port = (fallback: number) =>
-	z
+/**
+ * A variable with a default, read by `read`; each `problem` it reports is an issue naming the variable, and the
+ * configuration is then not valid.
+ */
+function variable<T>(fallback: string, read: (raw: string, problem: (message: string) => void) => T) {
+	return z
 		.string()
-		.default(String(fallback))
+		.default(fallback)
 		.transform((raw, ctx) => {
-			const value = Number(raw);
-			if (!/^\d+$/.test(raw.trim()) || value < 1 || value > 65535) {
-				ctx.addIssue({ code: 'custom', message: `must be a port number from 1 to 65535, got "${raw}"` });
-				return z.NEVER;
-			}
-			return value;
+			let valid = true;
+			const value = read(raw, (message) => {
+				valid = false;
+				ctx.addIssue({ code: 'custom', message });
+			});
+			return valid ? value : z.NEVER;
 		});
+}
 
-const origin = z
-	.string()
-	.optional()
-	.transform((raw, ctx) => {
-		if (raw === undefined || raw.trim() === '') return undefined;
-		const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
-		if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
-			ctx.addIssue({ code: 'custom', message: `must be an http(s) origin such as https://explorer.example.com, got "${raw}"` });
-			return z.NEVER;
-		}
-		return url.origin;
+const wholeNumber = (raw: string, min: number, max: number) => /^\d+$/.test(raw.trim()) && Number(raw) >= min && Number(raw) <= max;
+
+const port = (fallback: number) =>
+	variable(String(fallback), (raw, problem) => {
+		if (!wholeNumber(raw, 1, 65535)) problem(`must be a port number from 1 to 65535, got "${raw}"`);
+		return Number(raw);
 	});
 
-const allowedHosts = z
-	.string()
-	.default('')
-	.transform((raw, ctx) => {
-		const rules: HostRule[] = [];
-		for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
-			const rule = parseHostRule(entry);
-			if (typeof rule === 'string') ctx.addIssue({ code: 'custom', message: rule });
-			else rules.push(rule);
-		}
-		return rules;
-	});
+/** Unset or empty: none (the default is derived from PORT). */
+const origin = variable('', (raw, problem) => {
+	if (raw.trim() === '') return undefined;
+	const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
+	if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+		problem(`must be an http(s) origin such as https://explorer.example.com, got "${raw}"`);
+	}
+	return url?.origin;
+});
 
-const onOff = z
-	.string()
-	.default('off')
-	.transform((raw, ctx) => {
-		const value = raw.trim().toLowerCase();
-		if (value === 'on') return true;
-		if (value === 'off' || value === '') return false;
-		ctx.addIssue({ code: 'custom', message: `must be "on" or "off", got "${raw}"` });
-		return z.NEVER;
-	});
+const commaList = (raw: string) => raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+
+const allowedHosts = variable('', (raw, problem) => {
+	const rules: HostRule[] = [];
+	for (const entry of commaList(raw)) {
+		const rule = parseHostRule(entry);
+		if (typeof rule === 'string') problem(rule);
+		else rules.push(rule);
+	}
+	return rules;
+});
+
+const onOff = variable('off', (raw, problem) => {
+	const value = raw.trim().toLowerCase();
+	if (value !== 'on' && value !== 'off' && value !== '') problem(`must be "on" or "off", got "${raw}"`);
+	return value === 'on';
+});
 
 const timeoutMs = (fallback: number) =>
-	z
-		.string()
-		.default(String(fallback))
-		.transform((raw, ctx) => {
-			const value = Number(raw);
-			if (!/^\d+$/.test(raw.trim()) || value < 100 || value > 120_000) {
-				ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds from 100 to 120000, got "${raw}"` });
-				return z.NEVER;
-			}
-			return value;
-		});
-
-const listenHost = z
-	.string()
-	.default('127.0.0.1')
-	.transform((raw, ctx) => {
-		const value = raw.trim();
-		if (value === '' || /[\s/?#@]/.test(value)) {
-			ctx.addIssue({ code: 'custom', message: `must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, got "${raw}"` });
-			return z.NEVER;
-		}
-		return value;
+	variable(String(fallback), (raw, problem) => {
+		if (!wholeNumber(raw, 100, 120_000)) problem(`must be a whole number of milliseconds from 100 to 120000, got "${raw}"`);
+		return Number(raw);
 	});
+
+const listenHost = variable('127.0.0.1', (raw, problem) => {
+	const value = raw.trim();
+	if (value === '' || /[\s/?#@]/.test(value)) problem(`must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, got "${raw}"`);
+	return value;
+});
 
 /** Host names, WHATWG-normalised (lower case, IPv6 in brackets) so they compare equal to a parsed Host header. */
-const hostNames = z
-	.string()
-	.default('')
-	.transform((raw, ctx) => {
-		const names: string[] = [];
-		for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
-			const url = !/[/?#@\\*\s:]/.test(entry.replace(/^\[.*\]$/, '')) && URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`) : null;
-			if (url) names.push(url.hostname);
-			else ctx.addIssue({ code: 'custom', message: `entry "${entry}" is not a host name; write names without scheme or port, e.g. explorer.example.com,support-box` });
-		}
-		return names;
-	});
+const hostNames = variable('', (raw, problem) => {
+	const names: string[] = [];
+	for (const entry of commaList(raw)) {
+		const url = !/[/?#@\\*\s:]/.test(entry.replace(/^\[.*\]$/, '')) && URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`) : null;
+		if (url) names.push(url.hostname);
+		else problem(`entry "${entry}" is not a host name; write names without scheme or port, e.g. explorer.example.com,support-box`);
+	}
+	return names;
+});
 
 const EnvSchema = z.object({
 	PORT: port(3000),

@@ -8,17 +8,16 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/support/run';
 import { assembleRun, redactRun } from '$lib/support/redact';
 import { harToRun, runToHar } from '$lib/support/har';
+import { run as testRun } from '$lib/support/test-helpers';
 
 const SECRET = 'a-very-secret-client-secret';
 const TOKEN = 'AccessTokenValue0123456789abcdef';
 
 function run(overrides: Partial<Run> = {}): Run {
-	return {
-		id: 'run-1',
+	return testRun({
 		title: 'Walk against the sandbox',
 		createdAt: '2026-11-22T10:00:00.000Z',
 		target: { kind: 'sandbox', authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
-		sandboxClock: null,
 		link: 'http://localhost:3001/sso/student?response_type=code&client_id=demo-client&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fcallback&country=uk',
 		callback: { url: 'http://localhost:3000/callback?code=abc', receivedAt: '2026-11-22T10:00:05.000Z' },
 		exchanges: [
@@ -45,10 +44,8 @@ function run(overrides: Partial<Run> = {}): Run {
 				masked: []
 			}
 		],
-		redactions: [],
-		source: 'walk',
 		...overrides
-	};
+	});
 }
 
 describe('run store', () => {

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { LookupAddress } from 'node:dns';
 import { send, type OutboundRequest } from './outbound';
-import { checkOutboundUrl, type Resolver } from './ssrf';
+import { checkOutboundUrl } from './ssrf';
 import { testConfig } from './testConfig';
+import { fakeDns } from './testDns';
 import { CHECKPOINT_PATH, checkpoint } from './testCheckpoint';
 
 /** Names a DNS server could point inside: each resolves (through the injected resolver) to internal addresses. */
@@ -36,17 +36,6 @@ const INTERNAL_NAMES: Record<string, string[]> = {
 	// One bad address among good ones is enough to refuse: the connection may pick any of them.
 	'mixed.test': ['93.184.216.34', '127.0.0.1'],
 	'mixed6.test': ['2606:2800::1', '::1']
-};
-
-const resolver = (answers: Record<string, string[]>) => {
-	const asked: string[] = [];
-	const resolve: Resolver = async (hostname) => {
-		asked.push(hostname);
-		const addresses = answers[hostname];
-		if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-		return addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
-	};
-	return { resolve, asked };
 };
 
 /** Every loopback spelling the URL parser accepts, each allowed by the operator by its normalised name. */
@@ -123,7 +112,7 @@ describe('allowed hosts on internal addresses, private targets off', () => {
 	});
 
 	it.each(Object.entries(INTERNAL_NAMES))('refuses %s, which resolves to %j, before connecting', async (name) => {
-		const dns = resolver(INTERNAL_NAMES);
+		const dns = fakeDns(INTERNAL_NAMES);
 		const [before, requestsBefore] = [connections, received.length];
 		const exchange = await send(POST_TOKEN(`http://${name}:${port}/oauth/token`), {
 			config: strict,
@@ -144,7 +133,7 @@ describe('allowed hosts on internal addresses, private targets off', () => {
 			config: permissive,
 			step: 'me',
 			label: 'control',
-			resolve: resolver(INTERNAL_NAMES).resolve
+			resolve: fakeDns(INTERNAL_NAMES).resolve
 		});
 		expect(exchange.response?.body).toBe('reached');
 		expect(await connectionsSince(before)).toBe(1);
@@ -153,13 +142,13 @@ describe('allowed hosts on internal addresses, private targets off', () => {
 
 	it('the check answers the same for every spelling, so a later request cannot take another path', async () => {
 		for (const host of LOOPBACK_SPELLINGS) {
-			expect(await checkOutboundUrl(`http://${host}/`, strict, resolver({}).resolve), host).toMatchObject({ ok: false, kind: 'refused' });
-			expect(await checkOutboundUrl(`http://${host}/`, permissive, resolver({}).resolve), host).toMatchObject({ ok: true });
+			expect(await checkOutboundUrl(`http://${host}/`, strict, fakeDns({}).resolve), host).toMatchObject({ ok: false, kind: 'refused' });
+			expect(await checkOutboundUrl(`http://${host}/`, permissive, fakeDns({}).resolve), host).toMatchObject({ ok: true });
 		}
 	});
 
 	it('a host not on the list is refused even with private targets on, and its name is never resolved', async () => {
-		const dns = resolver({ 'other.test': ['127.0.0.1'] });
+		const dns = fakeDns({ 'other.test': ['127.0.0.1'] });
 		const exchange = await send(get(`http://other.test:${port}/`), { config: permissive, step: 'me', label: 'ssrf', resolve: dns.resolve });
 		expect(exchange.failure).toEqual({ kind: 'refused', message: expect.stringContaining('other.test:' + port + ' is not an allowed target') });
 		expect(dns.asked).toEqual([]);

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { LookupAddress } from 'node:dns';
-import { blockedReason, cachingResolver, checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
+import { blockedReason, cachingResolver, checkOutboundUrl, pinnedLookup } from './ssrf';
 import { testConfig } from './testConfig';
+import { fakeDns } from './testDns';
 
 const config = testConfig({ EXPLORER_ALLOWED_HOSTS: 'api.example.com,*.example.net,127.0.0.1,[::1],[::ffff:7f00:1]' });
 const permissive = testConfig({ EXPLORER_ALLOWED_HOSTS: 'api.example.com,127.0.0.1', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
-
-/** A resolver with fixed answers, and a record of what it was asked. */
-function fakeDns(answers: Record<string, string[]>) {
-	const asked: string[] = [];
-	const resolve: Resolver = async (hostname) => {
-		asked.push(hostname);
-		const addresses = answers[hostname];
-		if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-		return addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
-	};
-	return { resolve, asked };
-}
 
 describe('blockedReason', () => {
 	it.each([

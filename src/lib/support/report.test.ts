@@ -3,7 +3,7 @@ import type { Annotation } from '$lib/flow/diagnose';
 import type { AnnotatedRun } from './annotate';
 import { redactRun } from './redact';
 import { runToMarkdown, runToShellScript } from './report';
-import { exchange, run } from './test-helpers';
+import { exchange, reusedCodeAnnotation, run } from './test-helpers';
 import { leaks } from '$lib/http/leak-forms';
 
 const SECRET = 'Sh0p-Secret-4f8a9b2c1d';
@@ -24,15 +24,7 @@ const walked = redactRun(
 	})
 );
 
-const reused: Annotation = {
-		outcome: 'error',
-		title: '400 invalid_grant',
-		summary: 'The code was already exchanged.',
-		rowId: 'token-invalid-grant',
-		causeId: 'used',
-		candidates: [],
-	fix: 'Exchange each code once.'
-};
+const reused = reusedCodeAnnotation;
 const forbidden: Annotation = { outcome: 'error', title: '403', summary: 'No User-Agent.', rowId: 'me-forbidden', candidates: [], fix: 'Set a User-Agent.' };
 const annotations: AnnotatedRun = {
 	callback: { outcome: 'success', title: 'Authorised: a grant code arrived', summary: 'The user authorised the client.', candidates: [] },

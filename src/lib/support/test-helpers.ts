@@ -1,4 +1,5 @@
-/** Builders for tests: a run and its exchanges with little noise. */
+/** Builders for tests: a run and its exchanges with little noise, and shared fixtures. */
+import type { Annotation } from '$lib/flow/diagnose';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { HttpHeader } from '$lib/http/exchange';
 import type { Run } from './run';
@@ -38,6 +39,17 @@ export function exchange(
 		masked: []
 	};
 }
+
+/** The annotation of a token exchange that reused a code (7.2's invalid_grant, cause `used`). */
+export const reusedCodeAnnotation: Annotation = {
+	outcome: 'error',
+	title: '400 invalid_grant',
+	summary: 'The code was already exchanged.',
+	rowId: 'token-invalid-grant',
+	causeId: 'used',
+	candidates: [],
+	fix: 'Exchange each code once.'
+};
 
 export function run(partial: Partial<Run>): Run {
 	return {

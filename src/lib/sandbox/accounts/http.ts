@@ -1,6 +1,9 @@
 /** Small, strict HTTP helpers for the accounts host: request target, parameters, body, responses. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeFormComponentStrictly } from '../../http/form';
+import { readBodyUpTo, type BodyResult } from '../http-common';
+
+export { mediaType } from '../http-common';
 
 /** Largest request body read; larger bodies get a 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -46,48 +49,9 @@ export function parseParams(text: string, where: string): ParamsResult {
 	return { ok: true, params };
 }
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
-
-const NO_BODY: BodyResult = Object.freeze({ ok: true, body: Buffer.alloc(0) });
-
-/**
- * Whether the headers say there is no body: a length of 0, or neither Content-Length nor Transfer-Encoding (RFC 9112
- * 6.3: such a request has none). A token request with its parameters in the query string is one; it skips the
- * listeners a body needs.
- */
-function hasNoBody(req: IncomingMessage): boolean {
-	const length = req.headers['content-length'];
-	return length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
-}
-
-/**
- * Reads the body up to `limit` bytes. A larger body is drained (not buffered) so the client can still read the
- * 413; a client that keeps sending far beyond the limit is disconnected.
- */
+/** Reads the body up to `limit` bytes (see `readBodyUpTo`). */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
-	if (hasNoBody(req)) {
-		req.resume(); // nothing to read: the request ends at once, and its connection can serve the next one
-		return Promise.resolve(NO_BODY);
-	}
-	return new Promise((resolve) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size <= limit) chunks.push(chunk);
-			else if (size > limit * 64) req.destroy();
-		});
-		req.on('end', () => resolve(size > limit ? { ok: false, reason: 'too-large' } : { ok: true, body: Buffer.concat(chunks) }));
-		req.on('error', () => resolve({ ok: false, reason: 'aborted' }));
-		req.on('close', () => {
-			if (!req.complete) resolve({ ok: false, reason: 'aborted' });
-		});
-	});
-}
-
-/** The media type of the request, lower case, without parameters. */
-export function mediaType(req: IncomingMessage): string {
-	return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+	return readBodyUpTo(req, limit);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -1,5 +1,6 @@
 /** Small node:http helpers for the authorisation host: form bodies, cookies, and responses with its headers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mediaType, readBodyUpTo } from '../http-common';
 import type { SafeHtml } from './html';
 
 /** Login, verify and consent forms are a few hundred bytes; anything near this is not from our pages. */
@@ -16,13 +17,9 @@ const tooLarge: FormRead = {
 	message: `The form sent more than ${FORM_BODY_LIMIT} bytes, which none of these pages do.`
 };
 
-function mediaType(contentType: string | undefined): string {
-	return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
 /** Reads an `application/x-www-form-urlencoded` body of at most `FORM_BODY_LIMIT` bytes, UTF-8. Never rejects. */
 export function readForm(req: IncomingMessage): Promise<FormRead> {
-	if (mediaType(req.headers['content-type']) !== 'application/x-www-form-urlencoded') {
+	if (mediaType(req) !== 'application/x-www-form-urlencoded') {
 		req.resume();
 		return Promise.resolve({
 			ok: false,
@@ -35,26 +32,18 @@ export function readForm(req: IncomingMessage): Promise<FormRead> {
 		req.resume();
 		return Promise.resolve(tooLarge);
 	}
-	return new Promise((resolve) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > FORM_BODY_LIMIT) resolve(tooLarge); // keep draining so the response can still be read
-			else chunks.push(chunk);
-		});
-		req.on('error', () =>
-			resolve({ ok: false, status: 400, title: 'Incomplete form', message: 'The form was not received completely.' })
-		);
-		req.on('end', () => {
-			if (size > FORM_BODY_LIMIT) return;
-			try {
-				const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-				resolve({ ok: true, form: new URLSearchParams(text) });
-			} catch {
-				resolve({ ok: false, status: 400, title: 'Unreadable form', message: 'The form was not valid UTF-8 text.' });
-			}
-		});
+	return readBodyUpTo(req, FORM_BODY_LIMIT).then((read): FormRead => {
+		if (!read.ok) {
+			return read.reason === 'too-large'
+				? tooLarge
+				: { ok: false, status: 400, title: 'Incomplete form', message: 'The form was not received completely.' };
+		}
+		try {
+			const text = new TextDecoder('utf-8', { fatal: true }).decode(read.body);
+			return { ok: true, form: new URLSearchParams(text) };
+		} catch {
+			return { ok: false, status: 400, title: 'Unreadable form', message: 'The form was not valid UTF-8 text.' };
+		}
 	});
 }
 
