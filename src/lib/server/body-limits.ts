@@ -7,7 +7,7 @@
  */
 import type { Handle } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { formatBytes, MAX_HAR_BYTES } from '$lib/support/har';
+import { formatBytes, MAX_HAR_BYTES } from '$lib/support/har-limits';
 
 /** The import route: a HAR file itself as the body (`?kind=har`), read as it streams, or the JSON form. */
 export const IMPORT_PATH = '/api/import';

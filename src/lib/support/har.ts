@@ -9,6 +9,7 @@ import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/exchange';
 import { discoverFlow } from './discover';
+import { harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
 import { scanHar, type EntryIssue, type HarScan, type IndexedEntry } from './har-stream';
 import {
 	EntryExtrasSchema,
@@ -24,9 +25,8 @@ import { inferTarget, newRunId, type ImportOptions, type Run } from './run';
 import { headerValue } from '$lib/http/headers';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
+export { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
 
-/** The largest HAR an import reads: browsers save the whole page's traffic, with content, and cannot save less. */
-export const MAX_HAR_BYTES = 250 * 1024 * 1024;
 
 const CREATOR = { name: 'SSO Flow Explorer', version: '0.1' };
 
@@ -189,17 +189,6 @@ export type HarImport = { ok: true; run: Run; found: string[] } | { ok: false; m
 export interface HarImportOptions extends ImportOptions {
 	/** Files larger than this are refused; MAX_HAR_BYTES by default. */
 	maxBytes?: number;
-}
-
-/** A size for a person: "312.4 MB", "250 MB", "12 KB". */
-export function formatBytes(bytes: number): string {
-	return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB` : `${Math.ceil(bytes / 1024)} KB`;
-}
-
-/** Why a HAR is refused for its size, and what to do: a browser cannot save part of its traffic, only less of it. */
-export function harTooLargeMessage(maxBytes: number, size?: number): string {
-	const what = size === undefined ? `more than ${formatBytes(maxBytes)}` : formatBytes(size);
-	return `The file is ${what}; at most ${formatBytes(maxBytes)} can be imported. Record a shorter HAR: in DevTools, open the Network panel, clear it, tick "Preserve log", sign in once, then save the HAR.`;
 }
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
