@@ -7,7 +7,7 @@
  */
 import type { Handle } from '@sveltejs/kit';
 import { json } from '@sveltejs/kit';
-import { formatBytes, MAX_HAR_BYTES } from '$lib/support/har-limits';
+import { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from '$lib/support/har-limits';
 
 /** The import route: a HAR file itself as the body (`?kind=har`), read as it streams, or the JSON form. */
 export const IMPORT_PATH = '/api/import';
@@ -23,6 +23,10 @@ export function bodyLimitFor(pathname: string): number {
 export function tooLarge(limit: number, size?: number): Response {
 	const what = size === undefined ? `more than ${formatBytes(limit)}` : formatBytes(size);
 	return json({ message: `The request body is ${what}; this address accepts at most ${formatBytes(limit)}.` }, { status: 413 });
+}
+
+function tooLargeFor(pathname: string, limit: number, size: number): Response {
+	return pathname === IMPORT_PATH ? json({ message: harTooLargeMessage(limit, size) }, { status: 413 }) : tooLarge(limit, size);
 }
 
 /** A body's chunks as they arrive. */
@@ -53,11 +57,10 @@ export async function readBodyUpTo(body: ReadableStream<Uint8Array>, limit: numb
  */
 export const limitRequestBodies: Handle = async ({ event, resolve }) => {
 	const { request } = event;
-	if (request.body === null) return resolve(event);
 	const limit = bodyLimitFor(event.url.pathname);
 	const declared = request.headers.get('content-length');
-	if (declared !== null) return Number(declared) > limit ? tooLarge(limit, Number(declared)) : resolve(event);
-	if (event.url.pathname === IMPORT_PATH) return resolve(event);
+	if (declared !== null) return Number(declared) > limit ? tooLargeFor(event.url.pathname, limit, Number(declared)) : resolve(event);
+	if (request.body === null || event.url.pathname === IMPORT_PATH) return resolve(event);
 	const bytes = await readBodyUpTo(request.body, limit);
 	if (bytes === null) return tooLarge(limit);
 	event.request = new Request(request, { body: new Uint8Array(bytes) });

@@ -99,7 +99,7 @@ async function readJson(request: Request): Promise<{ ok: true; value: unknown } 
 /** The file itself as the body (`?kind=har|curl|http`): a HAR is read as it streams, the others are small. */
 async function importBody(kind: string, request: Request): Promise<HarImport | Response> {
 	if (!(KINDS as readonly string[]).includes(kind)) return json({ message: `Unknown kind "${kind}": use ${KINDS.join(', ')}.` }, { status: 400 });
-	if (request.body === null) return json({ message: 'Nothing to import: the body is empty. Send the file itself as the body.' }, { status: 400 });
+	if (request.body === null) return json({ message: 'Nothing to import: the body is empty, or came without a Content-Type header. Send the file itself as the body, with a Content-Type such as application/octet-stream.' }, { status: 400 });
 	if (kind === 'har') {
 		const result = await harStreamToRun(chunksOf(request.body), { id: newRunId(), maxBytes: MAX_HAR_BYTES });
 		return !result.ok && result.tooLarge ? json({ message: result.message }, { status: 413 }) : result;

@@ -108,6 +108,8 @@ export function discoverFlow(entries: HarEntry[]): FoundFlow {
 	};
 }
 
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : '');
+
 /** A HAR entry as far as the membership test reads it: the request, and the answer's status and Location. */
 type EntryHead = Pick<HarEntry, 'request'> & { response?: Pick<HarEntry['response'], 'status' | 'redirectURL' | 'headers'> };
 
@@ -129,17 +131,25 @@ export class FlowMembership {
 	private readonly pending = new Map<number, HarEntry>();
 	private tokenRedirectUri: string | null = null;
 
-	/** Whether to keep an entry's request or response body, judged on what was read before it (the request first). */
+	/** The flow's hosts seen so far: the link's, the token and me.json requests', the redirect URI's. */
+	private readonly origins = new Set<string>();
+
+	/**
+	 * Whether to keep an entry's request or response body, judged on what was read before it (the request first):
+	 * the flow's requests, requests to its hosts (the authorisation page's form may redirect to the client), and
+	 * redirects (a line each).
+	 */
 	wantsBody(entry: EntryHead): boolean {
 		if (stepOfRequest(entry.request.method, entry.request.url) !== null) return true;
 		const status = entry.response?.status ?? 0;
-		if (status >= 300 && status <= 399) return true; // a redirect's body is a line, and the redirect may be the arrival
-		return this.redirectPart !== null && registeredPart(entry.request.url) === this.redirectPart;
+		if (status >= 300 && status <= 399) return true;
+		return this.origins.has(originOf(entry.request.url));
 	}
 
 	/** Decides on a completed entry: whether to keep it, and which entries held pending (by index) to let go. */
 	admit(entry: HarEntry, index: number): { keep: boolean; release: number[] } {
 		const step = stepOfRequest(entry.request.method, entry.request.url);
+		if (step !== null) this.origins.add(originOf(entry.request.url));
 		if (step === 'token') this.tokenRedirectUri ??= tokenRedirectUri(entry);
 		if (step === 'link' && this.redirectPart === null) {
 			const uri = param(entry.request.url, 'redirect_uri');
@@ -163,6 +173,7 @@ export class FlowMembership {
 
 	private settle(part: string): number[] {
 		this.redirectPart = part;
+		this.origins.add(originOf(part));
 		const release = [...this.pending].filter(([, entry]) => !reachesRedirectUri(entry, part)).map(([index]) => index);
 		this.pending.clear();
 		return release;

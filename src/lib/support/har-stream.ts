@@ -176,7 +176,8 @@ class HarAssembler {
 			((this.stack[3]!.key === 'request' && this.stack[4]!.key === 'postData') ||
 				(this.stack[3]!.key === 'response' && this.stack[4]!.key === 'content'));
 		if (!isBody) return { parts: [], length: 0, keep: true, limit: MAX_FIELD_CHARS };
-		const entry = this.stack[3]!.value as Record<string, unknown>;
+		// The request or response holding the body is still being built: it is not in the entry yet.
+		const entry = { ...(this.stack[3]!.value as Record<string, unknown>), [this.stack[3]!.key!]: this.stack[4]!.value };
 		return { parts: [], length: 0, keep: this.ours || this.wantsBody(entry), limit: Infinity };
 	}
 
