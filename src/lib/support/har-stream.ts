@@ -5,8 +5,8 @@
  * dropped as it streams, never held whole first), and without the browsers' own `_`-fields (WebSocket messages,
  * initiator stacks). Each entry is checked against the schema when it completes, then kept or let go.
  */
-import parser from 'stream-json/core/parser.js';
-import { none } from 'stream-chain/defs.js';
+import { jsonParser } from 'stream-json/core/parser.js';
+import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { FlowMembership } from './discover';
 import { HarEntrySchema, type HarEntry } from './har-schema';
 
@@ -231,25 +231,31 @@ export async function scanHar(chunks: AsyncIterable<Uint8Array | string>, option
 				malformed = { ok: false, problem: 'malformed', index, entry: value, issue: parsed.error.issues[0]! };
 				return;
 			}
-			if (assembler.ours) return void kept.set(index, parsed.data);
-			const { keep, release } = membership.admit(parsed.data, index);
+			// A copy: the entry's strings are slices of the chunks they were read from, and would hold each chunk whole.
+			const entry = structuredClone(parsed.data);
+			if (assembler.ours) return void kept.set(index, entry);
+			const { keep, release } = membership.admit(entry, index);
 			for (const i of release) kept.delete(i);
-			if (keep) kept.set(index, parsed.data);
+			if (keep) kept.set(index, entry);
 		}
 	);
-	const parse = parser({ packKeys: true, streamKeys: false, packStrings: false, streamStrings: true, packNumbers: true, streamNumbers: false });
-	const tokens = (text: string | typeof none) => parse(text as string) as unknown as AsyncIterable<Token>;
+	// The tokeniser without stream-json's async wrapper, called with text: a generator per token costs more than the scan.
+	const parse = jsonParser({ packKeys: true, streamKeys: false, packStrings: false, streamStrings: true, packNumbers: true, streamNumbers: false });
+	const feed = (text: string | typeof none) => {
+		const tokens = parse(text as string);
+		if (isMany(tokens)) for (const token of getManyValues(tokens) as Token[]) assembler.token(token);
+	};
 	const decoder = new TextDecoder();
 	let bytes = 0;
 	try {
 		for await (const chunk of chunks) {
 			bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
 			if (bytes > options.maxBytes) return { ok: false, problem: 'too-large', bytes };
-			for await (const token of tokens(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))) assembler.token(token);
+			feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
 			if (malformed) return malformed;
 		}
-		for await (const token of tokens(decoder.decode())) assembler.token(token);
-		for await (const token of tokens(none)) assembler.token(token);
+		feed(decoder.decode());
+		feed(none);
 	} catch {
 		return { ok: false, problem: 'not-json' };
 	}
