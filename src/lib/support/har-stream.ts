@@ -41,7 +41,10 @@ export interface ScanOptions {
 	maxBytes: number;
 }
 
-/** Longer strings outside bodies (a `data:` URL as long as its image) are cut: no part of the flow is that long. */
+/**
+ * Longer strings outside bodies (a `data:` URL as long as its image) are cut, except in our own exports: no
+ * request of the flow a browser recorded is that long.
+ */
 const MAX_FIELD_CHARS = 64 * 1024;
 /** The browsers' fields of an entry that the import reads; every other `_`-field is skipped unread. */
 const READ_EXTRAS = new Set(['_ssoFlowExplorer', '_error']);
@@ -73,9 +76,10 @@ class HarAssembler {
 	private entriesSeen = false;
 	private entryCount = 0;
 	private string: { parts: string[]; length: number; keep: boolean; limit: number } | null = null;
-	/** While > 0, inside a skipped value: its nesting depth. */
-	private skipDepth = 0;
+	/** Inside a value skipped unread (a browser's `_`-field), and how deep inside it. */
 	private skipping = false;
+	private skipDepth = 0;
+	/** The log's creator is the explorer: one of our exports, whose entries are all the run's. */
 	ours = false;
 
 	constructor(
@@ -175,7 +179,7 @@ class HarAssembler {
 			top!.key === 'text' &&
 			((this.stack[3]!.key === 'request' && this.stack[4]!.key === 'postData') ||
 				(this.stack[3]!.key === 'response' && this.stack[4]!.key === 'content'));
-		if (!isBody) return { parts: [], length: 0, keep: true, limit: MAX_FIELD_CHARS };
+		if (!isBody) return { parts: [], length: 0, keep: true, limit: this.ours ? Infinity : MAX_FIELD_CHARS };
 		// The request or response holding the body is still being built: it is not in the entry yet.
 		const entry = { ...(this.stack[3]!.value as Record<string, unknown>), [this.stack[3]!.key!]: this.stack[4]!.value };
 		return { parts: [], length: 0, keep: this.ours || this.wantsBody(entry), limit: Infinity };
