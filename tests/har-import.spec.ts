@@ -97,13 +97,13 @@ test('every route answers a body over its limit with a 413 in MB, never a parser
 		{ path: '/api/lesson', headers: { ...json, 'transfer-encoding': 'chunked' }, body: Buffer.alloc(2 * MB, 0x20), limit: '1 MB' },
 		{ path: '/sandbox', headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(2 * MB, 0x61), limit: '1 MB' },
 		{ path: '/api/import', headers: { ...json, 'transfer-encoding': 'chunked' }, body: Buffer.alloc(11 * MB, 0x20), limit: '10 MB' },
+		{ path: '/api/import', headers: { ...json, 'content-length': String(11 * MB) }, body: Buffer.alloc(11 * MB, 0x20), limit: '10 MB' },
 		{ path: '/api/import?kind=har', headers: { 'content-type': 'application/octet-stream', 'content-length': String(300 * MB) }, body: null, limit: '250 MB can be imported' }
 	];
 	for (const { path, headers, body, limit } of cases) {
 		const answer = await post(path, headers, body);
 		expect(answer.status, `${path}: ${answer.text}`).toBe(413);
 		expect(JSON.parse(answer.text).message, path).toContain(`at most ${limit}`);
-		expect(JSON.parse(answer.text).message, path).toMatch(/ is (more than )?\d+(\.\d)? MB;/);
 		expect(answer.text).not.toMatch(/undefined/);
 	}
 });

@@ -8,7 +8,7 @@ import { classifyCallback } from '$lib/flow/callback';
 import { annotateRun } from '$lib/support/annotate';
 import { parseCurl, parseRawHttp } from '$lib/support/curl-import';
 import { crossFlags } from '$lib/support/flags';
-import { harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/support/har';
+import { formatBytes, harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/support/har';
 import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { assembleRun, describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
@@ -87,7 +87,10 @@ const KINDS = ImportRequest.shape.kind.options;
 /** The body as JSON, or why not: too large for the JSON form, or not JSON. */
 async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
 	const bytes = request.body === null ? new Uint8Array() : await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
-	if (bytes === null) return { ok: false, response: tooLarge(IMPORT_JSON_LIMIT) };
+	if (bytes === null) {
+		const message = `Pasted text takes at most ${formatBytes(IMPORT_JSON_LIMIT)}. Import a larger HAR as a file: the HAR file field, or the file itself as the body of POST /api/import?kind=har.`;
+		return { ok: false, response: json({ message }, { status: 413 }) };
+	}
 	try {
 		return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
 	} catch {
