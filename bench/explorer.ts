@@ -16,7 +16,7 @@ import type { Measurement } from './report';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PORT = Number(process.env.BENCH_PORT ?? 4273);
-const EXPLORER = `http://localhost:${PORT}`;
+export const EXPLORER = `http://localhost:${PORT}`;
 const AUTH = `http://localhost:${PORT + 1}`;
 const ACCOUNTS = `http://localhost:${PORT + 2}`;
 const WALKS = Number(process.env.BENCH_WALKS ?? 5);
@@ -43,7 +43,7 @@ const median = (values: number[]) => {
 
 /* ------------------------------------------------------------------ server */
 
-function build(log: (line: string) => void): void {
+export function buildExplorer(log: (line: string) => void): void {
 	if (process.env.BENCH_SKIP_BUILD === '1' && existsSync(join(ROOT, 'build', 'index.js'))) return log('using the existing build (BENCH_SKIP_BUILD=1)');
 	log('building the explorer (npx vite build)…');
 	const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
@@ -64,7 +64,7 @@ async function waitForHealth(server: ChildProcess): Promise<void> {
 	throw new Error(`the explorer did not answer ${EXPLORER}/health within 2 minutes`);
 }
 
-async function startExplorer(dataDir: string): Promise<ChildProcess> {
+export async function startExplorer(dataDir: string): Promise<ChildProcess> {
 	const server = spawn('node', ['scripts/start.js'], {
 		cwd: ROOT,
 		env: { ...process.env, PORT: String(PORT), AUTH_PORT: String(PORT + 1), ACCOUNTS_PORT: String(PORT + 2), DATA_DIR: dataDir, ORIGIN: EXPLORER },
@@ -74,7 +74,7 @@ async function startExplorer(dataDir: string): Promise<ChildProcess> {
 	return server;
 }
 
-function stopExplorer(server: ChildProcess): Promise<void> {
+export function stopExplorer(server: ChildProcess): Promise<void> {
 	return new Promise((resolve) => {
 		if (server.exitCode !== null) return resolve();
 		server.once('exit', () => resolve());
@@ -272,7 +272,7 @@ async function benchInBrowser(log: (line: string) => void) {
 }
 
 export async function benchExplorer(log: (line: string) => void): Promise<{ measurements: Measurement[]; notes: string[] }> {
-	build(log);
+	buildExplorer(log);
 	const dataDir = mkdtempSync(join(tmpdir(), 'sso-bench-explorer-'));
 	const server = await startExplorer(dataDir);
 	try {

@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: the sandbox under load, the explorer in Chromium, and memory after a million expired codes.
  * Prints each figure against its target and writes BENCHMARKS.md. Benchmarks report; a missed target is marked
- * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory,redaction runs a subset.
+ * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory,redaction,har runs a subset.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchExplorer, OVERHEAD_WARMUP_WALKS } from './explorer';
+import { benchHarImport } from './har-import';
 import { benchLoad } from './load';
 import { benchMemory } from './memory';
 import { benchRedaction } from './redaction';
@@ -20,17 +21,19 @@ const METHOD = [
 		' walks made the same way and set aside, as the load runs warm up (the first walks on a fresh server run slower; their figures are reported). The walk holds every exchange it makes, so the overhead is measured over fresh walks of 20 reads; one long walk shows how the cost grows with the walk.',
 	'- **Memory.** A child process started with `--expose-gc` (every figure after a full collection) opens the store on a temporary file and issues a million codes (`BENCH_CODES`) in transactions of 10 000, then moves the sandbox clock past the 2 h validity and the store\'s 24 h purge grace. Nothing is purged on its own: the store purges up to 100 expired codes and 100 expired tokens each time it issues a code, so ordinary traffic (new codes, issued in transactions of 1 000) runs until no expired code is left; then the traffic stops for 1.5 s, past the checkpoint the store makes within a second of a purge (SQLite alone would copy the purge into the file only after 1 000 more pages written). Live data is the database\'s pages not on SQLite\'s free list; files on disk are the database file and its WAL.',
 	'- **Saving a walk.** In this process, no server: walks of a token exchange then me.json reads, as the explorer records them, grown to 50 exchanges a step at a time and saved after each step to a run store on a temporary file, as the explorer saves them (`bench/redaction.ts`). Each figure is the median of ' +
-		'`BENCH_REDACTION_WALKS` (30) walks: the explorer\'s save of the step that brings a walk to that length, and, for the same run under an id never seen, `redactRun` of the whole walk and its save (redaction and the write of every exchange), which is what a step would cost without the redaction\'s memory of the run.'
+		'`BENCH_REDACTION_WALKS` (30) walks: the explorer\'s save of the step that brings a walk to that length, and, for the same run under an id never seen, `redactRun` of the whole walk and its save (redaction and the write of every exchange), which is what a step would cost without the redaction\'s memory of the run.',
+	'- **Importing a customer\'s HAR.** A HAR as browsers save it is generated into the OS\'s temporary directory (`src/lib/support/large-har.ts`): 100 MB of 2,000 entries, scripts and base64 images of other hosts with their bodies and cookies, the flow of the chrome-unrelated fixture in the middle. The built explorer (`node scripts/start.js`, ports as the explorer part) imports it as scripts do, `POST /api/import?kind=har` with the file streamed as the body from Node on the same machine, after one small import to warm the route; three rounds (`BENCH_HAR_ROUNDS`), the median time to the whole answer. Memory: the explorer process\'s VmRSS, sampled every 20 ms during the imports, its peak above what it held before the first.'
 ];
 
 const PARTS: Record<string, (log: (line: string) => void) => Promise<{ measurements: Measurement[]; notes: string[] } | Measurement[]>> = {
 	load: benchLoad,
 	explorer: benchExplorer,
 	memory: benchMemory,
-	redaction: benchRedaction
+	redaction: benchRedaction,
+	har: benchHarImport
 };
 
-const TITLES: Record<string, string> = { load: 'Sandbox under load', explorer: 'Explorer', memory: 'Memory after a million expired codes', redaction: 'Saving a walk' };
+const TITLES: Record<string, string> = { load: 'Sandbox under load', explorer: 'Explorer', memory: 'Memory after a million expired codes', redaction: 'Saving a walk', har: 'Importing a customer\'s HAR' };
 
 async function main(): Promise<void> {
 	const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

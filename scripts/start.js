@@ -32,5 +32,7 @@ if (builtAt < sourcesAt) {
 
 // adapter-node assumes https when ORIGIN is unset; the explorer is served over plain http by default.
 process.env.ORIGIN ??= process.env.PUBLIC_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`;
+// Each route has its own body limit (src/lib/server/body-limits.ts), the HAR import's far above adapter-node's one.
+process.env.BODY_SIZE_LIMIT = 'Infinity';
 const { handler } = await import(builtEntry); // runs the app's init: configuration, sandbox, sessions
 await globalThis[Symbol.for('sso-flow-explorer.serve')](handler);

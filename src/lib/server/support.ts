@@ -9,12 +9,13 @@ import { classifyCallback } from '$lib/flow/callback';
 import { annotateRun } from '$lib/support/annotate';
 import { parseCurl, parseRawHttp } from '$lib/support/curl-import';
 import { crossFlags } from '$lib/support/flags';
-import { DEFAULT_MAX_HAR_BYTES, harToRun, runToHar } from '$lib/support/har';
+import { formatBytes, harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/support/har';
 import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { assembleRun, describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
 import { runAsSeenBy, runOwner } from './run-access';
+import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
 import { services } from './services';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -86,15 +87,54 @@ function parseImport(kind: z.infer<typeof ImportRequest>['kind'], text: string) 
 	return result.ok ? { ...result, found: [`read the pasted ${kind === 'curl' ? 'curl command' : 'HTTP exchange'}`] } : result;
 }
 
-/** POST /api/import: parse, redact, store as the importer's; answers the new run's id and what was found. */
-export async function importRun(request: Request, sessionId: string): Promise<Response> {
-	const length = Number(request.headers.get('content-length') ?? 0);
-	if (length > DEFAULT_MAX_HAR_BYTES * 1.5)
-		return json({ message: `The file is too large (${Math.round(length / 1e6)} MB); the limit is ${DEFAULT_MAX_HAR_BYTES / 1e6} MB. Export only the flow's requests.` }, { status: 413 });
-	const body: unknown = await request.json().catch(() => undefined);
-	const parsed = ImportRequest.safeParse(body);
-	if (!parsed.success) return json({ message: `Nothing to import: ${parsed.error.issues[0]!.message}.` }, { status: 400 });
-	const result = parseImport(parsed.data.kind, parsed.data.text);
+const KINDS = ImportRequest.shape.kind.options;
+
+/** The body as JSON, or why not: too large for the JSON form, or not JSON. */
+async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+	const bytes = request.body === null ? new Uint8Array() : await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
+	if (bytes === null) {
+		const message = `Pasted text takes at most ${formatBytes(IMPORT_JSON_LIMIT)}. Import a larger HAR as a file: the HAR file field, or the file itself as the body of POST /api/import?kind=har.`;
+		return { ok: false, response: json({ message }, { status: 413 }) };
+	}
+	try {
+		return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+	} catch {
+		const message = `Nothing to import: the body is not JSON. Send {"kind": "har" | "curl" | "http", "text": "…"}, or the file itself to /api/import?kind=har.`;
+		return { ok: false, response: json({ message }, { status: 400 }) };
+	}
+}
+
+/** The file itself as the body (`?kind=har|curl|http`): a HAR is read as it streams, the others are small. */
+async function importBody(kind: string, request: Request): Promise<HarImport | Response> {
+	if (!(KINDS as readonly string[]).includes(kind)) return json({ message: `Unknown kind "${kind}": use ${KINDS.join(', ')}.` }, { status: 400 });
+	if (request.body === null) return json({ message: 'Nothing to import: the body is empty, or came without a Content-Type header. Send the file itself as the body, with a Content-Type such as application/octet-stream.' }, { status: 400 });
+	if (kind === 'har') {
+		const result = await harStreamToRun(chunksOf(request.body), { id: newRunId(), maxBytes: MAX_HAR_BYTES });
+		return !result.ok && result.tooLarge ? json({ message: result.message }, { status: 413 }) : result;
+	}
+	const bytes = await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
+	if (bytes === null) return tooLarge(IMPORT_JSON_LIMIT);
+	return parseImport(kind as 'curl' | 'http', new TextDecoder().decode(bytes));
+}
+
+/**
+ * POST /api/import: parse, redact, store as the importer's; answers the new run's id and what was found. The body is either the file
+ * itself, with `?kind=`, or the JSON form `{kind, text}` (pasted text, small files).
+ */
+export async function importRun(request: Request, url: URL, sessionId: string): Promise<Response> {
+	const kind = url.searchParams.get('kind');
+	let result: HarImport | ReturnType<typeof parseImport>;
+	if (kind !== null) {
+		const read = await importBody(kind, request);
+		if (read instanceof Response) return read;
+		result = read;
+	} else {
+		const body = await readJson(request);
+		if (!body.ok) return body.response;
+		const parsed = ImportRequest.safeParse(body.value);
+		if (!parsed.success) return json({ message: `Nothing to import: ${parsed.error.issues[0]!.message}.` }, { status: 400 });
+		result = parseImport(parsed.data.kind, parsed.data.text);
+	}
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	const { runs } = await services();
 	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));

@@ -28,24 +28,24 @@ const LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
 };
 
 /** Scheme, authority and path: the part of a redirect URI the service matches on (2.1). */
-function registeredPart(url: string, base?: string): string | null {
+export function registeredPart(url: string, base?: string): string | null {
 	if (!URL.canParse(url, base)) return null;
 	const parsed = new URL(url, base);
 	return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
-function param(url: string, name: string): string | null {
+export function param(url: string, name: string): string | null {
 	return URL.canParse(url) ? new URL(url).searchParams.get(name) : null;
 }
 
 /** The token request's `redirect_uri`, from its query string or its form body. */
-function tokenRedirectUri(entry: HarEntry): string | null {
+export function tokenRedirectUri(entry: HarEntry): string | null {
 	const body = entry.request.postData?.text ?? '';
 	return param(entry.request.url, 'redirect_uri') ?? new URLSearchParams(body).get('redirect_uri');
 }
 
 /** Where a 30x answer sends the browser, resolved against the request's URL. */
-function redirectTarget(entry: HarEntry): string | null {
+export function redirectTarget(entry: HarEntry): string | null {
 	const { status, redirectURL } = entry.response;
 	if (status < 300 || status > 399) return null;
 	const location = headerValue(entry.response.headers, 'location') ?? redirectURL;
@@ -106,4 +106,76 @@ export function discoverFlow(entries: HarEntry[]): FoundFlow {
 		link: linkBefore ? entries[linkBefore.index]!.request.url : (links.at(-1) ?? null),
 		callback: last ? { url: last.url, receivedAt: last.receivedAt } : null
 	};
+}
+
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : '');
+
+/** A HAR entry as far as the membership test reads it: the request, and the answer's status and Location. */
+type EntryHead = Pick<HarEntry, 'request'> & { response?: Pick<HarEntry['response'], 'status' | 'redirectURL' | 'headers'> };
+
+/** Whether the browser's request arrives at the redirect URI, or is answered with a redirect there. */
+function reachesRedirectUri(entry: EntryHead, redirectPart: string): boolean {
+	if (registeredPart(entry.request.url) === redirectPart) return true;
+	const target = entry.response ? redirectTarget(entry as HarEntry) : null;
+	return target !== null && registeredPart(target) === redirectPart;
+}
+
+/**
+ * Which entries of a HAR read one at a time belong to the flow, as `discoverFlow` will find it: the link, token
+ * and me.json requests, and the arrivals at the redirect URI (or the redirects there). The redirect URI is the
+ * first link's; until a link names it, other entries are held pending (without the bodies `wantsBody` refuses),
+ * and those that do not reach it are let go once it is known, or at the end (then the token request's is used).
+ */
+export class FlowMembership {
+	private redirectPart: string | null = null;
+	private readonly pending = new Map<number, HarEntry>();
+	private tokenRedirectUri: string | null = null;
+
+	/** The flow's hosts seen so far: the link's, the token and me.json requests', the redirect URI's. */
+	private readonly origins = new Set<string>();
+
+	/**
+	 * Whether to keep an entry's request or response body, judged on what was read before it (the request first):
+	 * the flow's requests, requests to its hosts (the authorisation page's form may redirect to the client), and
+	 * redirects (a line each).
+	 */
+	wantsBody(entry: EntryHead): boolean {
+		if (stepOfRequest(entry.request.method, entry.request.url) !== null) return true;
+		const status = entry.response?.status ?? 0;
+		if (status >= 300 && status <= 399) return true;
+		return this.origins.has(originOf(entry.request.url));
+	}
+
+	/** Decides on a completed entry: whether to keep it, and which entries held pending (by index) to let go. */
+	admit(entry: HarEntry, index: number): { keep: boolean; release: number[] } {
+		const step = stepOfRequest(entry.request.method, entry.request.url);
+		if (step !== null) this.origins.add(originOf(entry.request.url));
+		if (step === 'token') this.tokenRedirectUri ??= tokenRedirectUri(entry);
+		if (step === 'link' && this.redirectPart === null) {
+			const uri = param(entry.request.url, 'redirect_uri');
+			const part = uri === null ? null : registeredPart(uri);
+			if (part !== null) return { keep: true, release: this.settle(part) };
+		}
+		if (step !== null) return { keep: true, release: [] };
+		if (this.redirectPart !== null) return { keep: reachesRedirectUri(entry, this.redirectPart), release: [] };
+		this.pending.set(index, entry);
+		return { keep: true, release: [] };
+	}
+
+	/** At the end of the file: the entries still pending that do not reach the token request's redirect URI. */
+	finish(): number[] {
+		const part = this.tokenRedirectUri === null ? null : registeredPart(this.tokenRedirectUri);
+		if (part !== null) return this.settle(part);
+		const all = [...this.pending.keys()];
+		this.pending.clear();
+		return all;
+	}
+
+	private settle(part: string): number[] {
+		this.redirectPart = part;
+		this.origins.add(originOf(part));
+		const release = [...this.pending].filter(([, entry]) => !reachesRedirectUri(entry, part)).map(([index]) => index);
+		this.pending.clear();
+		return release;
+	}
 }

@@ -5,6 +5,7 @@ import { harToRun, runToHar } from './har';
 import { annotateRun } from './annotate';
 import { crossFlags } from './flags';
 import { runToMarkdown, runToShellScript } from './report';
+import { FIXTURE_COOKIES, FIXTURE_SECRETS } from './test-helpers';
 import { leaks } from '$lib/http/leak-forms';
 
 const dir = new URL('./fixtures/', import.meta.url);
@@ -16,8 +17,8 @@ function imported(name: string) {
 	return result;
 }
 
-const SECRETS = ['Sh0p-Secret-4f8a9b2c1d', 'Wrong-Secret-0000', 'at_7Yq2Lm9Xw4Rt8Kp3Vn6Bz1Cd', 'rt_3Hs8Jk2Lp9Qw4Er7Ty1Ui6Op', 'correct horse'];
-const COOKIES = ['9f8e7d6c5b4a', 'aa11bb22cc33', 'dd44ee55ff66', 'GA1.2.111.222'];
+const SECRETS = FIXTURE_SECRETS;
+const COOKIES = FIXTURE_COOKIES;
 
 /**
  * The callback's annotation, then each token and me.json exchange's: the outcome, and its row and cause when it

@@ -9,6 +9,8 @@ import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/exchange';
 import { discoverFlow } from './discover';
+import { harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
+import { scanHar, type EntryIssue, type HarScan, type IndexedEntry } from './har-stream';
 import {
 	EntryExtrasSchema,
 	HarSchema,
@@ -23,8 +25,8 @@ import { inferTarget, newRunId, type ImportOptions, type Run } from './run';
 import { headerValue } from '$lib/http/headers';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
+export { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
 
-export const DEFAULT_MAX_HAR_BYTES = 10 * 1024 * 1024;
 
 const CREATOR = { name: 'SSO Flow Explorer', version: '0.1' };
 
@@ -182,15 +184,11 @@ export function runToHar(run: Run): Har {
 
 /* ------------------------------------------------------------------ import */
 
-export type HarImport = { ok: true; run: Run; found: string[] } | { ok: false; message: string };
+export type HarImport = { ok: true; run: Run; found: string[] } | { ok: false; message: string; tooLarge?: true };
 
 export interface HarImportOptions extends ImportOptions {
-	/** Files larger than this are refused; 10 MB by default. */
+	/** Files larger than this are refused; MAX_HAR_BYTES by default. */
 	maxBytes?: number;
-}
-
-function formatBytes(bytes: number): string {
-	return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
@@ -202,7 +200,7 @@ function pathText(path: PropertyKey[]): string {
 }
 
 /** The first schema problem, in words: which entry, which field, missing or of the wrong type. */
-function malformedMessage(root: unknown, issue: { path: PropertyKey[]; message: string; code: string; expected?: unknown }): string {
+function malformedMessage(root: unknown, issue: EntryIssue): string {
 	const [, , entry, ...rest] = issue.path;
 	const where = issue.path[1] === 'entries' && typeof entry === 'number' ? `entry ${entry + 1}: ${pathText(rest)}` : pathText(issue.path);
 	const missing = valueAt(root, issue.path) === undefined;
@@ -216,24 +214,38 @@ function malformedMessage(root: unknown, issue: { path: PropertyKey[]; message: 
 
 type Parsed = { ok: true; har: Har } | { ok: false; message: string };
 
+const NOT_JSON = 'This file is not JSON, so it is not a HAR. Save it from the browser: DevTools, Network panel, "Save all as HAR".';
+const NOT_HAR = 'This JSON is not a HAR: it has no log.entries. Save it from the browser: DevTools, Network panel, "Save all as HAR".';
+
 function parseHar(text: string, maxBytes: number): Parsed {
 	const size = utf8Length(text);
-	if (size > maxBytes)
-		return {
-			ok: false,
-			message: `The file is ${formatBytes(size)}; at most ${formatBytes(maxBytes)} can be imported. In DevTools, filter the Network panel to the sign-in hosts (or clear it and sign in again) before saving the HAR.`
-		};
+	if (size > maxBytes) return { ok: false, message: harTooLargeMessage(maxBytes, size) };
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
 	} catch {
-		return { ok: false, message: 'This file is not JSON, so it is not a HAR. Save it from the browser: DevTools, Network panel, "Save all as HAR".' };
+		return { ok: false, message: NOT_JSON };
 	}
-	if (!Array.isArray(valueAt(json, ['log', 'entries'])))
-		return { ok: false, message: 'This JSON is not a HAR: it has no log.entries. Save it from the browser: DevTools, Network panel, "Save all as HAR".' };
+	if (!Array.isArray(valueAt(json, ['log', 'entries']))) return { ok: false, message: NOT_HAR };
 	const parsed = HarSchema.safeParse(json);
 	if (!parsed.success) return { ok: false, message: malformedMessage(json, parsed.error.issues[0]!) };
 	return { ok: true, har: parsed.data };
+}
+
+/** The log's own fields, checked as HarSchema checks them; its entries are checked one by one as they are read. */
+const LogHeaderSchema = HarSchema.shape.log.omit({ entries: true });
+
+function scanProblem(scan: Exclude<HarScan, { ok: true }>, maxBytes: number): string {
+	switch (scan.problem) {
+		case 'too-large':
+			return harTooLargeMessage(maxBytes);
+		case 'not-json':
+			return NOT_JSON;
+		case 'not-har':
+			return NOT_HAR;
+		case 'malformed':
+			return malformedMessage({ log: { entries: { [scan.index]: scan.entry } } }, { ...scan.issue, path: ['log', 'entries', scan.index, ...scan.issue.path] });
+	}
 }
 
 /** Request headers without HTTP/2 pseudo-headers (`:authority`…), which are not headers of the request. */
@@ -280,8 +292,8 @@ function extrasOf(entry: HarEntry): EntryExtras | null {
 }
 
 /** One of our own exports: the run exactly as it was saved. */
-function restoreRun(har: Har, extras: LogExtras): Run {
-	const tagged = har.log.entries.map((entry) => ({ entry, extras: extrasOf(entry) }));
+function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
+	const tagged = entries.map((entry) => ({ entry, extras: extrasOf(entry) }));
 	const exchanges = tagged
 		.flatMap(({ entry, extras: e }) => (e?.exchange ? [{ entry, meta: e.exchange }] : []))
 		.sort((a, b) => a.meta.index - b.meta.index)
@@ -325,12 +337,14 @@ function foundSentences(run: Run, total: number): string[] {
 const NOTHING_FOUND =
 	'requests belongs to the sign-in flow: there is no authorisation link (GET …/sso/{supergroup}), no arrival at a redirect URI, no POST …/oauth/token and no GET …/api/v3/me.json. In DevTools, tick "Preserve log", then click the sign-in link and save the HAR once the flow has finished.';
 
-function discoverRun(har: Har, options: HarImportOptions): HarImport {
-	const { entries } = har.log;
+/** A browser's HAR: the flow found among `indexed` (the file's entries that may belong to it) of its `total`. */
+function discoverRun(indexed: IndexedEntry[], total: number, options: HarImportOptions): HarImport {
+	const entries = indexed.map((e) => e.entry);
 	const flow = discoverFlow(entries);
-	if (flow.entries.length === 0 && flow.link === null)
-		return { ok: false, message: `None of the ${entries.length} ${NOTHING_FOUND}` };
-	const exchanges = flow.entries.map((f) => entryExchange(entries[f.index]!, { id: `har-${f.index + 1}`, step: f.step, label: f.label }));
+	if (flow.entries.length === 0 && flow.link === null) return { ok: false, message: `None of the ${total} ${NOTHING_FOUND}` };
+	const exchanges = flow.entries.map((f) =>
+		entryExchange(entries[f.index]!, { id: `har-${indexed[f.index]!.index + 1}`, step: f.step, label: f.label })
+	);
 	const createdAt = (options.now ?? new Date()).toISOString();
 	const run: Run = {
 		id: options.id ?? newRunId(),
@@ -345,17 +359,42 @@ function discoverRun(har: Har, options: HarImportOptions): HarImport {
 		source: 'har'
 	};
 	const redacted = redactRun(run);
-	return { ok: true, run: redacted, found: [...foundSentences(redacted, entries.length), ...describeRedactions(redacted.redactions)] };
+	return { ok: true, run: redacted, found: [...foundSentences(redacted, total), ...describeRedactions(redacted.redactions)] };
 }
 
+/** A HAR given whole, as pasted text or a small file. */
 export function harToRun(text: string, options: HarImportOptions = {}): HarImport {
-	const parsed = parseHar(text, options.maxBytes ?? DEFAULT_MAX_HAR_BYTES);
+	const parsed = parseHar(text, options.maxBytes ?? MAX_HAR_BYTES);
 	if (!parsed.ok) return parsed;
-	const extras = LogExtrasSchema.safeParse(parsed.har.log._ssoFlowExplorer);
-	if (!extras.success) return discoverRun(parsed.har, options);
+	const { entries } = parsed.har.log;
+	return runFromHar(parsed.har.log, entries.map((entry, index) => ({ entry, index })), entries.length, options);
+}
+
+/**
+ * A HAR read as it arrives (an upload's body): only the entries that may belong to the flow are kept (see
+ * har-stream.ts), so a file of hundreds of megabytes costs the memory of its flow.
+ */
+export async function harStreamToRun(chunks: AsyncIterable<Uint8Array | string>, options: HarImportOptions = {}): Promise<HarImport> {
+	const maxBytes = options.maxBytes ?? MAX_HAR_BYTES;
+	const scan = await scanHar(chunks, { maxBytes });
+	if (!scan.ok) return { ok: false, message: scanProblem(scan, maxBytes), ...(scan.problem === 'too-large' ? { tooLarge: true as const } : {}) };
+	const header = LogHeaderSchema.safeParse(scan.log);
+	if (!header.success) {
+		const issue = header.error.issues[0]!;
+		return { ok: false, message: malformedMessage({ log: scan.log }, { ...issue, path: ['log', ...issue.path] }) };
+	}
+	return runFromHar(header.data, scan.entries, scan.total, options);
+}
+
+function runFromHar(log: Pick<Har['log'], '_ssoFlowExplorer'>, entries: IndexedEntry[], total: number, options: HarImportOptions): HarImport {
+	const extras = LogExtrasSchema.safeParse(log._ssoFlowExplorer);
+	if (!extras.success) return discoverRun(entries, total, options);
 	const before = extras.data.redactions.length;
 	// A new id when the caller gives one: an import never overwrites the saved run it was exported from.
-	const restored = restoreRun(parsed.har, extras.data);
+	const restored = restoreRun(
+		entries.map((e) => e.entry),
+		extras.data
+	);
 	const run = redactRun({ ...restored, id: options.id ?? restored.id });
 	return {
 		ok: true,

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { FUZZ_SETTINGS, anyTextUpTo } from '$lib/fuzzing';
 import { describe, expect, it } from 'vitest';
 import { parseCurl, parseRawHttp } from './curl-import';
-import { harToRun } from './har';
+import { harStreamToRun, harToRun } from './har';
 import type { ImportResult } from './run';
 import { shellWords } from './shell-words';
 import { FIXTURES, commandish, httpish, mangledHar } from './import-fuzz-inputs';
@@ -31,6 +31,23 @@ describe('fuzzing HAR import', () => {
 		const truncated = fc.tuple(fc.constantFrom(...FIXTURES), fc.nat()).map(([t, n]) => t.slice(0, n % t.length));
 		const text = fc.oneof(anyText, truncated, fc.json({ maxDepth: 4 }), fc.constantFrom('', 'null', '{"log":null}', '{"log":{"entries":{}}}', '[]'));
 		fc.assert(fc.property(text, (t) => answered(harToRun(t, OPTIONS))), FUZZ_SETTINGS);
+	});
+	it('read as a stream, imports what it imports whole, with the same requests, and refuses what it refuses', async () => {
+		const truncated = fc.tuple(fc.constantFrom(...FIXTURES), fc.nat()).map(([t, n]) => t.slice(0, n % t.length));
+		const input = fc.tuple(fc.oneof(mangledHar, truncated, fc.json({ maxDepth: 4 })), fc.integer({ min: 1, max: 5000 }));
+		const shape = (result: ReturnType<typeof harToRun>) =>
+			result.ok ? result.run.exchanges.map((e) => `${e.id} ${e.step} ${e.request.method} ${e.request.url}`) : 'refused';
+		await fc.assert(
+			fc.asyncProperty(input, async ([text, size]) => {
+				async function* pieces() {
+					for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+				}
+				const streamed = await harStreamToRun(pieces(), OPTIONS);
+				answered(streamed);
+				expect(shape(streamed)).toEqual(shape(harToRun(text, OPTIONS)));
+			}),
+			FUZZ_SETTINGS
+		);
 	});
 	it('refuses a file over the size limit with a message', () => {
 		expect(harToRun(FIXTURES[0]!, { ...OPTIONS, maxBytes: 100 })).toMatchObject({ ok: false });

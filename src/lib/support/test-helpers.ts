@@ -66,3 +66,7 @@ export function run(partial: Partial<Run>): Run {
 		...partial
 	};
 }
+
+/** The secrets, tokens and password in the HAR fixtures (fixtures/), and their cookies' values: none may survive an import. */
+export const FIXTURE_SECRETS = ['Sh0p-Secret-4f8a9b2c1d', 'Wrong-Secret-0000', 'at_7Yq2Lm9Xw4Rt8Kp3Vn6Bz1Cd', 'rt_3Hs8Jk2Lp9Qw4Er7Ty1Ui6Op', 'correct horse'];
+export const FIXTURE_COOKIES = ['9f8e7d6c5b4a', 'aa11bb22cc33', 'dd44ee55ff66', 'GA1.2.111.222'];

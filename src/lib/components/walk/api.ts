@@ -12,17 +12,21 @@ export async function postJson<T>(path: string, body: unknown): Promise<ApiResul
 			body: JSON.stringify(body ?? {})
 		});
 	} catch {
-		return { ok: false, message: 'The explorer server did not answer. Is `npm start` still running?' };
+		return { ok: false, message: NO_ANSWER };
 	}
-	const payload: unknown = await response.json().catch(() => null);
-	if (!response.ok) {
-		const message =
-			payload && typeof payload === 'object' && 'message' in payload && typeof payload.message === 'string'
-				? payload.message
-				: `The explorer answered ${response.status}.`;
-		return { ok: false, message };
-	}
-	return { ok: true, value: payload as T };
+	return resultOf<T>(response.status, await response.json().catch(() => null));
+}
+
+export const NO_ANSWER = 'The explorer server did not answer. Is `npm start` still running?';
+
+/** An answer of the explorer's API: its JSON, or on a 4xx or 5xx the message it carries. */
+export function resultOf<T>(status: number, payload: unknown): ApiResult<T> {
+	if (status >= 200 && status < 300) return { ok: true, value: payload as T };
+	const message =
+		payload && typeof payload === 'object' && 'message' in payload && typeof payload.message === 'string'
+			? payload.message
+			: `The explorer answered ${status}.`;
+	return { ok: false, message };
 }
 
 /** Each step answers what it changed (`applyStep` merges it); `view` answers the whole view. */

@@ -1,3 +1,4 @@
 import { importRun } from '$lib/server/support';
 
-export const POST = ({ request, locals }) => importRun(request, locals.session());
+/** POST /api/import: a HAR file itself as the body with `?kind=har` (read as it streams), or `{kind, text}` as JSON. */
+export const POST = ({ request, url, locals }) => importRun(request, url, locals.session());
