@@ -64,6 +64,8 @@ for (const size of SIZES) {
 		});
 
 		test.describe('with the sandbox clock moved', () => {
+			// From real time (another spec may have left the clock moved), and back to it for the next.
+			test.beforeEach(resetSandbox);
 			test.afterEach(resetSandbox);
 
 			test('1: the code countdown runs on the sandbox clock, and says so', async ({ page }) => {
