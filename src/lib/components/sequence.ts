@@ -1,4 +1,6 @@
-/** The four parties of the flow and the shape of an arrow between them, as SequenceDiagram.svelte draws them. */
+/** The four parties of the flow and the arrows between them, as SequenceDiagram.svelte draws them. */
+import type { CallbackResult } from '$lib/flow/callback';
+import type { RecordedExchange } from '$lib/flow/exchange';
 
 export type Lane = 'browser' | 'client' | 'auth' | 'accounts';
 
@@ -20,3 +22,64 @@ export interface SequenceStep {
 	/** The recorded exchange this arrow opens, when there is one. */
 	exchangeId?: string;
 }
+
+/** What a walk or a saved run has done so far: enough to draw it. */
+export interface FlowSoFar {
+	/** Whether the browser was sent to the authorisation link. */
+	link: boolean;
+	callback: CallbackResult['kind'] | null;
+	/** The token and me.json exchanges shown on the page, in order (others are not drawn). */
+	exchanges: readonly Pick<RecordedExchange, 'id' | 'step' | 'response' | 'failure'>[];
+}
+
+type Exchange = FlowSoFar['exchanges'][number];
+
+const REQUEST = { token: 'POST /oauth/token', me: 'GET /api/v3/me.json' } as const;
+const RESPONSE = { token: 'token response', me: 'verifications' } as const;
+
+function responseState(exchange: Exchange): StepState {
+	const status = exchange.response?.status;
+	return !exchange.failure && status !== undefined && status >= 200 && status < 300 ? 'done' : 'error';
+}
+
+/** The request and response arrows of each exchange, both opening it. */
+function exchangeArrows(exchange: Exchange, step: 'token' | 'me'): SequenceStep[] {
+	const status = exchange.response ? `${exchange.response.status} ` : '';
+	return [
+		{ id: `${exchange.id}-request`, label: REQUEST[step], from: 'client', to: 'accounts', state: 'done', exchangeId: exchange.id },
+		{ id: `${exchange.id}-response`, label: `${status}${RESPONSE[step]}`, from: 'accounts', to: 'client', state: responseState(exchange), exchangeId: exchange.id }
+	];
+}
+
+/** The arrows of a step not taken yet: what comes next. */
+function pendingArrows(step: 'token' | 'me'): SequenceStep[] {
+	return [
+		{ id: `${step}-request`, label: REQUEST[step], from: 'client', to: 'accounts', state: 'pending' },
+		{ id: `${step}-response`, label: RESPONSE[step], from: 'accounts', to: 'client', state: 'pending' }
+	];
+}
+
+/**
+ * The flow's arrows: the browser's three, then every token and me.json exchange in the order it was made (ten
+ * attempts draw ten pairs), and the steps not taken yet as pending arrows.
+ */
+export function flowSteps(flow: FlowSoFar): SequenceStep[] {
+	const cancelled = flow.callback === 'cancel';
+	const callbackState: StepState = !flow.callback ? 'pending' : cancelled ? 'cancel' : flow.callback === 'code' ? 'done' : 'error';
+	const drawn = flow.exchanges.filter((e): e is Exchange & { step: 'token' | 'me' } => e.step === 'token' || e.step === 'me');
+	const exchanged = drawn.flatMap((e) => exchangeArrows(e, e.step));
+	const pending = [
+		...(drawn.some((e) => e.step === 'token') ? [] : pendingArrows('token')),
+		...(drawn.some((e) => e.step === 'me') ? [] : pendingArrows('me'))
+	];
+	return [
+		{ id: 'authorise', label: 'GET /sso/{supergroup}', from: 'browser', to: 'auth', state: flow.link ? 'done' : 'pending' },
+		{ id: 'redirect', label: cancelled ? 'redirect without code (cancel)' : 'redirect with code', from: 'auth', to: 'browser', state: callbackState },
+		{ id: 'callback', label: 'GET /callback', from: 'browser', to: 'client', state: callbackState },
+		...exchanged,
+		...pending
+	];
+}
+
+/** The id of the element showing an exchange, which the diagram's arrows open. */
+export const exchangeElementId = (exchangeId: string) => `exchange-${exchangeId}`;

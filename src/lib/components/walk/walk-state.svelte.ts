@@ -1,6 +1,9 @@
 /** The walk page's shared state: the server's view of the walk with the step runner, and the client form. */
+import { tick } from 'svelte';
+import { showExchange } from '$lib/components/showExchange';
 import { applyStep, type WalkStep, type WalkView } from '$lib/flow/view';
 import { appendQueryParams, buildAuthorisationLink } from '$lib/flow/link';
+import { walkClock, type ShownClock } from '$lib/components/clock';
 import { walkApi, type ApiResult } from './api';
 import { formFromView } from './walk';
 
@@ -10,13 +13,18 @@ import { formFromView } from './walk';
  */
 export class WalkSession {
 	view: WalkView;
+	/** The clock the walk's times are shown on, measured again with each view the server sends. */
+	clock: ShownClock;
 	busy = $state(false);
 	message = $state<string | null>(null);
+	/** What the last step added, for screen readers (a polite live region reads it). */
+	announcement = $state('');
 	/** The grant code that came back, if one did. */
 	readonly code: string | null;
 
 	constructor(view: WalkView) {
 		this.view = $state(view);
+		this.clock = $state(walkClock(view.sandboxNow, Date.now()));
 		this.code = $derived(this.view.callback?.result.kind === 'code' ? this.view.callback.result.code : null);
 	}
 
@@ -39,9 +47,35 @@ export class WalkSession {
 			this.message = result.message;
 			return false;
 		}
-		if (next?.ok) this.view = next.value;
+		if (next?.ok) {
+			this.view = next.value;
+			this.clock = walkClock(next.value.sandboxNow, Date.now());
+		}
 		else if (next) this.message = `Done, but the page could not show the result: ${next.message} Reload the page to see it.`;
 		return true;
+	}
+}
+
+/**
+ * Runs a step that records a `step` exchange, then moves focus to the new exchange and announces it; when the step
+ * failed, focus goes back to `control` (the button, disabled while the step ran, had dropped it to the page).
+ */
+export async function runAndShow(
+	walk: WalkSession,
+	step: 'token' | 'me',
+	control: HTMLElement | undefined,
+	call: () => Promise<ApiResult<{ step: WalkStep }>>
+): Promise<void> {
+	walk.announcement = '';
+	const ok = await walk.run(call);
+	await tick();
+	const added = ok ? walk.view.exchanges.filter((e) => e.exchange.step === step).at(-1) : undefined;
+	if (added && showExchange(added.exchange.id)) {
+		const { exchange, annotation } = added;
+		const answer = exchange.response ? `${exchange.response.status} ${exchange.response.statusText}` : 'no response';
+		walk.announcement = `New exchange, ${exchange.label}: ${answer}. ${annotation.title.replaceAll('`', '')}`;
+	} else {
+		control?.focus();
 	}
 }
 

@@ -1,49 +1,5 @@
-/** Pure helpers of the walk page: the sequence diagram's steps from a walk, and the redirect URI's parts. */
+/** Pure helpers of the walk page: the redirect URI's parts and the form's fields. */
 import type { WalkView } from '$lib/flow/view';
-
-export type Lane = 'browser' | 'client' | 'auth' | 'accounts';
-export type DiagramState = 'pending' | 'done' | 'error' | 'cancel';
-
-export interface DiagramStep {
-	id: string;
-	label: string;
-	from: Lane;
-	to: Lane;
-	state: DiagramState;
-	exchangeId?: string;
-}
-
-function exchangeState(status: number | undefined): DiagramState {
-	return status !== undefined && status >= 200 && status < 300 ? 'done' : 'error';
-}
-
-/** The seven arrows of the flow, filled in from what the walk has done (the latest exchange of each kind). */
-export function walkDiagramSteps(view: WalkView): DiagramStep[] {
-	const last = (step: 'token' | 'me') => view.exchanges.filter((e) => e.exchange.step === step).at(-1);
-	const token = last('token');
-	const me = last('me');
-	const callback = view.callback;
-	const cancelled = callback?.result.kind === 'cancel';
-	const callbackState: DiagramState = !callback ? 'pending' : cancelled ? 'cancel' : callback.result.kind === 'code' ? 'done' : 'error';
-	const response = (entry: typeof token): DiagramState =>
-		entry ? (entry.exchange.failure ? 'error' : exchangeState(entry.exchange.response?.status)) : 'pending';
-
-	return [
-		{ id: 'authorise', label: 'GET /sso/{supergroup}', from: 'browser', to: 'auth', state: view.link ? 'done' : 'pending' },
-		{
-			id: 'redirect',
-			label: cancelled ? 'redirect without code (cancel)' : 'redirect with code',
-			from: 'auth',
-			to: 'browser',
-			state: callbackState
-		},
-		{ id: 'callback', label: 'GET /callback', from: 'browser', to: 'client', state: callbackState },
-		{ id: 'token-request', label: 'POST /oauth/token', from: 'client', to: 'accounts', state: token ? 'done' : 'pending', exchangeId: token?.exchange.id },
-		{ id: 'token-response', label: token?.exchange.response ? `${token.exchange.response.status} token response` : 'token response', from: 'accounts', to: 'client', state: response(token), exchangeId: token?.exchange.id },
-		{ id: 'me-request', label: 'GET /api/v3/me.json', from: 'client', to: 'accounts', state: me ? 'done' : 'pending', exchangeId: me?.exchange.id },
-		{ id: 'me-response', label: me?.exchange.response ? `${me.exchange.response.status} verifications` : 'verifications', from: 'accounts', to: 'client', state: response(me), exchangeId: me?.exchange.id }
-	];
-}
 
 /** Splits a redirect URI into the registered part (before `?`) and its extra query parameters (4.1.1). */
 export function splitRedirectUri(uri: string): { base: string; extras: [string, string][] } {

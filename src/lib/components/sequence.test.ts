@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { flowSteps, type FlowSoFar } from './sequence';
+
+const exchange = (id: string, step: 'token' | 'me' | 'authorise', status: number | null): FlowSoFar['exchanges'][number] => ({
+	id,
+	step,
+	response: status === null ? null : { status, statusText: '', headers: [], body: '', truncated: false },
+	failure: status === null ? { kind: 'unreachable', message: 'no answer' } : null
+});
+
+const ids = (flow: FlowSoFar) => flowSteps(flow).map((s) => `${s.id}:${s.state}${s.exchangeId ? `>${s.exchangeId}` : ''}`);
+
+describe('flowSteps', () => {
+	it('draws the whole flow pending before anything happened', () => {
+		expect(ids({ link: false, callback: null, exchanges: [] })).toEqual([
+			'authorise:pending',
+			'redirect:pending',
+			'callback:pending',
+			'token-request:pending',
+			'token-response:pending',
+			'me-request:pending',
+			'me-response:pending'
+		]);
+	});
+
+	it('gives every exchange its own pair of arrows, each opening it, in the order they were made', () => {
+		const flow: FlowSoFar = {
+			link: true,
+			callback: 'code',
+			exchanges: [exchange('t1', 'token', 400), exchange('t2', 'token', 200), exchange('a', 'authorise', 302), exchange('t3', 'token', null)]
+		};
+		expect(ids(flow)).toEqual([
+			'authorise:done',
+			'redirect:done',
+			'callback:done',
+			't1-request:done>t1',
+			't1-response:error>t1',
+			't2-request:done>t2',
+			't2-response:done>t2',
+			't3-request:done>t3',
+			't3-response:error>t3',
+			'me-request:pending',
+			'me-response:pending'
+		]);
+		expect(flowSteps(flow).find((s) => s.id === 't1-response')?.label).toBe('400 token response');
+	});
+
+	it('draws a cancel as a cancel, not an error', () => {
+		const steps = flowSteps({ link: true, callback: 'cancel', exchanges: [exchange('m', 'me', 401)] });
+		expect(steps.slice(1, 3).map((s) => s.state)).toEqual(['cancel', 'cancel']);
+		expect(steps[1]?.label).toBe('redirect without code (cancel)');
+		expect(steps.map((s) => s.id).slice(3)).toEqual(['m-request', 'm-response', 'token-request', 'token-response']);
+	});
+});
