@@ -8,6 +8,7 @@ import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/f
 import { buildAuthorisationLink } from '$lib/flow/link';
 import type { CallbackView } from '$lib/flow/view';
 import { config } from './config';
+import { targetRuleText } from './allowlist';
 import { runOwner } from './run-access';
 import { services } from './services';
 import {
@@ -113,11 +114,11 @@ async function saveRun({ walk, owner }: ExplorerSession) {
 
 export async function loadWalkPage(sessionId: string | undefined) {
 	const s = await session(sessionId);
-	const { sandbox, allowedHosts } = config();
+	const cfg = config();
 	return {
 		view: await view(s),
-		sandbox,
-		allowedHosts: allowedHosts.map((rule) => `${rule.subdomains ? '*.' : ''}${rule.host}${rule.port ? `:${rule.port}` : ''}`),
+		sandbox: cfg.sandbox,
+		targetRule: targetRuleText(cfg),
 		demoUsers: FIXTURE_USERS.map(({ login, description }) => ({ login, description })),
 		demoPassword: FIXTURE_PASSWORD
 	};
