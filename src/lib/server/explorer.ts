@@ -99,7 +99,9 @@ async function sandboxNow(walk: Walk): Promise<Date | null> {
 	return walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null;
 }
 
-const runIdOf = (walk: Walk) => (walk.link || walk.callback ? walk.runId : null);
+/** A walk is a run once something was sent: the redirect came back, or an exchange went out. A link alone is not. */
+const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 0;
+const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 async function view(s: ExplorerSession) {
 	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: runIdOf(s.walk) };
@@ -107,7 +109,7 @@ async function view(s: ExplorerSession) {
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
 async function saveRun({ walk, owner }: ExplorerSession) {
-	if (!walk.link && !walk.callback) return;
+	if (!isRun(walk)) return;
 	const { runs } = await services();
 	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), owner);
 }

@@ -13,7 +13,7 @@ import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
 import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
-import { newRunId, type Run } from '$lib/support/run';
+import { newRunId, walkTitle, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';
 import type { Frozen } from '$lib/frozen';
 import type { ExplorerConfig } from './config';
@@ -371,10 +371,15 @@ export function walkStep(walk: Walk, sandboxNow: Date | null, before: StepBase):
 
 /** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
 export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Frozen<Run> {
-	const c = walk.client;
+	const last = walk.exchanges.at(-1);
 	return {
 		id: walk.runId,
-		title: `${walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host} walk: ${c.clientId}, ${c.supergroup}`,
+		title: walkTitle({
+			where: walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host,
+			clientId: walk.linkClientId ?? walk.client.clientId,
+			cancelled: walk.callback?.result.kind === 'cancel',
+			...(last ? { last } : {})
+		}),
 		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
 		target: { ...walk.target },
 		sandboxClock: sandboxNow?.toISOString() ?? null,
