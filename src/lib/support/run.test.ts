@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exchangeHeadline, walkTitle } from './run';
 
-const answered = (step: 'token' | 'me', status: number) => ({ step, response: { status } as never, failure: null });
+const answered = (step: 'token' | 'me', status: number) => ({ step, response: { status }, failure: null });
 
 describe('walkTitle', () => {
 	it('says how the walk ended: the last exchange, with the row and likely cause it matched', () => {
@@ -26,7 +26,7 @@ describe('walkTitle', () => {
 
 describe('exchangeHeadline', () => {
 	it('names a transport failure, and a row without an error code by its table', () => {
-		expect(exchangeHeadline({ step: 'token', response: null, failure: { kind: 'timeout', message: '', timeoutMs: 1000 } })).toBe('token not answered (timeout)');
+		expect(exchangeHeadline({ step: 'token', response: null, failure: { kind: 'timeout' } })).toBe('token not answered (timeout)');
 		expect(exchangeHeadline(answered('me', 401), { rowId: 'me-unauthorized' })).toMatch(/^me\.json 401 \(7\.3\)$/);
 	});
 });

@@ -95,8 +95,15 @@ export function linkRedirectUri(run: Pick<Run, 'link'>): string | undefined {
 	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === 'redirect_uri')?.value;
 }
 
+/** Of an exchange, what its headline reads. */
+interface ExchangeEnd {
+	step: StepId;
+	response: { readonly status: number } | null;
+	failure: { readonly kind: string } | null;
+}
+
 /** What one exchange ended with, for a title: "me.json 200", "token 400 invalid_grant (7.2: used)". */
-export function exchangeHeadline(exchange: Pick<RecordedExchange, 'step' | 'response' | 'failure'>, annotation?: Pick<Annotation, 'rowId' | 'causeId'>): string {
+export function exchangeHeadline(exchange: ExchangeEnd, annotation?: Pick<Annotation, 'rowId' | 'causeId'>): string {
 	const endpoint = exchange.step === 'me' ? 'me.json' : exchange.step;
 	if (!exchange.response) return `${endpoint} not answered (${exchange.failure?.kind ?? 'no response'})`;
 	if (!annotation?.rowId) return `${endpoint} ${exchange.response.status}`;
@@ -113,7 +120,7 @@ export function walkTitle(walk: {
 	where: string;
 	clientId: string;
 	cancelled: boolean;
-	last?: { exchange: Pick<RecordedExchange, 'step' | 'response' | 'failure'>; annotation?: Pick<Annotation, 'rowId' | 'causeId'> };
+	last?: { exchange: ExchangeEnd; annotation?: Pick<Annotation, 'rowId' | 'causeId'> };
 }): string {
 	const outcome = walk.last ? exchangeHeadline(walk.last.exchange, walk.last.annotation) : walk.cancelled ? 'cancelled' : 'code received';
 	return `${walk.where} walk, ${walk.clientId}: ${outcome}`;
