@@ -107,11 +107,13 @@ export function applySettings(walk: Walk, settings: ClientSettings, config: Expl
 	if (!target.ok) return { ok: false, message: target.message };
 	const targetChanged = target.target.authUrl !== walk.target.authUrl || target.target.accountsUrl !== walk.target.accountsUrl;
 	const { clientSecret, target: _, ...client } = settings;
-	// A new secret starts a new walk too: the exchanges so far carry the old one, which masking no longer knows.
 	const secretChanged = clientSecret !== undefined && clientSecret !== walk.client.clientSecret;
 	walk.target = target.target;
 	walk.client = { ...walk.client, ...client, ...(clientSecret !== undefined ? { clientSecret } : {}) };
-	if (targetChanged || secretChanged) resetSteps(walk);
+	if (targetChanged) resetSteps(walk);
+	// A new secret starts a new run: the exchanges so far carry the old one, which masking no longer knows. The
+	// code received stays, so step 3 can show what the service says to it under another client's credentials.
+	else if (secretChanged) restartExchanges(walk);
 	return { ok: true };
 }
 
@@ -155,6 +157,14 @@ function safeParam(url: string, name: string): string | null {
 	}
 }
 
+/** A new run from the code received: the link and the callback stay, the exchanges and tokens go. */
+function restartExchanges(walk: Walk) {
+	walk.runId = newRunId();
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+}
+
 function resetSteps(walk: Walk) {
 	walk.runId = newRunId();
 	walk.link = null;
@@ -182,7 +192,7 @@ function issuedCode(walk: Walk): string | undefined {
 
 export const ExchangeOptions = z.object({
 	transport: z.enum(['query', 'form', 'basic', 'bearer']).default('query'),
-	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop']).optional(),
+	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop', 'other_client']).optional(),
 	drop: z.enum(TOKEN_PARAMETERS).optional()
 });
 export type ExchangeOptions = z.infer<typeof ExchangeOptions>;
@@ -192,7 +202,8 @@ const TAMPER_LABELS: Record<NonNullable<ExchangeOptions['tamper']>, string> = {
 	redirect_uri: 'tamper: redirect_uri with an extra parameter',
 	grant_type: 'tamper: grant_type=password',
 	secret: 'tamper: wrong client secret',
-	drop: 'tamper: drop a parameter'
+	drop: 'tamper: drop a parameter',
+	other_client: 'tamper: code issued to another client'
 };
 
 /**
@@ -205,7 +216,8 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 	const sent = {
 		code,
 		redirectUri: options.tamper === 'redirect_uri' ? tamperedRedirectUri(redirectUri) : redirectUri,
-		clientId: walk.linkClientId ?? walk.client.clientId,
+		// The link's client, to whom the code was issued, unless the tamper sends the walk's (changed) client.
+		clientId: options.tamper === 'other_client' ? walk.client.clientId : (walk.linkClientId ?? walk.client.clientId),
 		clientSecret: options.tamper === 'secret' ? `${walk.client.clientSecret ?? ''}-wrong` : walk.client.clientSecret,
 		grantType: options.tamper === 'grant_type' ? 'password' : 'authorization_code'
 	};
