@@ -16,6 +16,7 @@ import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
 import { runAsSeenBy, runOwner } from './run-access';
 import { services } from './services';
+import { config } from './config';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -56,8 +57,8 @@ export async function loadRunList(query: string, sessionId: string | undefined) 
 
 const FORMATS = {
 	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
-	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, annotateRun(run)) },
-	shell: { type: 'text/x-shellscript', extension: 'sh', render: runToShellScript }
+	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, annotateRun(run), { origin: config().publicOrigin }) },
+	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin }) }
 } as const;
 
 export async function exportRun(id: string, format: string, sessionId: string | undefined): Promise<Response> {

@@ -319,8 +319,14 @@ type WalkSecrets = ReturnType<typeof secretsOf>;
  * the walk's secrets after the step are the same (the pending exchange's tokens are the walk's now).
  */
 function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
-	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: toCurl(masked.request, { value: secrets.clientSecret }) } };
+	const curl = toCurl(masked.request, { value: secrets.clientSecret });
+	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl } };
 }
+
+/** A token exchange that succeeded: its code is spent, so a copy of its curl answers invalid_grant. */
+const isUsedUp = (exchange: RecordedExchange) => exchange.step === 'token' && exchange.response?.status === 200;
+const USED_CODE_NOTE =
+	'# This exchange used its grant code, and a code is single use: run again, this answers 400 invalid_grant. Get a fresh code (step 2) and put it in code=, or use the run\'s shell export, which does.';
 
 /** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
 function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
