@@ -99,5 +99,7 @@ export async function importRun(request: Request, sessionId: string): Promise<Re
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	const { runs } = await services();
 	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));
-	return json({ id: saved.id, found: result.found, redacted: describeRedactions(saved.redactions) });
+	const redacted = describeRedactions(saved.redactions);
+	// The run page lists the redactions under "Redacted": the notes say only what the import found.
+	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });
 }
