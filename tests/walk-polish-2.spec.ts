@@ -45,7 +45,9 @@ for (const viewport of VIEWPORTS) {
 			await expect(result.getByTestId('finding-redirect-uri-not-encoded')).toBeVisible();
 			await expect(result.getByTestId('finding-client-secret-value-0')).toContainText("The value of the client secret of demo-client (the walk's client) appears in the debug parameter.");
 			await expect(result.getByRole('alert')).toContainText('Do not share the address of this page');
-			expect(await page.locator('main').innerText()).not.toContain(DEMO_SECRET);
+			// Named, never shown: not in the page, nor in the link shown back in the box.
+			expect(await page.content()).not.toContain(DEMO_SECRET);
+			await expect(page.getByLabel('Authorisation link')).toHaveValue(/debug=••••••$/);
 			expect(await seriousViolations(page)).toEqual([]);
 
 			// The address alone reproduces a check, for a link without a secret, and offers itself for sharing.

@@ -29,7 +29,8 @@ describe('checkLink', () => {
 			'The value of your client secret appears in the `debug` parameter.',
 			"The value of the demo client's secret appears in the `x` parameter."
 		]);
-		const everything = JSON.stringify(found);
+		const everything = JSON.stringify(checkLink(`${base}&debug=${SECRET}&x=${encodeURIComponent(DEMO)}`, secrets));
+		expect(everything).toContain('debug=••••••');
 		expect(everything).not.toContain(SECRET);
 		expect(everything).not.toContain(DEMO);
 	});

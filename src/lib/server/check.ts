@@ -16,7 +16,8 @@ export interface KnownSecret {
 	whose: string;
 }
 
-export type LinkCheck = { ok: true; findings: Finding[] } | { ok: false; message: string };
+/** `shown`: the link as the page may show it back, with the value of every known secret masked. */
+export type LinkCheck = { ok: true; findings: Finding[]; shown: string } | { ok: false; message: string };
 
 export function checkLink(link: string, secrets: KnownSecret[]): LinkCheck {
 	if (link.length > MAX_CHECKED_LINK) return { ok: false, message: `The link is ${link.length} characters long; at most ${MAX_CHECKED_LINK} are checked.` };
@@ -36,5 +37,5 @@ export function checkLink(link: string, secrets: KnownSecret[]): LinkCheck {
 				message: hideAll(f.message.replace("The client secret's value", `The value of ${secret.whose}`))
 			}))
 	);
-	return { ok: true, findings: [...secretFindings, ...findings] };
+	return { ok: true, findings: [...secretFindings, ...findings], shown: hideAll(link) };
 }

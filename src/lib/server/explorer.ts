@@ -133,7 +133,7 @@ export async function loadWalkPage(sessionId: string | undefined) {
  * made, nothing is stored or sent.
  */
 export async function loadCheckPage(sessionId: string | undefined, link: string | null) {
-	if (link === null || link.trim() === '') return { link: '', check: null };
+	if (link === null || link.trim() === '') return { shown: '', check: null };
 	const walk = (await session(sessionId)).walk;
 	const { sandbox } = await services();
 	const demoSecret = sandbox?.store.getClient(DEMO.client_id)?.client_secret ?? DEMO.client_secret;
@@ -141,7 +141,8 @@ export async function loadCheckPage(sessionId: string | undefined, link: string 
 		{ value: walk.client.clientSecret, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
 		{ value: demoSecret, whose: `the demo client's secret (${DEMO.client_id})` }
 	]);
-	return { link, check };
+	// The page shows the link back with the secrets' values masked: they are named, never sent to the browser.
+	return { shown: check.ok ? check.shown : '', check };
 }
 
 export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {
