@@ -17,7 +17,11 @@ async function chooseCustomTarget(page: Page, authUrl: string, accountsUrl: stri
 	await page.getByLabel('Custom deployment').check();
 	await page.getByLabel('Authorisation URL').fill(authUrl);
 	await page.getByLabel('Accounts URL').fill(accountsUrl);
-	await page.getByRole('button', { name: 'Save client settings' }).click();
+	// Wait for the save's answer: navigating away at once (as the first test does) would cancel it.
+	await Promise.all([
+		page.waitForResponse((r) => r.url().endsWith('/api/walk/client')),
+		page.getByRole('button', { name: 'Save client settings' }).click()
+	]);
 }
 
 test('an unreachable custom target: a clear message within the time limit, and the page keeps working', async ({ page }) => {

@@ -197,6 +197,22 @@ describe('annotateTokenExchange: the other 7.2 rows', () => {
 		expect(unknown.candidates.map((c) => c.causeId)).toEqual(['wrong-secret', 'unknown-client', 'missing-credentials']);
 	});
 
+	it('invalid_client for a dropped client_id: missing credentials only, not also "secret does not match"', () => {
+		const dropped = exchange(401, { error: 'invalid_client', error_description: '`client_id` is missing; send client_id and client_secret (parameters or an Authorization: Basic header).' });
+		for (const target of [sandbox, custom]) {
+			const a = annotateTokenExchange(dropped, { ...target, sentClientId: undefined });
+			expect(a.causeId).toBe('missing-credentials');
+			expect(a.candidates.filter((c) => c.likelihood === 'likely').map((c) => c.causeId)).toEqual(['missing-credentials']);
+		}
+	});
+
+	it("says each sentence once: the summary gives the evidence, the cause's text is shown beside it", () => {
+		const a = annotateTokenExchange(grantError(), { ...sandbox, codeExchangedBefore: true });
+		expect(a.summary).toBe('This code was already exchanged earlier in this walk.');
+		const sentences = [a.summary, a.fix].join(' ').split(/(?<=\.)\s+/);
+		expect(new Set(sentences).size).toBe(sentences.length);
+	});
+
 	it('notes a status that differs from the table for a known error', () => {
 		const a = annotateTokenExchange(exchange(400, { error: 'invalid_client', error_description: 'secret' }), sandbox);
 		expect(a.rowId).toBe('token-invalid-client');

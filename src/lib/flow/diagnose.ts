@@ -262,10 +262,12 @@ function rowAnnotation(
 	const anchor = `section ${row.table}, row ${row.id}`;
 	let summary: string;
 	if (best && cause) {
+		// The cause's own text is shown beside the summary (and in the candidates): the summary says the evidence.
+		const evidence = best.why;
 		summary =
 			target === 'sandbox' || candidates.length === 1
-				? `${cause.text} ${best.why === cause.text ? '' : best.why}`.trim()
-				: `The service does not say which cause applies. Most likely: ${cause.text} ${best.why === cause.text ? '' : best.why}`.trim();
+				? evidence
+				: `The service does not say which cause applies. Most likely: ${evidence}`;
 	} else if (candidates.length === 1 && candidates[0]) {
 		summary = `This is ${anchor}. ${candidates[0].why}`;
 	} else {
@@ -306,11 +308,20 @@ const DESCRIPTION_HINTS: { [R in TokenErrorId]?: [RegExp, CauseIdOf<R>][] } = {
 	]
 };
 
+/**
+ * Rows whose description names one cause: the first hint that matches decides, as a description that names what is
+ * missing ("`client_id` is missing; send client_id and client_secret") also mentions the secret.
+ */
+const ONE_CAUSE_DESCRIPTIONS: readonly TokenErrorId[] = ['token-invalid-client'];
+
 function descriptionEvidence<R extends TokenErrorId>(rowId: R, description: string): EvidenceOf<R>[] {
 	const hints: [RegExp, CauseIdOf<R>][] = DESCRIPTION_HINTS[rowId] ?? [];
-	return hints
-		.filter(([pattern]) => pattern.test(description))
-		.map(([, causeId]) => ({ causeId, likelihood: 'likely' as const, why: `The error_description says "${description}".` }));
+	const matching = hints.filter(([pattern]) => pattern.test(description));
+	return (ONE_CAUSE_DESCRIPTIONS.includes(rowId) ? matching.slice(0, 1) : matching).map(([, causeId]) => ({
+		causeId,
+		likelihood: 'likely' as const,
+		why: `The error_description says "${description}".`
+	}));
 }
 
 function differs(a: string | undefined, b: string | undefined): boolean {

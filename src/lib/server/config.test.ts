@@ -23,6 +23,7 @@ describe('loadConfig', () => {
 			sandbox: { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
 			allowedHosts: [],
 			allowPrivateTargets: false,
+			targetRule: 'public-https',
 			outboundTimeoutMs: 10_000,
 			host: '127.0.0.1',
 			allowedHostNames: [],

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_SLOW_CLIENT_LIMITS, type SlowClientLimits } from '$lib/http/listener-guards';
+import { isLoopbackAddress } from '$lib/sandbox/admin-access';
 
 /** One entry of EXPLORER_ALLOWED_HOSTS: a host (WHATWG-normalised), an optional port, and whether it is `*.host`. */
 export interface HostRule {
@@ -25,6 +26,12 @@ export interface ExplorerConfig {
 	allowedHosts: HostRule[];
 	/** Whether allowed hosts may resolve to private, loopback and other internal addresses. */
 	allowPrivateTargets: boolean;
+	/**
+	 * Which custom targets a walk may use besides the allowed hosts. `public-https`: bound to loopback, the
+	 * explorer is one person's own tool, so any https host on a public address is allowed; `allowlist`: a shared
+	 * deployment calls only the hosts the operator listed.
+	 */
+	targetRule: 'public-https' | 'allowlist';
 	outboundTimeoutMs: number;
 	/** Interface all three listeners bind: loopback unless the operator shares the deployment (HOST=0.0.0.0). */
 	host: string;
@@ -150,6 +157,12 @@ export function parseHostRule(entry: string): HostRule | string {
 	return { host: url.hostname, port: writtenPort === undefined ? null : Number(writtenPort), subdomains };
 }
 
+/** Whether listening on `host` reaches this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+	const bare = host.replace(/^\[(.*)\]$/, '$1');
+	return bare.toLowerCase() === 'localhost' || isLoopbackAddress(bare);
+}
+
 export function loadConfig(env: Record<string, string | undefined>): ConfigResult {
 	const parsed = EnvSchema.safeParse(env);
 	if (!parsed.success) {
@@ -167,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
 			sandbox: { authUrl: `http://localhost:${e.AUTH_PORT}`, accountsUrl: `http://localhost:${e.ACCOUNTS_PORT}` },
 			allowedHosts: e.EXPLORER_ALLOWED_HOSTS,
 			allowPrivateTargets: e.EXPLORER_ALLOW_PRIVATE_TARGETS,
+			targetRule: isLoopbackHost(e.HOST) ? 'public-https' : 'allowlist',
 			outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
 			host: e.HOST,
 			allowedHostNames: e.ALLOWED_HOST_NAMES,

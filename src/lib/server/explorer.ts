@@ -8,6 +8,8 @@ import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/f
 import { buildAuthorisationLink } from '$lib/flow/link';
 import type { CallbackView } from '$lib/flow/view';
 import { config } from './config';
+import { targetRuleText } from './allowlist';
+import { checkLink } from './check';
 import { runOwner } from './run-access';
 import { services } from './services';
 import {
@@ -98,7 +100,9 @@ async function sandboxNow(walk: Walk): Promise<Date | null> {
 	return walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null;
 }
 
-const runIdOf = (walk: Walk) => (walk.link || walk.callback ? walk.runId : null);
+/** A walk is a run once something was sent: the redirect came back, or an exchange went out. A link alone is not. */
+const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 0;
+const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 async function view(s: ExplorerSession) {
 	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: runIdOf(s.walk) };
@@ -106,21 +110,39 @@ async function view(s: ExplorerSession) {
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
 async function saveRun({ walk, owner }: ExplorerSession) {
-	if (!walk.link && !walk.callback) return;
+	if (!isRun(walk)) return;
 	const { runs } = await services();
 	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), owner);
 }
 
 export async function loadWalkPage(sessionId: string | undefined) {
 	const s = await session(sessionId);
-	const { sandbox, allowedHosts } = config();
+	const cfg = config();
 	return {
 		view: await view(s),
-		sandbox,
-		allowedHosts: allowedHosts.map((rule) => `${rule.subdomains ? '*.' : ''}${rule.host}${rule.port ? `:${rule.port}` : ''}`),
+		sandbox: cfg.sandbox,
+		targetRule: targetRuleText(cfg),
 		demoUsers: FIXTURE_USERS.map(({ login, description }) => ({ login, description })),
 		demoPassword: FIXTURE_PASSWORD
 	};
+}
+
+/**
+ * GET /check?link=…: lints a pasted link against the interface and the secrets this explorer holds (the walk's
+ * client's, the demo client's), naming whose secret appears where, never its value. Reads only: no session is
+ * made, nothing is stored or sent.
+ */
+export async function loadCheckPage(sessionId: string | undefined, link: string | null) {
+	if (link === null || link.trim() === '') return { shown: '', check: null };
+	const walk = (await session(sessionId)).walk;
+	const { sandbox } = await services();
+	const demoSecret = sandbox?.store.getClient(DEMO.client_id)?.client_secret ?? DEMO.client_secret;
+	const check = checkLink(link, [
+		{ value: walk.client.clientSecret, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
+		{ value: demoSecret, whose: `the demo client's secret (${DEMO.client_id})` }
+	]);
+	// The page shows the link back with the secrets' values masked: they are named, never sent to the browser.
+	return { shown: check.ok ? check.shown : '', check };
 }
 
 export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {

@@ -3,7 +3,8 @@ import { blockedReason, cachingResolver, checkOutboundUrl, pinnedLookup } from '
 import { testConfig } from './testConfig';
 import { fakeDns } from './testDns';
 
-const config = testConfig({ EXPLORER_ALLOWED_HOSTS: 'api.example.com,*.example.net,127.0.0.1,[::1],[::ffff:7f00:1]' });
+/** A shared deployment: only the listed hosts. */
+const config = testConfig({ EXPLORER_ALLOWED_HOSTS: 'api.example.com,*.example.net,127.0.0.1,[::1],[::ffff:7f00:1]', HOST: '0.0.0.0' });
 const permissive = testConfig({ EXPLORER_ALLOWED_HOSTS: 'api.example.com,127.0.0.1', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
 
 describe('blockedReason', () => {
@@ -50,6 +51,20 @@ describe('checkOutboundUrl', () => {
 		const result = await checkOutboundUrl('https://other.test/oauth/token', config, dns.resolve);
 		expect(result).toEqual({ ok: false, kind: 'refused', message: expect.stringContaining('other.test is not an allowed target') });
 		expect(dns.asked).toEqual([]);
+	});
+
+	it("on one person's machine, allows any https host on public addresses and refuses it on internal ones, private targets on or off", async () => {
+		const dns = fakeDns({ 'sso.customer.test': ['93.184.216.34'], 'inside.customer.test': ['93.184.216.34', '10.0.0.5'] });
+		for (const local of [testConfig(), testConfig({ EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' })]) {
+			expect(await checkOutboundUrl('https://sso.customer.test/oauth/token', local, dns.resolve)).toMatchObject({ ok: true, address: '93.184.216.34' });
+			expect(await checkOutboundUrl('https://inside.customer.test/oauth/token', local, dns.resolve)).toEqual({
+				ok: false,
+				kind: 'refused',
+				message: expect.stringContaining('10.0.0.5, a private address')
+			});
+			expect(await checkOutboundUrl('https://127.0.0.1:9/', local, dns.resolve)).toMatchObject({ ok: false, kind: 'refused' });
+			expect(await checkOutboundUrl('http://sso.customer.test/', local, dns.resolve)).toMatchObject({ ok: false, kind: 'refused' });
+		}
 	});
 
 	it('allows an allowed host that resolves to public addresses, returning all of them', async () => {

@@ -113,7 +113,8 @@ export async function checkOutboundUrl(url: string, config: ExplorerConfig, reso
 		}
 	}
 
-	if (permission === 'allowlist' && !config.allowPrivateTargets) {
+	// A host allowed only by the loopback rule is never called on an internal address, whatever the operator set.
+	if (permission === 'public-https' || (permission === 'allowlist' && !config.allowPrivateTargets)) {
 		for (const { address } of addresses) {
 			const reason = blockedReason(address);
 			if (reason) {
@@ -122,7 +123,9 @@ export async function checkOutboundUrl(url: string, config: ExplorerConfig, reso
 					kind: 'refused',
 					message:
 						`${parsed.host} resolves to ${address}, ${reason}. The explorer does not call internal addresses ` +
-						'unless the operator sets EXPLORER_ALLOW_PRIVATE_TARGETS=on.'
+						(permission === 'public-https'
+							? 'except hosts the operator lists in EXPLORER_ALLOWED_HOSTS with EXPLORER_ALLOW_PRIVATE_TARGETS=on.'
+							: 'unless the operator sets EXPLORER_ALLOW_PRIVATE_TARGETS=on.')
 				};
 			}
 		}

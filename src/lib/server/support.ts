@@ -17,6 +17,7 @@ import { newRunId, type Run } from '$lib/support/run';
 import { runAsSeenBy, runOwner } from './run-access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
 import { services } from './services';
+import { config } from './config';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -57,8 +58,8 @@ export async function loadRunList(query: string, sessionId: string | undefined) 
 
 const FORMATS = {
 	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
-	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, annotateRun(run)) },
-	shell: { type: 'text/x-shellscript', extension: 'sh', render: runToShellScript }
+	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, annotateRun(run), { origin: config().publicOrigin }) },
+	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin }) }
 } as const;
 
 export async function exportRun(id: string, format: string, sessionId: string | undefined): Promise<Response> {
@@ -138,5 +139,7 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	const { runs } = await services();
 	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));
-	return json({ id: saved.id, found: result.found, redacted: describeRedactions(saved.redactions) });
+	const redacted = describeRedactions(saved.redactions);
+	// The run page lists the redactions under "Redacted": the notes say only what the import found.
+	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });
 }

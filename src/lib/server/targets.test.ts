@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveTarget } from './targets';
 import { testConfig } from './testConfig';
 
-const config = testConfig({ EXPLORER_ALLOWED_HOSTS: 'auth.example.com,accounts.example.com:8443,*.corp.example' });
+/** A shared deployment: only the listed hosts (on one person's machine any https host is allowed, allowlist.test.ts). */
+const config = testConfig({ EXPLORER_ALLOWED_HOSTS: 'auth.example.com,accounts.example.com:8443,*.corp.example', HOST: '0.0.0.0' });
 const custom = (authUrl: string, accountsUrl = 'https://accounts.example.com:8443') =>
 	resolveTarget({ kind: 'custom', authUrl, accountsUrl }, config);
 

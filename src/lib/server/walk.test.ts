@@ -99,6 +99,25 @@ describe('walkView', () => {
 		const seen = JSON.stringify(walkView(w, null));
 		for (const form of forms(SECRET)) expect(seen).not.toContain(form);
 	});
+
+	it('keeps the code received across a change of client, and the tamper sends it with the new client’s credentials', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		const settings = { target: { kind: 'sandbox' as const }, clientId: 'other-client', clientSecret: 'other-secret-value', redirectUri: w.client.redirectUri, supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
+		expect(applySettings(w, settings, config)).toEqual({ ok: true });
+		expect(w.callback?.result).toMatchObject({ kind: 'code', code: 'grant-code-1' });
+		expect(w.linkClientId).toBe('demo-client');
+
+		await exchangeCode(w, { transport: 'query', tamper: 'other_client' }, config, () => new Date());
+		const sent = new URL(w.exchanges[0]!.exchange.request.url).searchParams;
+		expect([sent.get('client_id'), sent.get('client_secret'), sent.get('code')]).toEqual(['other-client', 'other-secret-value', 'grant-code-1']);
+		expect(w.exchanges[0]!.exchange.label).toContain('code issued to another client');
+
+		// A change of target is a new walk: the code goes.
+		applySettings(w, { ...settings, target: { kind: 'custom', authUrl: 'http://127.0.0.1:9', accountsUrl: 'http://127.0.0.1:9' } }, testConfig({ EXPLORER_ALLOWED_HOSTS: '127.0.0.1:9' }));
+		expect(w.callback).toBeNull();
+	});
 });
 
 describe('walkStep', () => {

@@ -13,7 +13,7 @@ import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
 import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
-import { newRunId, type Run } from '$lib/support/run';
+import { newRunId, walkTitle, type Run } from '$lib/support/run';
 import type { KnownSecrets } from '$lib/support/redact';
 import type { Frozen } from '$lib/frozen';
 import type { ExplorerConfig } from './config';
@@ -107,11 +107,13 @@ export function applySettings(walk: Walk, settings: ClientSettings, config: Expl
 	if (!target.ok) return { ok: false, message: target.message };
 	const targetChanged = target.target.authUrl !== walk.target.authUrl || target.target.accountsUrl !== walk.target.accountsUrl;
 	const { clientSecret, target: _, ...client } = settings;
-	// A new secret starts a new walk too: the exchanges so far carry the old one, which masking no longer knows.
 	const secretChanged = clientSecret !== undefined && clientSecret !== walk.client.clientSecret;
 	walk.target = target.target;
 	walk.client = { ...walk.client, ...client, ...(clientSecret !== undefined ? { clientSecret } : {}) };
-	if (targetChanged || secretChanged) resetSteps(walk);
+	if (targetChanged) resetSteps(walk);
+	// A new secret starts a new run: the exchanges so far carry the old one, which masking no longer knows. The
+	// code received stays, so step 3 can show what the service says to it under another client's credentials.
+	else if (secretChanged) restartExchanges(walk);
 	return { ok: true };
 }
 
@@ -155,6 +157,14 @@ function safeParam(url: string, name: string): string | null {
 	}
 }
 
+/** A new run from the code received: the link and the callback stay, the exchanges and tokens go. */
+function restartExchanges(walk: Walk) {
+	walk.runId = newRunId();
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+}
+
 function resetSteps(walk: Walk) {
 	walk.runId = newRunId();
 	walk.link = null;
@@ -182,7 +192,7 @@ function issuedCode(walk: Walk): string | undefined {
 
 export const ExchangeOptions = z.object({
 	transport: z.enum(['query', 'form', 'basic', 'bearer']).default('query'),
-	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop']).optional(),
+	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop', 'other_client']).optional(),
 	drop: z.enum(TOKEN_PARAMETERS).optional()
 });
 export type ExchangeOptions = z.infer<typeof ExchangeOptions>;
@@ -192,7 +202,8 @@ const TAMPER_LABELS: Record<NonNullable<ExchangeOptions['tamper']>, string> = {
 	redirect_uri: 'tamper: redirect_uri with an extra parameter',
 	grant_type: 'tamper: grant_type=password',
 	secret: 'tamper: wrong client secret',
-	drop: 'tamper: drop a parameter'
+	drop: 'tamper: drop a parameter',
+	other_client: 'tamper: code issued to another client'
 };
 
 /**
@@ -205,7 +216,8 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 	const sent = {
 		code,
 		redirectUri: options.tamper === 'redirect_uri' ? tamperedRedirectUri(redirectUri) : redirectUri,
-		clientId: walk.linkClientId ?? walk.client.clientId,
+		// The link's client, to whom the code was issued, unless the tamper sends the walk's (changed) client.
+		clientId: options.tamper === 'other_client' ? walk.client.clientId : (walk.linkClientId ?? walk.client.clientId),
 		clientSecret: options.tamper === 'secret' ? `${walk.client.clientSecret ?? ''}-wrong` : walk.client.clientSecret,
 		grantType: options.tamper === 'grant_type' ? 'password' : 'authorization_code'
 	};
@@ -307,8 +319,14 @@ type WalkSecrets = ReturnType<typeof secretsOf>;
  * the walk's secrets after the step are the same (the pending exchange's tokens are the walk's now).
  */
 function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
-	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: toCurl(masked.request, { value: secrets.clientSecret }) } };
+	const curl = toCurl(masked.request, { value: secrets.clientSecret });
+	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl } };
 }
+
+/** A token exchange that succeeded: its code is spent, so a copy of its curl answers invalid_grant. */
+const isUsedUp = (exchange: RecordedExchange) => exchange.step === 'token' && exchange.response?.status === 200;
+const USED_CODE_NOTE =
+	'# This exchange used its grant code, and a code is single use: run again, this answers 400 invalid_grant. Get a fresh code (step 2) and put it in code=, or use the run\'s shell export, which does.';
 
 /** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
 function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
@@ -371,10 +389,15 @@ export function walkStep(walk: Walk, sandboxNow: Date | null, before: StepBase):
 
 /** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
 export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Frozen<Run> {
-	const c = walk.client;
+	const last = walk.exchanges.at(-1);
 	return {
 		id: walk.runId,
-		title: `${walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host} walk: ${c.clientId}, ${c.supergroup}`,
+		title: walkTitle({
+			where: walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host,
+			clientId: walk.linkClientId ?? walk.client.clientId,
+			cancelled: walk.callback?.result.kind === 'cancel',
+			...(last ? { last } : {})
+		}),
 		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
 		target: { ...walk.target },
 		sandboxClock: sandboxNow?.toISOString() ?? null,

@@ -100,7 +100,7 @@ describe('HAR fixtures', () => {
 
 			it('lets no secret, token, password or cookie survive any export', () => {
 				const { run } = imported(name);
-				const exports = [JSON.stringify(run), JSON.stringify(runToHar(run)), runToMarkdown(run, annotateRun(run)), runToShellScript(run)];
+				const exports = [JSON.stringify(run), JSON.stringify(runToHar(run)), runToMarkdown(run, annotateRun(run), { origin: 'http://localhost:3000' }), runToShellScript(run, { origin: 'http://localhost:3000' })];
 				for (const text of exports) {
 					for (const secret of [...SECRETS, ...COOKIES]) expect(leaks(text, secret, ['shop-client'])).toEqual([]);
 				}

@@ -64,16 +64,17 @@ describe('runToHar', () => {
 });
 
 describe('harToRun: round trip', () => {
-	it('gives back the same run from an exported HAR', () => {
+	it('gives back the same run from an exported HAR, now an imported one, saying what it was', () => {
 		const original = redactRun(walkRun());
 		const back = harToRun(JSON.stringify(runToHar(original)));
-		expect(back.ok && back.run).toEqual(original);
+		expect(back.ok && back.run).toEqual({ ...original, source: 'har' });
+		expect(back.ok && back.found[0]).toBe('an SSO Flow Explorer export of a walk in the explorer: the run is restored as it was saved');
 	});
 
 	it('takes the id it is given, so re-importing an export never overwrites the run it came from', () => {
 		const original = redactRun(walkRun());
 		const back = harToRun(JSON.stringify(runToHar(original)), { id: 'a-new-id' });
-		expect(back.ok && back.run).toEqual({ ...original, id: 'a-new-id' });
+		expect(back.ok && back.run).toEqual({ ...original, id: 'a-new-id', source: 'har' });
 	});
 
 	it('keeps a link or callback that is an exchange as that exchange, without a duplicate entry', () => {

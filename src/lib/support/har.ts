@@ -21,7 +21,7 @@ import {
 	type LogExtras
 } from './har-schema';
 import { describeRedactions, redactRun } from './redact';
-import { inferTarget, newRunId, type ImportOptions, type Run } from './run';
+import { describeSource, inferTarget, newRunId, type ImportOptions, type Run } from './run';
 import { headerValue } from '$lib/http/headers';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
@@ -395,12 +395,13 @@ function runFromHar(log: Pick<Har['log'], '_ssoFlowExplorer'>, entries: IndexedE
 		entries.map((e) => e.entry),
 		extras.data
 	);
-	const run = redactRun({ ...restored, id: options.id ?? restored.id });
+	// Imported now, whatever it was when exported: the run page says "from an imported HAR", the note what it was.
+	const run = redactRun({ ...restored, id: options.id ?? restored.id, source: 'har' });
 	return {
 		ok: true,
 		run,
 		found: [
-			'an SSO Flow Explorer export: the run is restored as it was saved',
+			`an SSO Flow Explorer export of ${describeSource(restored.source)}: the run is restored as it was saved`,
 			...describeRedactions(run.redactions.slice(before))
 		]
 	};

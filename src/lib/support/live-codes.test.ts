@@ -56,7 +56,7 @@ describe('live grant codes', () => {
 
 	it('hides a live code everywhere: the page data and every export', () => {
 		const hidden = hideLiveCodes(run([tokenExchange(401)]), minutesAfter(1));
-		const texts = [JSON.stringify(hidden), JSON.stringify(runToHar(hidden)), runToMarkdown(hidden, annotateRun(hidden)), runToShellScript(hidden)];
+		const texts = [JSON.stringify(hidden), JSON.stringify(runToHar(hidden)), runToMarkdown(hidden, annotateRun(hidden), { origin: 'http://localhost:3000' }), runToShellScript(hidden, { origin: 'http://localhost:3000' })];
 		for (const text of texts) {
 			expect(text).not.toContain(CODE);
 			expect(text).toContain('hidden-code-1');

@@ -31,8 +31,14 @@ const annotations: AnnotatedRun = {
 	exchanges: [null, reused, forbidden]
 };
 
+const ORIGIN = 'https://explorer.example.com';
+
 describe('runToMarkdown', () => {
-	const md = runToMarkdown(walked, annotations);
+	const md = runToMarkdown(walked, annotations, { origin: ORIGIN });
+
+	it("starts with the run's permalink, absolute, so a ticket can link it", () => {
+		expect(md).toContain(`- Permalink: ${ORIGIN}/runs/${walked.id} (exports: ${ORIGIN}/runs/${walked.id}/export/har`);
+	});
 
 	it('states the outcome: the callback, then the last step with its annotation and fix', () => {
 		const outcome = md.slice(md.indexOf('## Outcome'), md.indexOf('## What is wrong'));
@@ -41,8 +47,8 @@ describe('runToMarkdown', () => {
 		expect(outcome).toContain('Fix: Set a User-Agent.');
 	});
 
-	it('lists the rows matched, each linked to its reference anchor', () => {
-		expect(md).toContain('- [token-invalid-grant](/reference#token-invalid-grant)\n- [me-forbidden](/reference#me-forbidden)');
+	it('lists the rows matched, each linked to its reference anchor on the explorer (absolute: the report leaves it)', () => {
+		expect(md).toContain(`- [token-invalid-grant](${ORIGIN}/reference#token-invalid-grant)\n- [me-forbidden](${ORIGIN}/reference#me-forbidden)`);
 	});
 
 	it('includes the cross-request flags with their fixes', () => {
@@ -52,7 +58,7 @@ describe('runToMarkdown', () => {
 
 	it('shows each step as HTTP in a fence longer than any backticks inside it', () => {
 		expect(md).toContain('### 2. token: token');
-		expect(md).toContain('Row: [token-invalid-grant](/reference#token-invalid-grant), cause `used`');
+		expect(md).toContain(`Row: [token-invalid-grant](${ORIGIN}/reference#token-invalid-grant), cause \`used\``);
 		expect(md).toContain('````http\nPOST https://accounts.example.com/oauth/token?code=c-1&client_secret=••••••');
 	});
 
@@ -63,15 +69,34 @@ describe('runToMarkdown', () => {
 });
 
 describe('runToShellScript', () => {
-	const script = runToShellScript(walked);
+	const script = runToShellScript(walked, { origin: ORIGIN });
 
-	it('replays the server-side steps with curl, the secret and token from the environment', () => {
+	it("replays the server-side steps with curl, the secret from the environment, the token from the exchange's answer", () => {
 		expect(script.startsWith('#!/bin/sh\n')).toBe(true);
+		expect(script).toContain(`# Permalink: ${ORIGIN}/runs/${walked.id}`);
 		expect(script).toContain(': "${CLIENT_SECRET:?set CLIENT_SECRET to the client secret}"');
-		expect(script).toContain(': "${ACCESS_TOKEN:?');
+		expect(script).not.toContain(': "${ACCESS_TOKEN:?');
 		expect(script).toContain(`client_secret='"$CLIENT_SECRET"`);
+		expect(script).toMatch(/TOKEN_ANSWER=\$\(curl -sS /);
+		expect(script).toContain(`ACCESS_TOKEN=$(printf '%s' "$TOKEN_ANSWER" | sed -n`);
 		expect(script).toContain(`-H 'Authorization: Bearer '"$ACCESS_TOKEN"`);
-		expect(script.match(/^curl /gm)).toHaveLength(3);
+		expect(script.match(/^curl -sS /gm)).toHaveLength(2);
+	});
+
+	it('sends a grant code the person supplies, saying why the recorded one fails, and warns of the replayed one', () => {
+		expect(script).toContain('# The recorded grant code was exchanged in this run, and a code is single use');
+		expect(script).toContain('CODE="${CODE:-c-1}"');
+		expect(script.match(/code='"\$CODE"'/g)).toHaveLength(2);
+		expect(script).toContain('# This sends the code again after a successful exchange');
+	});
+
+	it('on the sandbox, gets a fresh code from the control API, with the admin token when one is set', () => {
+		const sandboxRun = { ...walked, target: { kind: 'sandbox' as const, authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' } };
+		const text = runToShellScript(sandboxRun, { origin: ORIGIN });
+		expect(text).toContain("curl -sS -X POST 'http://localhost:3002/sandbox/authorize'");
+		expect(text).toContain('${SANDBOX_ADMIN_TOKEN:+-H "X-Sandbox-Admin-Token: $SANDBOX_ADMIN_TOKEN"}');
+		expect(text).toContain(`"client_id":"shop","redirect_uri":"${REDIRECT}","country":"uk","login":"'"\${LOGIN:-student@example.com}"'","decision":"authorize"}'`);
+		expect(text).not.toContain('CODE="${CODE:-');
 	});
 
 	it('keeps a request without User-Agent without one, and leaves out redacted cookies', () => {
@@ -81,7 +106,7 @@ describe('runToShellScript', () => {
 
 	it('writes the browser steps and the title as one-line comments', () => {
 		const r = redactRun(run({ title: 'two\nlines', link: LINK, exchanges: [exchange('link', { url: LINK }, { status: 302 })] }));
-		const text = runToShellScript(r);
+		const text = runToShellScript(r, { origin: ORIGIN });
 		expect(text).toContain('# SSO Flow Explorer run: two lines');
 		expect(text).toContain(`# Step 1 (link) happens in a browser; open: ${LINK}`);
 		expect(text).not.toContain('curl ');

@@ -5,6 +5,8 @@
 import { uriParts } from '$lib/http/encoding';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { Annotation } from '$lib/flow/diagnose';
+import { errorRow } from '$lib/protocol';
 
 export interface RunTarget {
 	kind: 'sandbox' | 'custom';
@@ -91,4 +93,35 @@ export function newRunId(): string {
 /** The `redirect_uri` of the run's authorisation link, decoded once, as the service reads it. */
 export function linkRedirectUri(run: Pick<Run, 'link'>): string | undefined {
 	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === 'redirect_uri')?.value;
+}
+
+/** Of an exchange, what its headline reads. */
+interface ExchangeEnd {
+	step: StepId;
+	response: { readonly status: number } | null;
+	failure: { readonly kind: string } | null;
+}
+
+/** What one exchange ended with, for a title: "me.json 200", "token 400 invalid_grant (7.2: used)". */
+export function exchangeHeadline(exchange: ExchangeEnd, annotation?: Pick<Annotation, 'rowId' | 'causeId'>): string {
+	const endpoint = exchange.step === 'me' ? 'me.json' : exchange.step;
+	if (!exchange.response) return `${endpoint} not answered (${exchange.failure?.kind ?? 'no response'})`;
+	if (!annotation?.rowId) return `${endpoint} ${exchange.response.status}`;
+	const row = errorRow(annotation.rowId);
+	const error = 'error' in row && row.error ? ` ${row.error}` : '';
+	return `${endpoint} ${exchange.response.status}${error} (${row.table}${annotation.causeId ? `: ${annotation.causeId}` : ''})`;
+}
+
+/**
+ * A walk's title says how it ended: the last exchange's headline, "cancelled" for a cancelled sign-in with nothing
+ * sent since, "code received" before the exchange. Computed when the run is saved.
+ */
+export function walkTitle(walk: {
+	where: string;
+	clientId: string;
+	cancelled: boolean;
+	last?: { exchange: ExchangeEnd; annotation?: Pick<Annotation, 'rowId' | 'causeId'> };
+}): string {
+	const outcome = walk.last ? exchangeHeadline(walk.last.exchange, walk.last.annotation) : walk.cancelled ? 'cancelled' : 'code received';
+	return `${walk.where} walk, ${walk.clientId}: ${outcome}`;
 }

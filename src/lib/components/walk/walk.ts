@@ -24,3 +24,40 @@ export function formFromView(view: WalkView) {
 		extraLinkParams: view.client.extraLinkParams
 	};
 }
+
+/**
+ * The client the held grant code was issued to (the link's `client_id`), when it is not the walk's client now:
+ * the client was changed after the code came back. Null otherwise.
+ */
+export function codeFromOtherClient(view: Pick<WalkView, 'link' | 'callback' | 'client'>): string | null {
+	if (view.callback?.result.kind !== 'code' || !view.link || !URL.canParse(view.link)) return null;
+	const issuedTo = new URL(view.link).searchParams.get('client_id');
+	return issuedTo !== null && issuedTo !== view.client.clientId ? issuedTo : null;
+}
+
+/** What the client form would save, as far as its effect on the walk goes. */
+export interface PendingSettings {
+	target: { kind: 'sandbox' } | { kind: 'custom'; authUrl: string; accountsUrl: string };
+	clientId: string;
+	clientSecret?: string;
+}
+
+const sameBase = (a: string, b: string) => a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '');
+
+/** What saving `next` does to the walk so far, in a sentence; null when it changes nothing a person would miss. */
+export function saveEffect(view: Pick<WalkView, 'target' | 'client' | 'callback' | 'link' | 'exchanges'>, next: PendingSettings): string | null {
+	const targetChanged =
+		next.target.kind !== view.target.kind ||
+		(next.target.kind === 'custom' && !(sameBase(next.target.authUrl, view.target.authUrl) && sameBase(next.target.accountsUrl, view.target.accountsUrl)));
+	const begun = view.link !== null || view.callback !== null;
+	if (targetChanged) return begun ? 'Saving changes the target: a new walk starts, and the link, code and exchanges so far stay only in their saved run.' : null;
+	const clientChanged = next.clientId !== view.client.clientId;
+	const secretChanged = next.clientSecret !== undefined;
+	if (!clientChanged && !secretChanged) return null;
+	const code = view.callback?.result.kind === 'code';
+	const exchanges = secretChanged && view.exchanges.length > 0 ? ' The exchanges so far stay in their saved run; a new run starts.' : '';
+	if (code && clientChanged)
+		return `Saving keeps the code received, which was issued to the client in the link; step 3 can then send it with ${next.clientId}'s credentials, as a tamper.${exchanges}`;
+	if (code) return `Saving keeps the code received; the exchange sends it with the new secret.${exchanges}`;
+	return begun && clientChanged ? 'The link in step 2 is built with the new client ID; open it again for a code issued to that client.' : null;
+}
