@@ -1,6 +1,6 @@
 /**
  * Issue 15: every scenario runs in a throwaway workspace of its own. Running "Code used after 2 hours" from
- * /scenarios leaves the sandbox panel's clock where it was, and two `npm run scenarios` runs in parallel against
+ * /scenarios leaves the sandbox panel's clock where it was and a walk's code valid, and two `npm run scenarios` runs in parallel against
  * one running sandbox both pass, leaving the default workspace (its clock, clients, users) as it was and no
  * workspace behind.
  */
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS_HOST, EXTRA_EXPLORER_PORTS } from './security/support/ports';
 import { readSandboxDatabase, spawnExplorer } from './security/support/servers';
+import { authorise, exchange } from './support/walk';
 
 /** How far the sandbox panel's clock (the default workspace's) stands ahead of real time. */
 async function panelClockAheadMs(page: Page): Promise<number> {
@@ -25,17 +26,25 @@ async function defaultWorkspace(accounts: string) {
 	return { aheadMs: Date.parse(state.now) - Date.now(), clients: state.clients.map((c) => c.client_id), users: state.users.map((u) => u.login) };
 }
 
-test('"Code used after 2 hours" from /scenarios moves its own clock, not the sandbox panel\'s', async ({ page }) => {
+test('"Code used after 2 hours" from /scenarios moves its own clock: not the panel\'s, not a walk\'s code', async ({ page, context }) => {
 	const before = await panelClockAheadMs(page);
 	const defaultBefore = await defaultWorkspace(ACCOUNTS_HOST);
+	// A walk holds a fresh code, its countdown running.
+	await authorise(page);
+	await expect(page.locator('.countdown')).toHaveAttribute('data-state', 'left');
 
-	await page.goto('/scenarios');
-	const scenario = page.getByTestId('scenario-code-after-two-hours');
+	const scenarios = await context.newPage();
+	await scenarios.goto('/scenarios');
+	const scenario = scenarios.getByTestId('scenario-code-after-two-hours');
 	await scenario.getByRole('button', { name: /^Run / }).click();
 	await expect(scenario.getByTestId('scenario-result')).toHaveAttribute('data-passed', 'true');
 	await expect(scenario.getByTestId('scenario-step').filter({ hasText: "The workspace's clock moves forward" })).toHaveCount(1);
 
-	const after = await panelClockAheadMs(page);
+	// The walk's code is still valid: its countdown runs on, and it exchanges.
+	await expect(page.locator('.countdown')).toHaveAttribute('data-state', 'left');
+	await expect(await exchange(page)).toHaveAttribute('data-outcome', 'success');
+
+	const after = await panelClockAheadMs(scenarios);
 	expect(Math.abs(after - before), 'the panel clock moved by').toBeLessThan(10_000);
 	const defaultAfter = await defaultWorkspace(ACCOUNTS_HOST);
 	expect({ clients: defaultAfter.clients, users: defaultAfter.users }).toEqual({ clients: defaultBefore.clients, users: defaultBefore.users });
