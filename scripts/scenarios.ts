@@ -78,7 +78,8 @@ async function main(): Promise<number> {
 	try {
 		const config = configFor(target);
 		const where = options.target.kind === 'in-process' ? 'an in-process sandbox' : `${target.authUrl} and ${target.accountsUrl}`;
-		console.log(`Running ${options.scenarios.length} scenario${options.scenarios.length === 1 ? '' : 's'} against ${where}${target.control ? '' : ' (no control API)'}.\n`);
+		const how = target.control ? ', each in a throwaway workspace of its own' : ' (no control API)';
+		console.log(`Running ${options.scenarios.length} scenario${options.scenarios.length === 1 ? '' : 's'} against ${where}${how}.\n`);
 		const supplies = planSupplies(options.scenarios, { code: options.code, token: options.token });
 		const results: ScenarioResult[] = [];
 		for (const scenario of options.scenarios) {
@@ -88,7 +89,8 @@ async function main(): Promise<number> {
 				accountsUrl: target.accountsUrl,
 				explorerOrigin: EXPLORER_ORIGIN,
 				control: target.control,
-				// A deployment's control API may need its admin token; the in-process sandbox answers this machine.
+				// A deployment's control API may need its admin token to create each scenario's workspace; the
+				// in-process sandbox answers this machine.
 				adminToken: options.target.kind === 'remote' ? (process.env.SANDBOX_ADMIN_TOKEN ?? null) : null,
 				...(options.client ? { client: options.client } : {}),
 				supplied: supplies.get(scenario.id) ?? {}

@@ -44,7 +44,7 @@ const HIJACK = {
 function sandboxRecord() {
 	return readSandboxDatabase(spawned.dataDir, (db) => ({
 		demo: db.prepare("SELECT client_secret, redirect_uris FROM clients WHERE client_id = 'demo-client'").get(),
-		clock: db.prepare('SELECT clock_offset_ms FROM workspaces WHERE id = 'default'').get()
+		clock: db.prepare("SELECT clock_offset_ms FROM workspaces WHERE id = 'default'").get()
 	}));
 }
 
@@ -122,7 +122,8 @@ test('SANDBOX_ADMIN_TOKEN: nothing is shown or changed without it; the panel ask
 	await expect.poll(() => (sandboxRecord().clock as { clock_offset_ms: number }).clock_offset_ms).toBeGreaterThan(0);
 	await context.close();
 
-	// A scenario sets up its client, user and clock through the control API, with the token, server-side.
+	// A scenario creates its workspace through the control API with the token, then sets up its client, user and
+	// clock there with the workspace's key, server-side.
 	const scenario = await visitor.request('/api/scenarios/success', { method: 'POST', headers: { origin: EXPLORER } });
 	const lines = (await scenario.text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; passed?: boolean });
 	expect(lines.at(-1)).toMatchObject({ type: 'result', passed: true });

@@ -15,7 +15,7 @@ import { recordResponses, type Received } from './support/recorder';
 import { addExchange } from './support/browser';
 import { ExplorerSession, customTarget, sandboxCode } from './support/explorer';
 import { ACCOUNTS_HOST, AUTH_HOST, DATA_DIR, DEMO_CLIENT_ID, DEMO_SECRET, EXPLORER, EXTRA_EXPLORER_PORTS, STUDENT } from './support/ports';
-import { readSandboxDatabase, spawnExplorer } from './support/servers';
+import { everySandboxClient, keepEveryClient, spawnExplorer } from './support/servers';
 import { doLesson, open, signInAndDecide } from '../support/walk';
 import { leakForms } from '../../src/lib/http/leak-forms';
 
@@ -35,9 +35,6 @@ function secretForms(clientId: string, secret: string): string[] {
 const SECRET_FORMS = secretForms(DEMO_CLIENT_ID, DEMO_SECRET);
 
 /** Every client the sandbox of the server under test holds, with its secret. */
-function sandboxClients(dataDir: string): { clientId: string; secret: string }[] {
-	return readSandboxDatabase(dataDir, (db) => db.prepare('SELECT client_id AS clientId, client_secret AS secret FROM clients').all() as { clientId: string; secret: string }[]);
-}
 
 const where = (r: Received) => `${r.status} ${r.resourceType} ${r.url}`;
 const containing = (received: Received[], needle: string) =>
@@ -140,7 +137,9 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	await expect(page.getByTestId('lesson-summary')).toBeVisible();
 	storages.push(await storageOf(page));
 
-	// Every scenario, run from its page (each registers clients of its own, walks the sandbox and saves a run).
+	// Every scenario, run from its page (each registers clients of its own in a throwaway workspace, walks the
+	// sandbox and saves a run). The workspaces go with their clients; the database keeps a copy of each client.
+	keepEveryClient(DATA_DIR);
 	await open(page, '/scenarios');
 	const total = await page.locator('[data-testid^="scenario-"][id]').count();
 	expect(total).toBeGreaterThan(0);
@@ -200,7 +199,7 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 	const cookies = JSON.stringify(await context.cookies());
 	const files = clientFiles(join(process.cwd(), 'build', 'client'));
 	expect(files.length).toBeGreaterThan(3);
-	const clients = sandboxClients(DATA_DIR);
+	const clients = everySandboxClient(DATA_DIR);
 	expect(clients.filter((c) => c.clientId.startsWith('scenario-')).length, 'clients the scenarios registered').toBeGreaterThan(0);
 	test.info().annotations.push({ type: 'crawl', description: `${pages.length} pages (${runPages} runs), ${received.length} responses, ${exported.length} exports, ${clients.length} client secrets` });
 
@@ -293,7 +292,9 @@ test("the explorer's server log holds no client secret and no token, whatever th
 		await session.request(`/runs/${view.runId}`).then((r) => r.text());
 		await session.post('/api/lesson', { outcome: 'cancel' });
 
-		// Every scenario (each registers clients with secrets of its own), through the API its page uses.
+		// Every scenario (each registers clients with secrets of its own, in a throwaway workspace removed
+		// afterwards, so the database keeps a copy of each), through the API its page uses.
+		keepEveryClient(dataDir);
 		const scenarioIds = [...(await (await session.request('/scenarios')).text()).matchAll(/id="([\w-]+)" data-testid="scenario-\1"/g)].map((m) => m[1]!);
 		expect(scenarioIds.length).toBeGreaterThan(10);
 		for (const id of scenarioIds) {
@@ -318,7 +319,7 @@ test("the explorer's server log holds no client secret and no token, whatever th
 
 		const output = server.output();
 		expect(output).toContain('SSO Flow Explorer');
-		const clients = sandboxClients(dataDir);
+		const clients = everySandboxClient(dataDir);
 		expect(clients.filter((c) => c.clientId.startsWith('scenario-')).length, 'clients the scenarios registered').toBeGreaterThan(0);
 		expect(clients.map((c) => c.secret)).toEqual(expect.arrayContaining([panelSecrets[1]]));
 		const secrets = [...clients.flatMap((c) => secretForms(c.clientId, c.secret)), ...SECRET_FORMS, ...panelSecrets, 'panel-password-89ab'];

@@ -3,11 +3,13 @@
  * notable causes of 7.2 and 7.3 as scenarios of their own, plus cancel and success. A scenario is data: what to
  * set up on the sandbox, the steps to walk, and the outcome the tables say comes out. `$lib/server/scenarios/runner.ts` walks them.
  *
- * Independence and the clock. Scenarios never reset the sandbox: in the browser it is shared, and a reset would
- * wipe what a person set up there. Instead each run creates its own user and client(s) under a unique suffix, with
- * verification dates relative to the sandbox's today read at setup, and a scenario moves the clock only relative to
- * its own code or token ("two hours after the code was issued"). Since the clock only moves forward, that makes a
- * scenario's outcome independent of where the clock stands, of every other scenario, and of their order.
+ * Independence and the clock. Each run of a scenario on the sandbox happens in a throwaway workspace of its own,
+ * created empty through the control API and removed afterwards (`$lib/server/scenarios/workspace.ts`): its client(s),
+ * user and clock moves stay there, so no scenario changes the default workspace, which a person may be using, or
+ * another run's. Client ids are unique across the whole sandbox, so the run's clients still carry a unique suffix.
+ * Verification dates are relative to the workspace's today, read when it is made, and a scenario moves the clock
+ * only relative to its own code or token ("two hours after the code was issued"). That makes a scenario's outcome
+ * independent of every other scenario, of their order, and of runs in parallel against one sandbox.
  */
 import { CODE_VALIDITY, type AuthorisationParameter, type CauseIdOf, type ErrorRowId, type RowCause, type Supergroup, type TokenParameter } from '$lib/protocol';
 import type { Annotation } from '$lib/flow/diagnose';

@@ -19,7 +19,7 @@ import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
 import { hasHeader } from '$lib/http/headers';
 
 export interface OutboundRequest {
-	method: 'GET' | 'POST';
+	method: 'GET' | 'POST' | 'DELETE';
 	url: string;
 	/** Sent as given, in this order; `send` adds only Host, Content-Length and Connection. */
 	headers: HttpHeader[];

@@ -19,7 +19,8 @@ export const EXTRA_EXPLORER_PORTS = {
 	logFlood: PORT + 327,
 	slowClients: PORT + 330,
 	damagedDatabase: PORT + 333,
-	sandboxAdmin: PORT + 336
+	sandboxAdmin: PORT + 336,
+	parallelScenarios: PORT + 339
 } as const;
 export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;
 /** The data directory of the server the config starts (sandbox.db, explorer.db). */

@@ -140,3 +140,33 @@ export function explorerPerTest(prefix: string): { dataDir: string; server: Spaw
 	});
 	return state;
 }
+
+/**
+ * From now on the sandbox's database keeps a copy of every client registered or replaced (a trigger, test-only),
+ * in `test_every_client`: the scenarios' clients, with their secrets, are deleted with their throwaway workspaces
+ * when each scenario finishes, and a test that checks those secrets never leaked must still know them.
+ */
+export function keepEveryClient(dataDir: string): void {
+	const db = new Database(join(dataDir, 'sandbox.db'), { fileMustExist: true });
+	try {
+		db.pragma('busy_timeout = 5000');
+		db.exec(`
+			CREATE TABLE IF NOT EXISTS test_every_client (client_id TEXT NOT NULL, client_secret TEXT NOT NULL);
+			CREATE TRIGGER IF NOT EXISTS test_keep_inserted_client AFTER INSERT ON clients
+				BEGIN INSERT INTO test_every_client VALUES (new.client_id, new.client_secret); END;
+			CREATE TRIGGER IF NOT EXISTS test_keep_updated_client AFTER UPDATE ON clients
+				BEGIN INSERT INTO test_every_client VALUES (new.client_id, new.client_secret); END;
+		`);
+	} finally {
+		db.close();
+	}
+}
+
+/** Every client's id and secret the sandbox holds, and those it held since `keepEveryClient`. */
+export function everySandboxClient(dataDir: string): { clientId: string; secret: string }[] {
+	return readSandboxDatabase(dataDir, (db) => {
+		const kept = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'test_every_client'").get() !== undefined;
+		const sql = `SELECT client_id AS clientId, client_secret AS secret FROM clients${kept ? ' UNION SELECT client_id, client_secret FROM test_every_client' : ''}`;
+		return db.prepare(sql).all() as { clientId: string; secret: string }[];
+	});
+}

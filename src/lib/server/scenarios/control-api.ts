@@ -6,16 +6,32 @@ import type { World } from './world';
 
 export type ControlAnswer = { exchange: RecordedExchange; status: number | null; body: Record<string, unknown> };
 
-/** One call to the sandbox control API, through `send` like every other request. */
-export async function control(world: World, path: string, body: object | null, step: StepId, label: string): Promise<ControlAnswer> {
+/**
+ * One call to the sandbox control API, through `send` like every other request. Once the run has its workspace,
+ * the call carries that workspace's key (all such a call needs) and acts on it alone; before, it carries the admin
+ * token, if any, as a call that administers the sandbox must.
+ */
+export async function control(
+	world: World,
+	path: string,
+	body: object | null,
+	step: StepId,
+	label: string,
+	method: 'GET' | 'POST' | 'DELETE' = body === null ? 'GET' : 'POST'
+): Promise<ControlAnswer> {
+	const credential = world.workspace
+		? [{ name: 'X-Sandbox-Workspace-Key', value: world.workspace.key }]
+		: world.ctx.adminToken
+			? [{ name: 'Authorization', value: `Bearer ${world.ctx.adminToken}` }]
+			: [];
 	const request: OutboundRequest = {
-		method: body === null ? 'GET' : 'POST',
+		method,
 		url: `${world.ctx.accountsUrl.replace(/\/+$/, '')}${path}`,
 		headers: [
 			{ name: 'User-Agent', value: USER_AGENT },
 			{ name: 'Accept', value: 'application/json' },
 			...(body === null ? [] : [{ name: 'Content-Type', value: 'application/json' }]),
-			...(world.ctx.adminToken ? [{ name: 'Authorization', value: `Bearer ${world.ctx.adminToken}` }] : [])
+			...credential
 		],
 		body: body === null ? null : JSON.stringify(body)
 	};
@@ -32,8 +48,8 @@ function parseObject(text: string | undefined): Record<string, unknown> {
 	}
 }
 
-export function controlProblem(answer: ControlAnswer, what: string): string | null {
-	if (answer.status === 200) return null;
+export function controlProblem(answer: ControlAnswer, what: string, expectedStatus = 200): string | null {
+	if (answer.status === expectedStatus) return null;
 	const why = answer.exchange.failure?.message ?? (typeof answer.body['error'] === 'string' ? answer.body['error'] : `status ${answer.status}`);
 	return `The sandbox control API could not ${what}: ${why}`;
 }

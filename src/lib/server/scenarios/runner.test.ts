@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_CLIENTS, startSandbox, type RunningSandbox } from '$lib/sandbox';
 import { testConfig } from '$lib/server/testConfig';
-import { SCENARIOS, findScenario } from '$lib/scenarios/library';
+import { SCENARIOS, findScenario, type Scenario } from '$lib/scenarios/library';
 import type { ScenarioStepResult } from '$lib/scenarios/result';
 import { runScenario, type ScenarioContext } from './runner';
 
@@ -52,7 +52,8 @@ describe('what a run records and streams', () => {
 		expect(streamed.map((s) => s.kind)).toEqual(['setup', 'authorise', 'token', 'me']);
 		expect(streamed).toEqual(result.steps);
 		const text = JSON.stringify([streamed, result.exchanges]);
-		expect(result.secrets.clientSecrets).toHaveLength(1);
+		// The scenario client's secret, and the key of the run's workspace (sent on every control call).
+		expect(result.secrets.clientSecrets).toHaveLength(2);
 		expect(result.secrets.tokens).toHaveLength(2);
 		for (const secret of [...result.secrets.clientSecrets!, ...result.secrets.tokens!]) expect(text).not.toContain(secret);
 	});
@@ -83,7 +84,74 @@ describe('what a run records and streams', () => {
 	it('fails when the target cannot be reached, never throws', async () => {
 		const result = await runScenario(scenario('success'), { ...ctx, accountsUrl: 'http://127.0.0.1:1' });
 		expect(result.passed).toBe(false);
-		expect(result.reason).toMatch(/could not read its clock/);
+		expect(result.reason).toMatch(/could not create a workspace for the scenario/);
+	});
+});
+
+describe('each run in a throwaway workspace of its own', () => {
+	/** What the default workspace holds and where its clock stands against real time. */
+	function defaultWorkspace() {
+		const store = sandbox.store;
+		return {
+			clients: store.listClients().map((c) => c.client_id),
+			users: store.listUsers().map((u) => u.login),
+			clockAheadMs: store.now().getTime() - Date.now(),
+			newestLogEntry: store.recentLog(1)[0]?.id ?? null
+		};
+	}
+
+	it('moves only its own clock, adds nothing to the default workspace and removes its workspace afterwards', async () => {
+		const before = defaultWorkspace();
+		const workspaces = sandbox.store.workspaceCount();
+		for (const id of ['code-after-two-hours', 'me-token-expired']) {
+			const result = await runScenario(scenario(id), ctx);
+			expect({ id, passed: result.passed }).toEqual({ id, passed: true });
+			// The clock did move, in the run's workspace: the step says where it stands, hours from now.
+			const moved = result.steps.find((s) => s.kind === 'clock');
+			const movedTo = Date.parse(/it is now (\S+)\.$/.exec(moved?.text ?? '')?.[1] ?? '');
+			expect(movedTo - Date.now()).toBeGreaterThan(60_000);
+			expect(result.steps[0]?.text).toMatch(/^In workspace \w+, made for this run and removed afterwards/);
+		}
+		const after = defaultWorkspace();
+		expect(Math.abs(after.clockAheadMs - before.clockAheadMs)).toBeLessThan(5_000);
+		expect(Math.abs(after.clockAheadMs)).toBeLessThan(5_000);
+		expect({ ...after, clockAheadMs: 0 }).toEqual({ ...before, clockAheadMs: 0 });
+		expect(sandbox.store.workspaceCount()).toBe(workspaces);
+	});
+
+	it('removes its workspace when the scenario fails, and when it throws', async () => {
+		const workspaces = sandbox.store.workspaceCount();
+		const broken = { ...scenario('code-exchanged-twice'), setup: { ...scenario('code-exchanged-twice').setup, user: { verifications: [] } } };
+		expect((await runScenario(broken, ctx)).passed).toBe(false);
+		const throwing = { ...scenario('success'), steps: [{ kind: 'no-such-step' }] } as unknown as Scenario;
+		const thrown = await runScenario(throwing, ctx);
+		expect(thrown.passed).toBe(false);
+		expect(thrown.reason).toMatch(/^The scenario could not run/);
+		expect(sandbox.store.workspaceCount()).toBe(workspaces);
+	});
+
+	it('fails, saying so, when its workspace cannot be removed', async () => {
+		let removed: string | null = null;
+		const result = await runScenario(scenario('success'), ctx, (step) => {
+			// Deleted behind the runner's back mid-run: its own removal then finds no workspace for its key.
+			const id = /^In workspace (\w+),/.exec(step.text)?.[1];
+			if (id) removed = String(sandbox.store.deleteWorkspace(id));
+		});
+		expect(removed).toBe('true');
+		expect(result.passed).toBe(false);
+		expect(result.reason).toMatch(/could not remove the scenario's workspace/);
+	});
+
+	it('sends the admin token only to create the workspace; every later call carries the workspace key alone', async () => {
+		const adminToken = 'scenario-admin-token-0123456789';
+		const result = await runScenario(scenario('success'), { ...ctx, adminToken });
+		expect(result.passed).toBe(true);
+		const authorise = result.run.exchanges.find((e) => e.step === 'authorise')!;
+		const names = authorise.request.headers.map((h) => h.name.toLowerCase());
+		expect(names).toContain('x-sandbox-workspace-key');
+		expect(names).not.toContain('authorization');
+		expect(JSON.stringify(result.exchanges)).not.toContain(adminToken);
+		expect(result.secrets.clientSecrets).toContain(adminToken);
 	});
 });
 

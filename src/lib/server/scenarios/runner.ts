@@ -3,6 +3,9 @@
  * records it, annotates each step the way a saved run is annotated (`annotateRun`), and compares what came out with
  * what the tables say should. Never throws: anything unexpected is a failed result saying what happened.
  *
+ * On the sandbox each run happens in a throwaway workspace of its own (workspace.ts), removed afterwards whether
+ * the scenario passed, failed or threw: no scenario moves another workspace's clock or leaves anything behind.
+ *
  * Against a deployment without the sandbox control API, a scenario that needs it (setup, clock) or a user's
  * browser uses a code or token supplied by the caller, or is skipped; it is never reported as passed.
  */
@@ -11,6 +14,7 @@ import type { ScenarioResult, ScenarioStepResult } from '$lib/scenarios/result';
 import { judge } from './judge';
 import { customSkip, setUpSandbox, useCustomClient } from './setup';
 import { perform, stepText } from './steps';
+import { openWorkspace, removeWorkspace } from './workspace';
 import { newWorld, result, type Outcome, type ScenarioContext, type World } from './world';
 
 export type { ScenarioContext } from './world';
@@ -21,11 +25,20 @@ export async function runScenario(
 	onStep?: (step: ScenarioStepResult) => void
 ): Promise<ScenarioResult> {
 	const world = newWorld(scenario, ctx, onStep);
+	let outcome: ScenarioResult;
 	try {
-		return await walk(world);
+		outcome = await walk(world);
 	} catch (error) {
-		return result(world, false, null, `The scenario could not run: ${error instanceof Error ? error.message : String(error)}`);
+		outcome = result(world, false, null, `The scenario could not run: ${error instanceof Error ? error.message : String(error)}`);
 	}
+	const leftover = await removeWorkspace(world);
+	return leftover ? withLeftover(outcome, leftover) : outcome;
+}
+
+/** A workspace left behind fails the run: the scenarios promise to leave no trace on the sandbox. */
+function withLeftover(outcome: ScenarioResult, problem: string): ScenarioResult {
+	const passed = outcome.passed === true ? false : outcome.passed;
+	return { ...outcome, passed, reason: outcome.reason ? `${outcome.reason} ${problem}` : problem };
 }
 
 async function walk(world: World): Promise<ScenarioResult> {
@@ -34,7 +47,7 @@ async function walk(world: World): Promise<ScenarioResult> {
 		const skip = customSkip(scenario, ctx);
 		if (skip) return result(world, 'skipped', null, skip);
 	}
-	const setup = ctx.control ? await setUpSandbox(world) : useCustomClient(world);
+	const setup = ctx.control ? ((await openWorkspace(world)) ?? (await setUpSandbox(world))) : useCustomClient(world);
 	if (setup) return result(world, false, null, setup);
 
 	const steps = ctx.control || scenario.custom !== 'token' ? scenario.steps : scenario.steps.filter((s) => s.kind === 'me');

@@ -1,4 +1,7 @@
-/** The steps that change the sandbox mid-scenario through its control API: the clock, and the user's verification. */
+/**
+ * The steps that change the sandbox mid-scenario through its control API: the clock, and the user's verification.
+ * Both act on the run's own workspace (its key goes with every call), so no other workspace's clock moves.
+ */
 import { CODE_VALIDITY, LIMITS } from '$lib/protocol';
 import { addDays } from '$lib/dates';
 import type { Step } from '$lib/scenarios/library';
@@ -14,7 +17,7 @@ export async function moveClock(world: World, step: Extract<Step, { kind: 'clock
 	world.sandboxNow = stringOr(answer.body['now']) ?? world.sandboxNow;
 	world.today = stringOr(answer.body['today']) ?? world.today;
 	const what = step.advance === 'past-code-validity' ? `the code's ${CODE_VALIDITY}` : `the token's expires_in (${past} s)`;
-	emit(world, { kind: 'clock', text: `The sandbox clock moves forward ${seconds} s, past ${what}: it is now ${world.sandboxNow}.` });
+	emit(world, { kind: 'clock', text: `The workspace's clock moves forward ${seconds} s, past ${what}: it is now ${world.sandboxNow}.` });
 	return { kind: 'done', observed: null, succeeded: true };
 }
 

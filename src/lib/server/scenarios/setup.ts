@@ -1,6 +1,7 @@
 /**
- * Before the first step: on the sandbox, the scenario's own client(s) and user, created through the control API; on a
- * deployment without it, the client and any code or token the caller supplied, or the reason the scenario is skipped.
+ * Before the first step: on the sandbox, the scenario's own client(s) and user, created through the control API in
+ * the run's own workspace (workspace.ts); on a deployment without it, the client and any code or token the caller
+ * supplied, or the reason the scenario is skipped.
  */
 import { randomBytes } from 'node:crypto';
 import { addDays } from '$lib/dates';
@@ -26,17 +27,10 @@ export function customSkip(scenario: Scenario, ctx: ScenarioContext): string | n
 
 const randomSecret = () => randomBytes(18).toString('base64url');
 
-/** Creates the scenario's client(s) and user on the sandbox; a message when that failed. */
+/** Creates the scenario's client(s) and user in its workspace; a message when that failed. */
 export async function setUpSandbox(world: World): Promise<string | null> {
-	const { scenario, ctx, suffix } = world;
-	const state = await control(world, '/sandbox/state', null, 'link', 'sandbox setup: read the clock');
-	const stateProblem = controlProblem(state, 'read its clock');
-	if (stateProblem) return stateProblem;
-	const today = state.body['today'];
-	if (typeof today !== 'string') return 'The sandbox control API did not say what day it is (GET /sandbox/state has no `today`).';
-	world.today = today;
-	world.sandboxNow = typeof state.body['now'] === 'string' ? state.body['now'] : null;
-
+	const { scenario, ctx, suffix, today, workspace } = world;
+	if (!today || !workspace) return 'The scenario has no workspace to set up (openWorkspace runs first).';
 	const redirectUri = `${ctx.explorerOrigin.replace(/\/+$/, '')}/callback`;
 	const created: string[] = [];
 	for (const client of scenario.setup.clients) {
@@ -80,7 +74,7 @@ export async function setUpSandbox(world: World): Promise<string | null> {
 	const deletion = scenario.setup.user.deletionRequested ? ', who has asked for account deletion' : '';
 	emit(world, {
 		kind: 'setup',
-		text: `Sandbox today is ${today}. Created client ${created.join(' and ')} (redirect URI ${redirectUri}) and user ${user.login} (${verified})${deletion}.`
+		text: `In workspace ${workspace.id}, made for this run and removed afterwards, today is ${today}. Created client ${created.join(' and ')} (redirect URI ${redirectUri}) and user ${user.login} (${verified})${deletion}.`
 	});
 	return null;
 }

@@ -23,10 +23,10 @@ export interface ScenarioContext {
 	control: boolean;
 	/** The control API's admin token (SANDBOX_ADMIN_TOKEN), sent as a Bearer credential and masked like a secret. */
 	adminToken?: string | null;
-	/** Without the control API: the deployment's registered client. With it, each scenario creates its own. */
+	/** Without the control API: the deployment's registered client. With it, each scenario creates its own, in a workspace of its own. */
 	client?: { clientId: string; clientSecret?: string; redirectUri: string };
 	supplied?: { code?: string; token?: string };
-	/** Makes this run's users and clients unique; random by default. */
+	/** Makes this run's users and clients unique (client ids are unique across the sandbox's workspaces); random by default. */
 	suffix?: string;
 }
 
@@ -40,6 +40,8 @@ export interface World {
 	ctx: ScenarioContext;
 	scenario: Scenario;
 	suffix: string;
+	/** The run's own throwaway workspace on the sandbox (workspace.ts); null before it exists, or without the control API. */
+	workspace: { id: string; key: string } | null;
 	parties: Partial<Record<ClientRole, Party>>;
 	user: { login: string; password: string } | null;
 	today: string | null;
@@ -66,6 +68,7 @@ export function newWorld(scenario: Scenario, ctx: ScenarioContext, onStep: World
 		ctx,
 		scenario,
 		suffix: ctx.suffix ?? randomBytes(4).toString('hex'),
+		workspace: null,
 		parties: {},
 		user: null,
 		today: null,
