@@ -44,7 +44,7 @@ const HIJACK = {
 function sandboxRecord() {
 	return readSandboxDatabase(spawned.dataDir, (db) => ({
 		demo: db.prepare("SELECT client_secret, redirect_uris FROM clients WHERE client_id = 'demo-client'").get(),
-		clock: db.prepare('SELECT clock_offset_ms FROM settings').get()
+		clock: db.prepare("SELECT clock_offset_ms FROM workspaces WHERE id = 'default'").get()
 	}));
 }
 
