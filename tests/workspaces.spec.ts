@@ -5,7 +5,7 @@
  * member's own pages.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ACCOUNTS_HOST, EXPLORER, authorise, callMe, exchange, open } from './support/walk';
+import { ACCOUNTS_HOST, EXPLORER, authorise, callMe, doLesson, exchange, open } from './support/walk';
 
 interface Person {
 	context: BrowserContext;
@@ -156,6 +156,10 @@ test('a colleague joins through the share link; a plain GET of it changes nothin
 	await expect(c.page.getByTestId('workspace-id')).toHaveText(id);
 	await open(c.page, '/sandbox');
 	await expect(c.page.getByTestId('users-table')).toContainText('shared-user@example.com');
+	// The lesson walks the joined workspace too: its requests are in that workspace's log, which A sees.
+	await doLesson(c.page);
+	const logA = (await (await a.page.request.get('/sandbox/log.json')).json()) as { entries: { target: string }[] };
+	expect(logA.entries.some((e) => e.target.includes(`demo-client~${id}`) || e.target.includes(encodeURIComponent(`demo-client~${id}`)))).toBe(true);
 	// The key never travelled in a request's URL.
 	expect(c.received.filter((r) => r.url.includes(key))).toEqual([]);
 	await a.context.close();
