@@ -4,7 +4,8 @@
  */
 import { error, json } from '@sveltejs/kit';
 import { z } from 'zod';
-import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/fixtures';
+import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS, fixtureClientId } from '$lib/sandbox/fixtures';
+import type { SandboxWorkspace } from '$lib/sandbox/store';
 import { buildAuthorisationLink } from '$lib/flow/link';
 import type { CallbackView } from '$lib/flow/view';
 import { config } from './config';
@@ -42,6 +43,14 @@ export interface ExplorerSession {
 	owner: string | null;
 	/** Whether this session gave the sandbox's admin token (sandbox-admin.ts). */
 	sandboxAdmin: boolean;
+	/** The sandbox workspace this session made or joined (workspace-session.ts); null: the default workspace. */
+	workspace: SessionWorkspace | null;
+}
+
+/** A workspace's id and key: the key stays in the server-side session, shown only in its member's share box. */
+export interface SessionWorkspace {
+	id: string;
+	key: string;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -51,12 +60,15 @@ function sandboxTarget() {
 	return { kind: 'sandbox' as const, ...sandbox };
 }
 
-/** The demo client's settings, with its secret as the sandbox holds it now (the control API may change it). */
-async function demoWalk(): Promise<Walk> {
-	const { sandbox } = await services();
-	const registered = sandbox?.store.getClient(DEMO.client_id);
+/**
+ * The demo client's settings in the workspace (its copy of the demo client), with its secret as the sandbox holds
+ * it now (the control API may change it).
+ */
+function demoWalk(workspace: SandboxWorkspace | null): Walk {
+	const clientId = workspace ? fixtureClientId(DEMO.client_id, workspace.id) : DEMO.client_id;
+	const registered = workspace?.getClient(clientId);
 	return newWalk(sandboxTarget(), {
-		clientId: DEMO.client_id,
+		clientId,
 		clientSecret: registered?.client_secret ?? DEMO.client_secret,
 		redirectUri: `${config().publicOrigin}${DEMO.redirect_path}`,
 		supergroup: 'student',
@@ -68,12 +80,14 @@ async function demoWalk(): Promise<Walk> {
 
 /** The session's state; without a session (a first visit), a fresh one that is shown but not kept. */
 async function session(sessionId: string | undefined): Promise<ExplorerSession> {
+	const { sandbox } = await services();
 	const fresh = async (): Promise<ExplorerSession> => ({
-		walk: await demoWalk(),
+		walk: demoWalk(sandbox?.store ?? null),
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
-		sandboxAdmin: false
+		sandboxAdmin: false,
+		workspace: null
 	});
 	if (sessionId === undefined) return fresh();
 	const { sessions } = await services();
@@ -89,15 +103,51 @@ export async function grantSandboxAdmin(sessionId: string): Promise<void> {
 	(await session(sessionId)).sandboxAdmin = true;
 }
 
-/** The sandbox's clock when the walk targets the sandbox (codes expire on it), real time otherwise. */
-async function clockFor(walk: Walk): Promise<() => Date> {
+/**
+ * The workspace's view this session uses: the one it made or joined while that still exists (and its key still
+ * opens it), else the default workspace; null when the sandbox is off.
+ */
+export async function sessionWorkspace(s: ExplorerSession): Promise<SandboxWorkspace | null> {
 	const { sandbox } = await services();
-	return walk.target.kind === 'sandbox' && sandbox ? () => sandbox.store.now() : () => new Date();
+	if (!sandbox) return null;
+	if (s.workspace) {
+		const joined = sandbox.store.workspaceForKey(s.workspace.key);
+		if (joined?.id === s.workspace.id) return joined;
+		s.workspace = null; // removed (idle, or deleted): back to the default workspace
+	}
+	return sandbox.store;
+}
+
+/** The session's workspace, for a session id (a visitor without a session uses the default workspace). */
+export async function sessionWorkspaceOf(sessionId: string | undefined): Promise<{ workspace: SandboxWorkspace | null; member: SessionWorkspace | null }> {
+	const s = await session(sessionId);
+	const workspace = await sessionWorkspace(s);
+	return { workspace, member: s.workspace };
+}
+
+/** Makes the session use the workspace (null: the default one); the walk starts again with that workspace's demo client. */
+export async function switchWorkspace(sessionId: string, member: SessionWorkspace | null): Promise<void> {
+	const s = await session(sessionId);
+	s.workspace = member;
+	s.walk = demoWalk(await sessionWorkspace(s));
+	s.lesson = { cancel: null, authorise: null };
+}
+
+/** The clock of the sandbox workspace holding the walk's client (codes expire on it); null off the sandbox. */
+async function sandboxClock(walk: Walk): Promise<SandboxWorkspace | null> {
+	const { sandbox } = await services();
+	if (walk.target.kind !== 'sandbox' || !sandbox) return null;
+	return sandbox.store.findClientAnywhere(walk.client.clientId)?.workspace ?? sandbox.store;
+}
+
+/** The sandbox's clock when the walk targets the sandbox, real time otherwise. */
+async function clockFor(walk: Walk): Promise<() => Date> {
+	const workspace = await sandboxClock(walk);
+	return workspace ? () => workspace.now() : () => new Date();
 }
 
 async function sandboxNow(walk: Walk): Promise<Date | null> {
-	const { sandbox } = await services();
-	return walk.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : null;
+	return (await sandboxClock(walk))?.now() ?? null;
 }
 
 /** A walk is a run once something was sent: the redirect came back, or an exchange went out. A link alone is not. */
@@ -207,7 +257,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 			return value ? json({ value }) : json({ message: `No ${kind} in that exchange.` }, { status: 404 });
 		}
 		case 'reset':
-			s.walk = await demoWalk();
+			s.walk = demoWalk(await sessionWorkspace(s));
 			return answer(s, before);
 		case 'view':
 			return json({ view: await view(s) });
@@ -232,7 +282,7 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 		return json({ ok: true });
 	}
 	if (!(await services()).sandbox) return json({ message: 'The lesson needs the built-in sandbox, which is turned off on this server.' }, { status: 409 });
-	s.walk = await demoWalk();
+	s.walk = demoWalk(await sessionWorkspace(s));
 	const c = s.walk.client;
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);

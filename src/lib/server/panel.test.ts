@@ -5,11 +5,12 @@ import { openStore, type SandboxStore } from '$lib/sandbox/store';
 import { addDays } from '$lib/dates';
 import {
 	advanceClockBy,
-	advanceClockTo,
 	newestRequestId,
 	panelState,
 	recentRequests,
+	resetClockToRealTime,
 	resetSandbox,
+	setClockTo,
 	saveClientForm,
 	saveUserForm,
 	setClientKey,
@@ -219,29 +220,33 @@ describe('clock', () => {
 		}
 	});
 
-	it('advances to the start of a later date', () => {
+	it('sets the clock to a later date, at its start or at a time of day (UTC)', () => {
 		const target = addDays(store.today(), 3);
-		expect(advanceClockTo(store, formOf({ date: target })).ok).toBe(true);
+		expect(setClockTo(store, formOf({ date: target, time: '' })).ok).toBe(true);
 		expect(store.today()).toBe(target);
 		expect(store.now().toISOString()).toMatch(new RegExp(`^${target}T00:00:0`));
+		expect(setClockTo(store, formOf({ date: target, time: '13:45' })).message).toMatch(new RegExp(`^Set\\. The sandbox's now is ${target}T13:45:0`));
 	});
 
-	it('refuses a past date or today, with a clear message, and leaves the clock alone', () => {
+	it('sets the clock backwards, and resets it to real time on its own', () => {
+		const feedback = setClockTo(store, formOf({ date: '2001-02-03', time: '04:05' }));
+		expect(feedback.ok).toBe(true);
+		expect(store.now().toISOString()).toMatch(/^2001-02-03T04:05:0/);
+		const client = store.listClients().length;
+		const reset = resetClockToRealTime(store);
+		expect(reset.message).toMatch(/^Back to real time/);
+		expect(Math.abs(store.now().getTime() - Date.now())).toBeLessThan(2000);
+		expect(store.listClients()).toHaveLength(client);
+	});
+
+	it('refuses a date or time that is not one, with a clear message, and leaves the clock alone', () => {
 		const today = store.today();
-		for (const date of [addDays(today, -1), today]) {
-			const feedback = advanceClockTo(store, formOf({ date }));
-			expect(feedback.ok).toBe(false);
-			expect(feedback.fields.date).toBe(
-				`${date} is not after the sandbox's today (${today}). The clock only moves forward; to go back, reset the sandbox to its fixtures.`
-			);
-			expect(store.today()).toBe(today);
-		}
-	});
-
-	it('refuses a date that is not a date, or too far ahead', () => {
-		expect(advanceClockTo(store, formOf({ date: '2999-13-01' })).fields.date).toMatch(/not a real calendar date/);
-		expect(advanceClockTo(store, formOf({ date: '' })).fields.date).toMatch(/`\(empty\)` is not/);
-		expect(advanceClockTo(store, formOf({ date: '2999-01-01' })).fields.date).toMatch(/too far ahead/);
+		expect(setClockTo(store, formOf({ date: '2999-13-01' })).fields.date).toMatch(/not a real calendar date/);
+		expect(setClockTo(store, formOf({ date: '' })).fields.date).toMatch(/`\(empty\)` is not/);
+		const badTime = setClockTo(store, formOf({ date: '2030-01-01', time: '25:00' }));
+		expect(badTime.ok).toBe(false);
+		expect(badTime.fields.time).toMatch(/HH:MM/);
+		expect(store.today()).toBe(today);
 	});
 });
 

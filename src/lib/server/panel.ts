@@ -8,7 +8,7 @@ import { durationWords } from '$lib/protocol';
 import { ClientBody, ClockBody, UserBody, publicClient, realDate, saveClient } from '$lib/sandbox/accounts/control';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
 import type { LoggedExchange } from '$lib/sandbox/request-log';
-import type { SandboxClient, SandboxStore, SandboxUser } from '$lib/sandbox/store';
+import type { SandboxClient, SandboxUser, SandboxWorkspace } from '$lib/sandbox/store';
 import { isActiveIn } from '$lib/sandbox/verifications';
 import type { ClientFormValues, Feedback, PanelClient, PanelForm, PanelLogEntry, PanelState, PanelUser, UserFormValues } from '$lib/view/panel';
 
@@ -28,7 +28,7 @@ export function panelUser(user: SandboxUser, today: string): PanelUser {
 	};
 }
 
-export function panelState(store: SandboxStore): PanelState {
+export function panelState(store: SandboxWorkspace): PanelState {
 	const today = store.today();
 	return {
 		now: store.now().toISOString(),
@@ -44,7 +44,7 @@ function requestTarget(url: string): string {
 }
 
 /** The latest requests to both sandbox hosts, newest first; the log masks them when they are recorded. */
-export function recentRequests(store: SandboxStore, limit = LOG_SHOWN): PanelLogEntry[] {
+export function recentRequests(store: SandboxWorkspace, limit = LOG_SHOWN): PanelLogEntry[] {
 	return store.recentLog(limit).map(({ id, entry }) => {
 		// Entries are written only by withRequestLog, so they have its shape.
 		const exchange = entry as LoggedExchange;
@@ -63,7 +63,7 @@ export function recentRequests(store: SandboxStore, limit = LOG_SHOWN): PanelLog
 }
 
 /** Id of the newest log entry (0 for none): tells a poller whether anything changed. */
-export function newestRequestId(store: SandboxStore): number {
+export function newestRequestId(store: SandboxWorkspace): number {
 	return store.recentLog(1)[0]?.id ?? 0;
 }
 
@@ -113,7 +113,7 @@ function notSaved(form: PanelForm, what: string, fields: Record<string, string>,
 const NEW_CLIENT_NEEDS_SECRET = 'Enter a secret: a new client needs one. (When editing a client, leave it blank to keep the current one.)';
 
 /** Creates or edits a client. A blank secret keeps the existing client's secret. */
-export function saveClientForm(store: SandboxStore, form: FormData): Feedback {
+export function saveClientForm(store: SandboxWorkspace, form: FormData): Feedback {
 	const values: ClientFormValues = {
 		client_id: field(form, 'client_id').trim(),
 		name: field(form, 'name'),
@@ -142,7 +142,7 @@ export function saveClientForm(store: SandboxStore, form: FormData): Feedback {
 const ClientKeyForm = z.object({ client_id: z.string().min(1), verification_key: z.enum(['supergroup', 'group']) });
 
 /** The per-client `group` key setting: which key me.json's verification elements carry for this client. */
-export function setClientKey(store: SandboxStore, form: FormData): Feedback {
+export function setClientKey(store: SandboxWorkspace, form: FormData): Feedback {
 	const input = ClientKeyForm.safeParse({ client_id: field(form, 'client_id'), verification_key: field(form, 'verification_key') });
 	if (!input.success) return refused('client-key', `The key was not changed: ${Object.values(fieldProblems(input.error)).join('; ')}.`);
 	const client = store.getClient(input.data.client_id);
@@ -172,7 +172,7 @@ function verificationRows(form: FormData): UserFormValues['verifications'] {
 }
 
 /** Creates or edits a user: login, password (blank keeps the existing one), verifications, deletion request. */
-export function saveUserForm(store: SandboxStore, form: FormData): Feedback {
+export function saveUserForm(store: SandboxWorkspace, form: FormData): Feedback {
 	const values: UserFormValues = {
 		login: field(form, 'login').trim(),
 		verifications: verificationRows(form),
@@ -192,7 +192,7 @@ export function saveUserForm(store: SandboxStore, form: FormData): Feedback {
 const UserDeletionForm = z.object({ login: z.string().min(1), deletion_requested: z.enum(['true', 'false']) });
 
 /** Marks (or unmarks) a user as having asked for account deletion: me.json then answers 404 for them. */
-export function setUserDeletion(store: SandboxStore, form: FormData): Feedback {
+export function setUserDeletion(store: SandboxWorkspace, form: FormData): Feedback {
 	const input = UserDeletionForm.safeParse({ login: field(form, 'login'), deletion_requested: field(form, 'deletion_requested') });
 	if (!input.success) return refused('user-deletion', `Nothing was changed: ${Object.values(fieldProblems(input.error)).join('; ')}.`);
 	const user = store.getUserByLogin(input.data.login);
@@ -205,13 +205,13 @@ export function setUserDeletion(store: SandboxStore, form: FormData): Feedback {
 	return done('user-deletion', message, user.login);
 }
 
-function clockMoved(store: SandboxStore, seconds: number, what: string): Feedback {
+function clockMoved(store: SandboxWorkspace, seconds: number, what: string): Feedback {
 	const now = store.advanceClock(seconds);
 	return done('clock', `${what} The sandbox's now is ${now.toISOString()} (today ${store.today()}).`);
 }
 
 /** Advances the sandbox clock by `seconds` (a whole, positive number). */
-export function advanceClockBy(store: SandboxStore, form: FormData): Feedback {
+export function advanceClockBy(store: SandboxWorkspace, form: FormData): Feedback {
 	const raw = field(form, 'seconds');
 	const parsed = ClockBody.safeParse({ advance_seconds: raw.trim() === '' ? Number.NaN : Number(raw) });
 	if (!parsed.success) {
@@ -221,24 +221,37 @@ export function advanceClockBy(store: SandboxStore, form: FormData): Feedback {
 	return clockMoved(store, parsed.data.advance_seconds, `Advanced ${durationWords(parsed.data.advance_seconds)}.`);
 }
 
-/** Advances the sandbox clock to the start (00:00 UTC) of a later date; the clock never moves back. */
-export function advanceClockTo(store: SandboxStore, form: FormData): Feedback {
+/** The set-clock form's instant: a date and an optional time of day (HH:MM), both UTC. */
+const ClockSetForm = z.object({
+	date: realDate,
+	time: z
+		.string()
+		.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day written HH:MM (24-hour, UTC)')
+		.or(z.literal(''))
+});
+
+/** Sets the workspace clock to any instant, earlier or later than now; it runs on from there. */
+export function setClockTo(store: SandboxWorkspace, form: FormData): Feedback {
 	const date = field(form, 'date').trim();
-	const notMoved = (problem: string) => refused('clock', 'The clock was not moved: the date needs attention.', { date: problem });
-	const checked = realDate.safeParse(date);
-	if (!checked.success) return notMoved(`\`${date || '(empty)'}\` is not ${checked.error.issues[0]?.message ?? 'a date'}; pick a date.`);
-	const today = store.today();
-	if (date <= today) {
-		return notMoved(`${date} is not after the sandbox's today (${today}). The clock only moves forward; to go back, reset the sandbox to its fixtures.`);
+	const time = field(form, 'time').trim();
+	const parsed = ClockSetForm.safeParse({ date, time });
+	if (!parsed.success) {
+		const problems = fieldProblems(parsed.error);
+		if (problems.date) problems.date = `\`${date || '(empty)'}\` is not ${problems.date}; pick a date.`;
+		return refused('clock', 'The clock was not set: the date or time needs attention.', problems);
 	}
-	const seconds = Math.ceil((Date.parse(`${date}T00:00:00Z`) - store.now().getTime()) / 1000);
-	const parsed = ClockBody.safeParse({ advance_seconds: seconds });
-	if (!parsed.success) return notMoved(`${date} is too far ahead (${parsed.error.issues.map((i) => i.message).join('; ')}); pick a nearer date.`);
-	return clockMoved(store, parsed.data.advance_seconds, `Advanced to the start of ${date} (UTC).`);
+	const now = store.setClock(new Date(`${parsed.data.date}T${parsed.data.time || '00:00'}:00Z`));
+	return done('clock', `Set. The sandbox's now is ${now.toISOString()} (today ${store.today()}).`);
+}
+
+/** Back to real time, nothing else changed. */
+export function resetClockToRealTime(store: SandboxWorkspace): Feedback {
+	const now = store.resetClock();
+	return done('clock', `Back to real time: the sandbox's now is ${now.toISOString()} (today ${store.today()}).`);
 }
 
 /** Back to the shipped fixtures; the form must carry the confirmation checkbox. */
-export function resetSandbox(store: SandboxStore, explorerOrigin: string, form: FormData): Feedback {
+export function resetSandbox(store: SandboxWorkspace, explorerOrigin: string, form: FormData): Feedback {
 	if (field(form, 'confirm') !== 'on') {
 		return refused('reset', 'Nothing was reset: tick the confirmation box first.', { confirm: 'Tick this box to confirm the reset.' });
 	}

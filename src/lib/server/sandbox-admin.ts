@@ -3,12 +3,17 @@
  * and any route under /sandbox) follow the same rules as the control API on the accounts host (admin-access.ts):
  * SANDBOX_CONTROL_API=off closes them all (404); with SANDBOX_ADMIN_TOKEN set, a session must give the token once
  * (the panel's form) before anything is shown or done; with no token, only this machine administers.
+ *
+ * Workspaces compose as on the control API: a session that made or joined a workspace (workspace-session.ts) holds
+ * its key, which is all the panel needs to show and change that workspace. In public mode anyone may look at the
+ * default workspace, which is read-only, without its request log (everyone's requests).
  */
 import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
-import { grantSandboxAdmin, isSandboxAdmin } from './explorer';
+import type { SandboxWorkspace } from '$lib/sandbox/store';
+import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from './explorer';
 
 /**
  * - `off`: SANDBOX_CONTROL_API=off.
@@ -21,8 +26,8 @@ export type SandboxAdminAccess = 'off' | 'allowed' | 'token-needed' | 'local-onl
 export const OFF_MESSAGE = 'Sandbox administration is turned off on this server (SANDBOX_CONTROL_API=off).';
 
 function settings() {
-	const { controlApi, adminToken } = sandboxConfigFromEnv(env);
-	return { controlApi, adminToken: adminToken ?? null };
+	const { controlApi, adminToken, workspaces } = sandboxConfigFromEnv(env);
+	return { controlApi, adminToken: adminToken ?? null, publicMode: workspaces?.public ?? false };
 }
 
 function clientAddress(event: RequestEvent): string | undefined {
@@ -33,11 +38,30 @@ function clientAddress(event: RequestEvent): string | undefined {
 	}
 }
 
-export async function sandboxAdminAccess(event: RequestEvent): Promise<SandboxAdminAccess> {
+/** Access to the sandbox itself (its default workspace, making workspaces outside public mode). */
+export async function defaultAdminAccess(event: RequestEvent): Promise<SandboxAdminAccess> {
 	const { controlApi, adminToken } = settings();
 	if (!controlApi) return 'off';
 	if (adminToken === null) return isLoopbackAddress(clientAddress(event)) ? 'allowed' : 'local-only';
 	return event.locals.sessionId !== undefined && (await isSandboxAdmin(event.locals.sessionId)) ? 'allowed' : 'token-needed';
+}
+
+/** Access to the panel: to the session's own workspace, to the default one read-only in public mode, else as `defaultAdminAccess`. */
+export async function sandboxAdminAccess(event: RequestEvent): Promise<SandboxAdminAccess> {
+	const { controlApi, publicMode } = settings();
+	if (!controlApi) return 'off';
+	if (publicMode || (await sessionWorkspaceOf(event.locals.sessionId)).member) return 'allowed';
+	return defaultAdminAccess(event);
+}
+
+/**
+ * The workspace the panel shows and changes (after `sandboxAdminAccess` allowed it): the session's own, else the
+ * default one, read-only in public mode. Null when the sandbox is off.
+ */
+export async function panelWorkspace(event: RequestEvent): Promise<{ workspace: SandboxWorkspace; readOnly: boolean } | null> {
+	const { workspace, member } = await sessionWorkspaceOf(event.locals.sessionId);
+	if (!workspace) return null;
+	return { workspace, readOnly: member === null && settings().publicMode };
 }
 
 /** The panel's login: true (and the session remembered) when `token` is the admin token. */

@@ -2,19 +2,21 @@ import { fail, redirect } from '@sveltejs/kit';
 import { config } from '$lib/server/config';
 import {
 	advanceClockBy,
-	advanceClockTo,
 	panelState,
 	recentRequests,
+	resetClockToRealTime,
 	resetSandbox,
 	sandboxOff,
 	saveClientForm,
 	saveUserForm,
 	setClientKey,
+	setClockTo,
 	setUserDeletion
 } from '$lib/server/panel';
-import { logInAsSandboxAdmin, sandboxAdminAccess } from '$lib/server/sandbox-admin';
+import { logInAsSandboxAdmin, panelWorkspace, sandboxAdminAccess } from '$lib/server/sandbox-admin';
 import { services } from '$lib/server/services';
-import type { SandboxStore } from '$lib/sandbox/store';
+import { workspaceSwitcher } from '$lib/server/workspace-session';
+import type { SandboxWorkspace } from '$lib/sandbox/store';
 import type { Feedback, PanelForm } from '$lib/view/panel';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
@@ -23,21 +25,34 @@ export const load: PageServerLoad = async (event) => {
 	const access = await sandboxAdminAccess(event);
 	if (access !== 'allowed') return { access, sandbox: null };
 	const { sandbox } = await services();
-	if (!sandbox) return { access, sandbox: null };
+	const shown = await panelWorkspace(event);
+	if (!sandbox || !shown) return { access, sandbox: null };
+	const { workspace, readOnly } = shown;
 	return {
 		access,
-		sandbox: { ...panelState(sandbox.store), authUrl: sandbox.authUrl, accountsUrl: sandbox.accountsUrl, log: recentRequests(sandbox.store) }
+		workspaces: await workspaceSwitcher(event),
+		sandbox: {
+			...panelState(workspace),
+			readOnly,
+			authUrl: sandbox.authUrl,
+			accountsUrl: sandbox.accountsUrl,
+			// In public mode the default workspace's log is everyone's requests: not shown.
+			log: readOnly ? null : recentRequests(workspace)
+		}
 	};
 };
 
+const READ_ONLY = 'The default workspace is read-only on this public sandbox: nothing was changed. Use your own workspace (one click, above) to change things.';
+
 /** A form action: read the form, run the panel's logic, answer its feedback (a failure as a 4xx, never a 5xx). */
-function panelAction(form: PanelForm, run: (store: SandboxStore, data: FormData) => Feedback) {
-	return async ({ request }: RequestEvent) => {
-		const { sandbox } = await services();
-		if (!sandbox) return fail(409, sandboxOff(form));
-		const data = await request.formData().catch(() => null);
+function panelAction(form: PanelForm, run: (store: SandboxWorkspace, data: FormData) => Feedback) {
+	return async (event: RequestEvent) => {
+		const shown = await panelWorkspace(event);
+		if (!shown) return fail(409, sandboxOff(form));
+		if (shown.readOnly) return fail(403, { form, ok: false, message: READ_ONLY, fields: {} } satisfies Feedback);
+		const data = await event.request.formData().catch(() => null);
 		if (!data) return fail(400, { form, ok: false, message: 'The form could not be read; reload the page and try again.', fields: {} } satisfies Feedback);
-		const feedback = run(sandbox.store, data);
+		const feedback = run(shown.workspace, data);
 		return feedback.ok ? feedback : fail(400, feedback);
 	};
 }
@@ -57,6 +72,7 @@ export const actions = {
 	saveUser: panelAction('user', saveUserForm),
 	setUserDeletion: panelAction('user-deletion', setUserDeletion),
 	advanceBy: panelAction('clock', advanceClockBy),
-	advanceTo: panelAction('clock', advanceClockTo),
+	setClock: panelAction('clock', setClockTo),
+	resetClock: panelAction('clock', resetClockToRealTime),
 	reset: panelAction('reset', (store, data) => resetSandbox(store, config().publicOrigin, data))
 } satisfies Actions;

@@ -1,0 +1,9 @@
+/** What the workspace switcher shows (built by `$lib/server/workspace-session`). */
+export interface WorkspaceSwitcherView {
+	/** The session's own workspace, with its share link (carrying its key: only its member's pages get it). */
+	current: { id: string; name: string; shareUrl: string } | null;
+	/** Whether this session may make a workspace (public mode, or it administers the sandbox). */
+	canCreate: boolean;
+	/** Public mode: the default workspace is read-only. */
+	publicMode: boolean;
+}

@@ -1,0 +1,9 @@
+import { redirect } from '@sveltejs/kit';
+import { leaveWorkspace, returnPath } from '$lib/server/workspace-session';
+
+/** POST /workspaces/leave: the session goes back to the default workspace. */
+export const POST = async (event) => {
+	const form = await event.request.formData().catch(() => null);
+	await leaveWorkspace(event);
+	redirect(303, returnPath(form));
+};
