@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { durationWords } from '$lib/protocol';
-import { ClientBody, ClockBody, UserBody, publicClient, realDate, saveClient } from '$lib/sandbox/accounts/control';
+import { publicClient, saveClient } from '$lib/sandbox/accounts/control';
+import { ClientBody, ClockBody, UserBody, realDate } from '$lib/sandbox/accounts/control-schemas';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
 import type { LoggedExchange } from '$lib/sandbox/request-log';
 import type { SandboxClient, SandboxUser, SandboxWorkspace } from '$lib/sandbox/store';

@@ -3,19 +3,19 @@
  * Every body is validated with zod first; invalid input gets a 400 `{error}` and changes nothing.
  *
  * Each call acts on one workspace, the one its `X-Sandbox-Workspace-Key` header opens (`resolveWorkspace`), and
- * sees and changes nothing else. `POST /sandbox/workspaces` creates a workspace and answers its key;
- * `DELETE /sandbox/workspaces/{id}` removes one (with its key).
+ * sees and changes nothing else. Its bodies' schemas are in control-schemas.ts; creating and deleting workspaces
+ * (`POST /sandbox/workspaces`, `DELETE /sandbox/workspaces/{id}`) in control-workspaces.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
-import { SUPERGROUP_VALUES, checkCountry } from '../../protocol';
-import { IsoDate } from '../../protocol/schemas';
+import type { z } from 'zod';
 import { checkAuthorizationRequest, decide, hasActiveVerification } from '../authorize';
 import { controlAccess } from '../admin-access';
-import { createWorkspace, resetToFixtures } from '../fixtures';
+import { resetToFixtures } from '../fixtures';
 import { useWorkspace } from '../request-log';
 import { ClientIdTakenError, type SandboxClient, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
-import { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '../workspaces';
+import { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
+import { AuthorizeBody, ClientBody, ResetBody, UserBody, badRequest, clockSchema, describeIssues, type Answer } from './control-schemas';
+import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
 import { mediaType, parseParams, readBody, sendJson } from './http';
 import { DEFAULT_READ_ONLY, resolveWorkspace } from './workspace-access';
 
@@ -24,94 +24,8 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
-const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
 const DEFAULT_LOG_LIMIT = 100;
 const MAX_LOG_LIMIT = 500;
-
-export const realDate = IsoDate.refine((s) => {
-	const d = new Date(`${s}T00:00:00Z`);
-	return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-}, 'a real calendar date written YYYY-MM-DD');
-
-const registeredRedirectUri = z
-	.string()
-	.max(2048)
-	.refine((s) => URL.canParse(s), 'must be an absolute URI, such as https://app.example/callback')
-	.refine((s) => !s.includes('?') && !s.includes('#'), 'register it without `?` or `#`: only scheme, authority and path are matched');
-
-const countryCode = z.string().superRefine((value, ctx) => {
-	const check = checkCountry(value);
-	if (check.ok) return;
-	const messages = {
-		'gb-not-uk': 'the United Kingdom is `uk`, not `gb`',
-		'not-lower-case': `write country codes in lower case (\`${check.suggestion}\`)`,
-		'not-iso': `\`${value}\` is not \`uk\` or an ISO 3166 alpha-2 code`
-	};
-	ctx.addIssue({ code: 'custom', message: messages[check.reason] });
-});
-
-export const ClientBody = z.strictObject({
-	client_id: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
-	client_secret: z.string().min(1).max(200),
-	name: z.string().trim().min(1).max(100).optional(),
-	redirect_uris: z.array(registeredRedirectUri).min(1, 'register at least one redirect URI').max(20),
-	countries: z.array(countryCode).min(1, 'the plan needs at least one country').max(300),
-	verification_key: z.enum(['supergroup', 'group']).optional()
-});
-
-export const UserBody = z.strictObject({
-	login: z.string().trim().min(1).max(254),
-	password: z.string().min(1).max(200),
-	verifications: z
-		.array(z.strictObject({ supergroup: z.enum(SUPERGROUP_VALUES), expires_on: realDate }))
-		.max(SUPERGROUP_VALUES.length)
-		.refine((vs) => new Set(vs.map((v) => v.supergroup)).size === vs.length, 'at most one verification per supergroup'),
-	deletion_requested: z.boolean().optional()
-});
-
-export const ClockBody = z.strictObject({
-	advance_seconds: z.number().int('a whole number of seconds').positive('advance moves the clock forward; to go back, send `set`').max(MAX_CLOCK_ADVANCE_SECONDS)
-});
-
-/** `{set}`: the workspace clock runs on from this instant, earlier or later than now. */
-const SetClockBody = z.strictObject({
-	set: z.iso.datetime({ message: 'an instant written YYYY-MM-DDTHH:MM:SSZ (UTC)' })
-});
-/** `{reset: true}`: the workspace clock goes back to real time. */
-const ResetClockBody = z.strictObject({ reset: z.literal(true, 'send `"reset": true`') });
-
-/** The clock body's form is told by its one member, so each form's own problem is the one reported. */
-function clockSchema(body: unknown) {
-	if (body !== null && typeof body === 'object' && 'set' in body) return SetClockBody;
-	if (body !== null && typeof body === 'object' && 'reset' in body) return ResetClockBody;
-	return ClockBody;
-}
-
-const WorkspaceBody = z.strictObject({
-	fixtures: z.enum(['demo', 'empty']).default('demo'),
-	name: z.string().trim().min(1).max(100).optional()
-});
-
-/** Link parameters are optional here: a missing one is answered by the authorisation rules (7.1), as on the page. */
-const AuthorizeBody = z.strictObject({
-	supergroup: z.string().max(100),
-	response_type: z.string().max(100).optional(),
-	client_id: z.string().max(200).optional(),
-	redirect_uri: z.string().max(4096).optional(),
-	country: z.string().max(100).optional(),
-	login: z.string().min(1).max(254),
-	decision: z.enum(['authorize', 'cancel'])
-});
-
-const ResetBody = z.strictObject({});
-
-type Answer = { status: number; body: unknown; headers?: Record<string, string> };
-
-const badRequest = (error: string): Answer => ({ status: 400, body: { error } });
-
-function describeIssues(error: z.ZodError): string {
-	return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
-}
 
 /** A client as shown outside the store: never its secret. */
 export function publicClient(client: SandboxClient): Omit<SandboxClient, 'client_secret'> {
@@ -278,22 +192,6 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 	};
 }
 
-/** What `GET /sandbox/workspace` and the creation answer say about a workspace (never its key). */
-function workspaceView(workspace: SandboxWorkspace, policy: WorkspacePolicy, readOnly: boolean) {
-	const info = workspace.info();
-	return {
-		id: info.id,
-		name: info.name,
-		kind: info.kind,
-		fixtures: info.fixtures,
-		now: workspace.now().toISOString(),
-		today: workspace.today(),
-		read_only: readOnly,
-		// The default workspace never expires; another one does once idle this long.
-		idle_expiry_hours: info.kind === 'default' ? null : policy.idleHours,
-		limits: policy.public ? WORKSPACE_LIMITS : { logEntries: WORKSPACE_LIMITS.logEntries }
-	};
-}
 
 async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; answer: Answer } | 'aborted'> {
 	const body = await readBody(req);
@@ -319,54 +217,11 @@ export interface ControlApiOptions {
 	adminToken: string | null;
 }
 
-const WORKSPACE_PATH = /^\/sandbox\/workspaces\/([a-z0-9]{1,64})$/;
 
 export function createControlApi(store: SandboxStore, { explorerOrigin, workspaces: policy, adminToken }: ControlApiOptions) {
 	const table = routes(explorerOrigin, policy);
-	const rateLimit = creationRateLimit(policy.creationsPerAddressPerHour);
+	const { answerCreation, answerDeletion } = workspaceEndpoints(store, policy, explorerOrigin);
 	const endpoints = [...Object.keys(table), '/sandbox/workspaces', '/sandbox/workspaces/{id}'].join(', ');
-
-	/** `POST /sandbox/workspaces`: a new workspace and its key, shown this once. */
-	function answerCreation(req: IncomingMessage, body: unknown): Answer {
-		const parsed = WorkspaceBody.safeParse(body);
-		if (!parsed.success) return badRequest(describeIssues(parsed.error));
-		if (policy.public) {
-			if (store.workspaceCount() >= WORKSPACE_LIMITS.workspaces) {
-				return { status: 503, body: { error: 'The sandbox holds as many workspaces as it can; try again once idle ones have expired.' } };
-			}
-			const allowed = rateLimit.take(req.socket.remoteAddress ?? 'unknown');
-			if (!allowed.ok) {
-				return {
-					status: 429,
-					body: {
-						error: `This address has created ${policy.creationsPerAddressPerHour} workspaces in the last hour, the most public mode allows. Try again in ${allowed.retryAfterSeconds} s, or keep using a workspace you have.`
-					},
-					headers: { 'Retry-After': String(allowed.retryAfterSeconds) }
-				};
-			}
-		}
-		const { workspace, key } = createWorkspace(store, parsed.data, explorerOrigin);
-		return {
-			status: 201,
-			body: {
-				...workspaceView(workspace, policy, false),
-				key,
-				header: 'X-Sandbox-Workspace-Key',
-				clients: workspace.listClients().map((c) => c.client_id)
-			}
-		};
-	}
-
-	/** `DELETE /sandbox/workspaces/{id}` with that workspace's key. */
-	function answerDeletion(req: IncomingMessage, id: string): Answer {
-		const access = resolveWorkspace(req, store, policy.public);
-		if (!access.ok) return { status: access.status, body: { error: access.error } };
-		if (access.workspace.id !== id || access.workspace.info().kind !== 'normal') {
-			return { status: 403, body: { error: `The X-Sandbox-Workspace-Key header does not open workspace ${id}; send that workspace's own key.` } };
-		}
-		store.deleteWorkspace(id);
-		return { status: 200, body: { deleted: id } };
-	}
 
 	/**
 	 * A call that carries a workspace's key is that workspace's (resolveWorkspace checks the key), and in public mode
