@@ -15,7 +15,8 @@ import type { WalkStep } from '$lib/flow/view';
 import type { Measurement } from './report';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PORT = Number(process.env.BENCH_PORT ?? 4273);
+/** Above the 4173-7000 the browser tests of a shared machine use. */
+export const PORT = Number(process.env.BENCH_PORT ?? 7100);
 export const EXPLORER = `http://localhost:${PORT}`;
 const AUTH = `http://localhost:${PORT + 1}`;
 const ACCOUNTS = `http://localhost:${PORT + 2}`;
@@ -43,11 +44,16 @@ const median = (values: number[]) => {
 
 /* ------------------------------------------------------------------ server */
 
+/** Whether this run has built the explorer already: every part that starts it needs the build, once. */
+let built = false;
+
 export function buildExplorer(log: (line: string) => void): void {
+	if (built) return;
 	if (process.env.BENCH_SKIP_BUILD === '1' && existsSync(join(ROOT, 'build', 'index.js'))) return log('using the existing build (BENCH_SKIP_BUILD=1)');
 	log('building the explorer (npx vite build)…');
 	const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
 	if (result.status !== 0) throw new Error('the explorer build failed; see above');
+	built = true;
 }
 
 async function waitForHealth(server: ChildProcess): Promise<void> {

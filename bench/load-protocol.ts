@@ -1,13 +1,5 @@
-/** What the load benchmark's server child and the parent share. */
-import { FIXTURE_CLIENTS } from '../src/lib/sandbox/fixtures';
-
-export const BENCH_CLIENT = FIXTURE_CLIENTS[0]!;
-/** The fixtures register `{explorerOrigin}/callback`. */
-export const BENCH_REDIRECT_URI = 'http://localhost:3000/callback';
-
+/** What the load benchmark's server child (bare `node:http` and the peer, oauth2-mock-server) tells the parent. */
 export interface ServersReady {
 	bareUrl: string;
-	accountsUrl: string;
-	accessToken: string;
-	codes: string[];
+	peerUrl: string;
 }

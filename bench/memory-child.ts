@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { applyFixtures } from '../src/lib/sandbox/fixtures';
 import { openStore } from '../src/lib/sandbox/store';
 import { LIMITS } from '../src/lib/protocol';
 
@@ -35,6 +36,7 @@ export interface MemoryFigures {
 const PAST_GRACE_SECONDS = 24 * 3600 + 60;
 const BATCH = 10_000;
 const MB = 1024 * 1024;
+const EXPLORER_ORIGIN = 'http://localhost:3000';
 /** How long the sandbox idles after the purging traffic before the last figures: past the store's checkpoint after a purge (1 s). */
 const IDLE_AFTER_PURGE_MS = 1500;
 
@@ -51,6 +53,10 @@ async function main(): Promise<void> {
 	const dir = mkdtempSync(join(tmpdir(), 'sso-bench-memory-'));
 	const file = join(dir, 'sandbox.db');
 	const store = openStore(file);
+	// A code binds a client and a user of its workspace: the fixtures', as `npm start` gives a new database.
+	applyFixtures(store, EXPLORER_ORIGIN);
+	const user = store.getUserByLogin('student@example.com');
+	if (!user) throw new Error('the fixtures have no student@example.com');
 	// A second, read-only connection counts rows and pages without touching the store's own.
 	const reader = new Database(file, { readonly: true });
 	const count = reader.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM issued_codes');
@@ -72,7 +78,7 @@ async function main(): Promise<void> {
 			codeRows: count.get()!.n
 		};
 	};
-	const binding = { clientId: 'demo-client', userId: 1, redirectUri: 'http://localhost:3000/callback' };
+	const binding = { clientId: 'demo-client', userId: user.id, redirectUri: `${EXPLORER_ORIGIN}/callback` };
 	const issueBatch = (n: number) => store.transaction(() => {
 		for (let i = 0; i < n; i++) store.issueCode(binding);
 	});
