@@ -58,7 +58,8 @@ export function linkParts(url: string): LinkPart[] {
 	return [pathPart, ...queryParts];
 }
 
-function safeDecodePath(raw: string): string {
+/** A path segment decoded, or as written when its `%` escapes are malformed (a link as a customer's app built it). */
+export function safeDecodePath(raw: string): string {
 	try {
 		return decodeURIComponent(raw);
 	} catch {

@@ -99,6 +99,12 @@ describe('runToShellScript', () => {
 		expect(text).not.toContain('CODE="${CODE:-');
 	});
 
+	it("writes a script for a link whose supergroup has a malformed escape, as an app may have built it", () => {
+		const broken = { ...walked, link: LINK.replace('/sso/student', '/sso/%ZZ') };
+		expect(() => runToShellScript(broken, { origin: ORIGIN })).not.toThrow();
+		expect(runToShellScript(broken, { origin: ORIGIN })).toContain('CODE="${CODE:-c-1}"');
+	});
+
 	it('keeps a request without User-Agent without one, and leaves out redacted cookies', () => {
 		expect(script).toContain("-H 'User-Agent:'");
 		expect(script).not.toContain('Cookie');

@@ -10,6 +10,7 @@ import type { Annotation } from '$lib/flow/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader } from '$lib/http/exchange';
 import { shellQuote, toCurl } from '$lib/flow/curl';
+import { safeDecodePath } from '$lib/flow/link';
 import type { AnnotatedRun } from './annotate';
 import { crossFlags } from './flags';
 import { describeSource, linkRedirectUri, type Run } from './run';
@@ -163,7 +164,7 @@ function withCodePlaceholder(request: RecordedExchange['request'], code: string)
 function codeLines(run: Run, code: string, usedUp: boolean): string[] {
 	const link = run.link ? uriParts(run.link) : null;
 	const linkParam = (name: string) => (link ? queryValue(link.query, name) : undefined);
-	const supergroup = link ? decodeURIComponent(/\/sso\/([^/]+)$/.exec(link.path)?.[1] ?? '') : '';
+	const supergroup = link ? safeDecodePath(/\/sso\/([^/]+)$/.exec(link.path)?.[1] ?? '') : '';
 	const authorize = {
 		supergroup,
 		response_type: 'code',
