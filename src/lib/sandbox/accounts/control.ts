@@ -229,8 +229,9 @@ export function createControlApi(store: SandboxStore, { explorerOrigin, workspac
 	 * creating workspaces on a private deployment): the operator's, by admin token or from this machine.
 	 */
 	function needsAdministrator(req: IncomingMessage, path: string): boolean {
-		if (req.headers[WORKSPACE_KEY_HEADER] !== undefined) return false;
-		return !(policy.public && path === '/sandbox/workspaces');
+		// Creating a workspace is no workspace's call: a key, any key, opens nothing here.
+		if (path === '/sandbox/workspaces') return !policy.public;
+		return req.headers[WORKSPACE_KEY_HEADER] === undefined;
 	}
 
 	return async function handleControl(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {

@@ -282,6 +282,7 @@ describe('control API: workspace keys beside the admin token', () => {
 	it('with SANDBOX_ADMIN_TOKEN set, a call with a workspace key needs only the key; a call without one administers and needs the token', async () => {
 		sandbox = await startAccounts({ adminToken: ADMIN, workspaces: DEFAULT_WORKSPACE_POLICY });
 		expect((await call('POST', 'workspaces', { body: {} })).status).toBe(401);
+		expect((await call('POST', 'workspaces', { key: 'any-key-at-all', body: {} })).status).toBe(401);
 		const created = await fetch(`${sandbox.url}/sandbox/workspaces`, { method: 'POST', headers: { ...JSON_TYPE, 'X-Sandbox-Admin-Token': ADMIN }, body: '{}' });
 		expect(created.status).toBe(201);
 		const { key } = (await created.json()) as Created;
