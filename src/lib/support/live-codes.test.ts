@@ -65,6 +65,16 @@ describe('live grant codes', () => {
 		expect(hidden.id).toBe('run-1');
 	});
 
+	it('hides a live code that travels only in a JSON token request (no callback carried it)', () => {
+		const json = tokenExchange(401);
+		const imported: Run = {
+			...run([{ ...json, request: { ...json.request, headers: [{ name: 'Content-Type', value: 'application/json' }], body: `{"grant_type":"authorization_code","code":"${CODE}"}` } }]),
+			callback: null
+		};
+		expect(liveCodes(imported, minutesAfter(1))).toEqual([CODE]);
+		expect(JSON.stringify(hideLiveCodes(imported, minutesAfter(1)))).not.toContain(CODE);
+	});
+
 	it('leaves a run whose codes are spent or expired as it is', () => {
 		const spent = run([tokenExchange(200)]);
 		expect(hideLiveCodes(spent, minutesAfter(1))).toBe(spent);

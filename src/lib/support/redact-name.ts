@@ -200,7 +200,10 @@ function maskJson(value: unknown): unknown {
 	);
 }
 
-/** The grant codes one part carries: `code` parameters of its URLs (link, callback, requests, redirects) and forms. */
+/**
+ * The grant codes one part carries: `code` parameters of its URLs (link, callback, requests, redirects), forms and
+ * JSON bodies (the same places the first pass keeps a code, marked as kept).
+ */
 export function codesIn<T>(part: T, map: PartMap<T>): string[] {
 	const codes: string[] = [];
 	const collect = (name: string, value: string) => {
@@ -211,6 +214,7 @@ export function codesIn<T>(part: T, map: PartMap<T>): string[] {
 		const isUrl = field.kind === 'url' || (field.kind === 'header' && looksLikeUrl(text));
 		if (isUrl) mapQueryPairs(text, collect);
 		else if (field.kind === 'body' && looksLikeForm(text)) mapFormPairs(text, collect);
+		else if (field.kind === 'body' && looksLikeJson(text)) for (const [name, value] of jsonStringEntries(parseJson(text))) collect(name, value);
 		return text;
 	});
 	return codes;
