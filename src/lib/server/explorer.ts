@@ -12,7 +12,7 @@ import { config } from './config';
 import { targetRuleText } from './allowlist';
 import { checkLink } from './check';
 import { runOwner } from './run-access';
-import { services } from './services';
+import { clientWorkspace, services } from './services';
 import {
 	ClientSettings,
 	ExchangeOptions,
@@ -135,9 +135,7 @@ export async function switchWorkspace(sessionId: string, member: SessionWorkspac
 
 /** The clock of the sandbox workspace holding the walk's client (codes expire on it); null off the sandbox. */
 async function sandboxClock(walk: Walk): Promise<SandboxWorkspace | null> {
-	const { sandbox } = await services();
-	if (walk.target.kind !== 'sandbox' || !sandbox) return null;
-	return sandbox.store.findClientAnywhere(walk.client.clientId)?.workspace ?? sandbox.store;
+	return walk.target.kind === 'sandbox' ? clientWorkspace(walk.client.clientId) : null;
 }
 
 /** The sandbox's clock when the walk targets the sandbox, real time otherwise. */

@@ -6,18 +6,18 @@
  */
 import { createHash } from 'node:crypto';
 import { hideLiveCodes } from '$lib/support/live-codes';
-import type { Run } from '$lib/support/run';
-import { services } from './services';
+import { linkParameter, type Run } from '$lib/support/run';
+import { clientWorkspace } from './services';
 
 /** The owner id of a session's runs. */
 export function runOwner(sessionId: string): string {
 	return createHash('sha256').update(`run-owner:${sessionId}`).digest('base64url');
 }
 
-/** The clock a run's codes expire on: the sandbox's for a run against it (its clock may have moved), else real time. */
+/** The clock a run's codes expire on: for a run against the sandbox, that of the workspace its client is in (each moves its own), else real time. */
 async function codeClock(run: Run): Promise<Date> {
-	const { sandbox } = await services();
-	return run.target.kind === 'sandbox' && sandbox ? sandbox.store.now() : new Date();
+	const workspace = run.target.kind === 'sandbox' ? await clientWorkspace(linkParameter(run, 'client_id')) : null;
+	return workspace?.now() ?? new Date();
 }
 
 /** The run as `sessionId` may see it: whole for its owner, with its still-usable codes hidden for anyone else. */

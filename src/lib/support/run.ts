@@ -90,9 +90,14 @@ export function newRunId(): string {
 	return globalThis.crypto.randomUUID();
 }
 
-/** The `redirect_uri` of the run's authorisation link, decoded once, as the service reads it. */
+/** A parameter of the run's authorisation link, decoded once, as the service reads it. */
+export function linkParameter(run: Pick<Run, 'link'>, name: string): string | undefined {
+	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === name)?.value;
+}
+
+/** The `redirect_uri` of the run's authorisation link. */
 export function linkRedirectUri(run: Pick<Run, 'link'>): string | undefined {
-	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === 'redirect_uri')?.value;
+	return linkParameter(run, 'redirect_uri');
 }
 
 /** Of an exchange, what its headline reads. */
