@@ -12,7 +12,8 @@ import { config } from './config';
 import { targetRuleText } from './allowlist';
 import { checkLink } from './check';
 import { runOwner } from './run-access';
-import { clientWorkspace, services } from './services';
+import { clientWorkspace } from './client-workspace';
+import { services } from './services';
 import {
 	ClientSettings,
 	ExchangeOptions,
@@ -120,6 +121,8 @@ export async function sessionWorkspace(s: ExplorerSession): Promise<SandboxWorks
 
 /** The session's workspace, for a session id (a visitor without a session uses the default workspace). */
 export async function sessionWorkspaceOf(sessionId: string | undefined): Promise<{ workspace: SandboxWorkspace | null; member: SessionWorkspace | null }> {
+	// A visitor without a session is in the default workspace: no need to build them a walk to say so.
+	if (sessionId === undefined) return { workspace: (await services()).sandbox?.store ?? null, member: null };
 	const s = await session(sessionId);
 	const workspace = await sessionWorkspace(s);
 	return { workspace, member: s.workspace };

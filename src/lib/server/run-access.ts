@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { hideLiveCodes } from '$lib/support/live-codes';
 import { linkParameter, type Run } from '$lib/support/run';
-import { clientWorkspace } from './services';
+import { clientWorkspace } from './client-workspace';
 
 /** The owner id of a session's runs. */
 export function runOwner(sessionId: string): string {

@@ -5,7 +5,6 @@
  */
 import process, { env } from 'node:process';
 import { sandboxConfigFromEnv, startSandbox } from '$lib/sandbox';
-import type { SandboxWorkspace } from '$lib/sandbox/store';
 import { config } from './config';
 import { createSessionStore } from './session';
 import { openRunStore, type RunStore } from './runs';
@@ -78,16 +77,6 @@ export async function storesHealth(): Promise<DatabaseHealth> {
 	const databases = [{ path: runsDatabasePath(), what: 'saved runs' }];
 	if (sandbox) databases.push({ path: sandboxConfigFromEnv(env).databasePath, what: 'sandbox' });
 	return databaseHealth(databases);
-}
-
-/**
- * The sandbox workspace a client belongs to (each keeps its own clock), the default one for a client no workspace
- * holds; null without a sandbox.
- */
-export async function clientWorkspace(clientId: string | undefined): Promise<SandboxWorkspace | null> {
-	const { sandbox } = await services();
-	if (!sandbox) return null;
-	return (clientId === undefined ? undefined : sandbox.store.findClientAnywhere(clientId)?.workspace) ?? sandbox.store;
 }
 
 export async function services(): Promise<Services> {
