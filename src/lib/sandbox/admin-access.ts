@@ -4,7 +4,7 @@
  * set (a shared deployment), a request must carry it: `Authorization: Bearer <token>` or `X-Sandbox-Admin-Token`,
  * compared in constant time. SANDBOX_CONTROL_API=off turns administration off altogether (elsewhere: 404).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual } from './store/random';
 import { ADMIN_CREDENTIAL_HEADER } from '../http/secrets';
 
 /** Shorter tokens could be guessed; the control API has no rate limit. */
@@ -19,9 +19,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /** Whether `given` is the admin token, in time that does not depend on where they differ. */
 export function adminTokenMatches(expected: string, given: string | null | undefined): boolean {
-	if (typeof given !== 'string' || given === '') return false;
-	const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-	return timingSafeEqual(digest(expected), digest(given));
+	return typeof given === 'string' && given !== '' && constantTimeEqual(expected, given);
 }
 
 /** The token a request carries: `Authorization: Bearer …` or the X-Sandbox-Admin-Token header. */

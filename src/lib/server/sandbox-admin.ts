@@ -30,7 +30,8 @@ function settings() {
 	return { controlApi, adminToken: adminToken ?? null, publicMode: workspaces?.public ?? false };
 }
 
-function clientAddress(event: RequestEvent): string | undefined {
+/** The request's remote address; undefined when the adapter cannot tell (a request made inside the process). */
+export function clientAddress(event: RequestEvent): string | undefined {
 	try {
 		return event.getClientAddress();
 	} catch {

@@ -16,7 +16,7 @@ import { DEFAULT_WORKSPACE_POLICY, WORKSPACE_LIMITS, creationRateLimit, type Wor
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from './config';
 import { sessionWorkspaceOf, switchWorkspace } from './explorer';
-import { defaultAdminAccess } from './sandbox-admin';
+import { clientAddress, defaultAdminAccess } from './sandbox-admin';
 import { services } from './services';
 
 export type WorkspaceOutcome = { ok: true } | { ok: false; status: number; message: string };
@@ -30,14 +30,6 @@ const KEY = Symbol.for('sso-flow-explorer.workspace-creations');
 const holder = globalThis as typeof globalThis & { [KEY]?: ReturnType<typeof creationRateLimit> };
 function rateLimit() {
 	return (holder[KEY] ??= creationRateLimit(policy().creationsPerAddressPerHour));
-}
-
-function clientAddress(event: RequestEvent): string {
-	try {
-		return event.getClientAddress();
-	} catch {
-		return 'unknown';
-	}
 }
 
 /** The share link: the key rides in the fragment, which browsers never send, so it stays out of request logs. */
@@ -68,7 +60,7 @@ export async function createSessionWorkspace(event: RequestEvent): Promise<Works
 		return { ok: false, status: 503, message: 'The sandbox holds as many workspaces as it can; try again later.' };
 	}
 	if (policy().public) {
-		const decision = rateLimit().take(clientAddress(event));
+		const decision = rateLimit().take(clientAddress(event) ?? 'unknown');
 		if (!decision.ok) return { ok: false, status: 429, message: `Too many workspaces made from your address; try again in ${decision.retryAfterSeconds} s.` };
 	}
 	const { workspace, key } = createWorkspace(sandbox.store, { fixtures: 'demo', name: 'Explorer workspace' }, config().publicOrigin);

@@ -28,24 +28,24 @@ const LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
 };
 
 /** Scheme, authority and path: the part of a redirect URI the service matches on (2.1). */
-export function registeredPart(url: string, base?: string): string | null {
+function registeredPart(url: string, base?: string): string | null {
 	if (!URL.canParse(url, base)) return null;
 	const parsed = new URL(url, base);
 	return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
-export function param(url: string, name: string): string | null {
+function param(url: string, name: string): string | null {
 	return URL.canParse(url) ? new URL(url).searchParams.get(name) : null;
 }
 
 /** The token request's `redirect_uri`, from its query string or its form body. */
-export function tokenRedirectUri(entry: HarEntry): string | null {
+function tokenRedirectUri(entry: HarEntry): string | null {
 	const body = entry.request.postData?.text ?? '';
 	return param(entry.request.url, 'redirect_uri') ?? new URLSearchParams(body).get('redirect_uri');
 }
 
 /** Where a 30x answer sends the browser, resolved against the request's URL. */
-export function redirectTarget(entry: HarEntry): string | null {
+function redirectTarget(entry: HarEntry): string | null {
 	const { status, redirectURL } = entry.response;
 	if (status < 300 || status > 399) return null;
 	const location = headerValue(entry.response.headers, 'location') ?? redirectURL;

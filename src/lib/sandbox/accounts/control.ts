@@ -72,11 +72,14 @@ function withBody<S extends z.ZodType>(schema: S, run: (body: z.infer<S>, worksp
 }
 
 /** Public mode's limits: a workspace cannot grow past them (an existing client or user can still be replaced). */
-function overLimit(policy: WorkspacePolicy, what: 'clients' | 'users', count: number): Answer | null {
-	if (!policy.public || count < WORKSPACE_LIMITS[what]) return null;
+/** `count` is asked only in public mode, the one mode with limits (counting users reads every one). */
+function overLimit(policy: WorkspacePolicy, what: 'clients' | 'users', count: () => number): Answer | null {
+	if (!policy.public) return null;
+	const held = count();
+	if (held < WORKSPACE_LIMITS[what]) return null;
 	return {
 		status: 409,
-		body: { error: `This workspace has ${count} ${what}, the most public mode allows (${WORKSPACE_LIMITS[what]}). Replace one, or reset the workspace.` }
+		body: { error: `This workspace has ${held} ${what}, the most public mode allows (${WORKSPACE_LIMITS[what]}). Replace one, or reset the workspace.` }
 	};
 }
 
@@ -97,7 +100,7 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 			method: 'POST',
 			run: withBody(ClientBody, (body, workspace) => {
 				const isNew = !workspace.getClient(body.client_id);
-				const full = isNew && overLimit(policy, 'clients', workspace.listClients().length);
+				const full = isNew && overLimit(policy, 'clients', () => workspace.listClients().length);
 				if (full) return full;
 				try {
 					return { status: 200, body: publicClient(saveClient(workspace, body)) };
@@ -115,7 +118,7 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 		'/sandbox/users': {
 			method: 'POST',
 			run: withBody(UserBody, (body, workspace) => {
-				const full = !workspace.getUserByLogin(body.login) && overLimit(policy, 'users', workspace.listUsers().length);
+				const full = !workspace.getUserByLogin(body.login) && overLimit(policy, 'users', () => workspace.listUsers().length);
 				return full || { status: 200, body: publicUser(workspace.upsertUser(body)) };
 			})
 		},

@@ -70,10 +70,6 @@ function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
 	return answer;
 }
 
-export function meOutcome(store: SandboxStore, input: MeInput): MeOutcome {
-	return meDecision(store, input).outcome;
-}
-
 /** The answer, and the workspace of the token it was about (none when no workspace issued it). */
 function meDecision(store: SandboxStore, input: MeInput): { outcome: MeOutcome; workspace: SandboxWorkspace | null } {
 	const outcome = (answer: MeOutcome) => ({ outcome: answer, workspace: null });

@@ -193,7 +193,10 @@ function grant(grantType: GrantType, { client, workspace }: FoundClient, params:
 	return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', CODE_FAILURES[result.cause]);
 }
 
-/** The decision and the workspace it was made in (none when the client is unknown or not authenticated). */
+/**
+ * The token endpoint's decision for parsed parameters, in the order of sandbox choice 'token-check-order', and the
+ * workspace it was made in (none when the client is unknown or not authenticated).
+ */
 function tokenDecision(store: SandboxStore, input: TokenInput): { outcome: TokenOutcome; workspace: SandboxWorkspace | null } {
 	const grantType = checkGrantType(input.params);
 	if (!grantType.ok) return { outcome: grantType.failure, workspace: null };
@@ -201,11 +204,6 @@ function tokenDecision(store: SandboxStore, input: TokenInput): { outcome: Token
 	if (!client.ok) return { outcome: client.failure, workspace: null };
 	const missing = checkRequiredParameters(grantType.value, input.params);
 	return { outcome: missing ?? grant(grantType.value, client.value, input.params), workspace: client.value.workspace };
-}
-
-/** The token endpoint's decision for parsed parameters, in the order of sandbox choice 'token-check-order'. */
-export function tokenOutcome(store: SandboxStore, input: TokenInput): TokenOutcome {
-	return tokenDecision(store, input).outcome;
 }
 
 /**
