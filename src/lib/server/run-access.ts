@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { hideLiveCodes } from '$lib/support/live-codes';
-import { linkParameter, type Run } from '$lib/support/run';
+import { linkParameter } from '$lib/flow/record';
+import type { Run } from '$lib/support/run';
 import { clientWorkspace } from './client-workspace';
 
 /** The owner id of a session's runs. */

@@ -6,9 +6,8 @@
 import { error, json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { classifyCallback } from '$lib/flow/callback';
-import { annotateRun } from '$lib/support/annotate';
 import { parseCurl, parseRawHttp } from '$lib/support/curl-import';
-import { crossFlags } from '$lib/support/flags';
+import { diagnoseRun } from '$lib/support/diagnose-run';
 import { formatBytes, harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/support/har';
 import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { assembleRun, describeRedactions } from '$lib/support/redact';
@@ -31,7 +30,7 @@ async function findRun(id: string, sessionId: string | undefined): Promise<Run> 
 /** Everything the run page shows, derived from the stored (redacted) run. */
 export function presentRun(run: Run) {
 	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
-	const annotations = annotateRun(run);
+	const { annotations, flags } = diagnoseRun(run);
 	const callback = run.callback
 		? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
 		: null;
@@ -40,7 +39,7 @@ export function presentRun(run: Run) {
 		annotations,
 		callback,
 		redactionNotes: describeRedactions(run.redactions),
-		flags: crossFlags(run),
+		flags,
 		reproduce: scenariosReproducing(annotations.exchanges.filter((a) => a !== null), callback?.result.kind === 'cancel')
 	};
 }
@@ -58,7 +57,7 @@ export async function loadRunList(query: string, sessionId: string | undefined) 
 
 const FORMATS = {
 	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
-	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, annotateRun(run), { origin: config().publicOrigin }) },
+	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, diagnoseRun(run), { origin: config().publicOrigin }) },
 	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin }) }
 } as const;
 

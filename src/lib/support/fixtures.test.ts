@@ -2,8 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { harToRun, runToHar } from './har';
-import { annotateRun } from './annotate';
-import { crossFlags } from './flags';
+import { diagnoseRun } from './diagnose-run';
 import { runToMarkdown, runToShellScript } from './report';
 import { FIXTURE_COOKIES, FIXTURE_SECRETS } from './test-helpers';
 import { leaks } from '$lib/http/leak-forms';
@@ -74,7 +73,7 @@ describe('HAR fixtures', () => {
 			});
 
 			it('flags what is wrong across the requests', () => {
-				const ids = crossFlags(imported(name).run).map((f) => f.id);
+				const ids = diagnoseRun(imported(name).run).flags.map((f) => f.id);
 				expect(ids.filter((id) => expected.flags.includes(id)).sort()).toEqual([...expected.flags].sort());
 				const all = new Set(Object.values(EXPECTED).flatMap((e) => e.flags));
 				expect(ids.filter((id) => all.has(id) && !expected.flags.includes(id))).toEqual([]);
@@ -82,7 +81,7 @@ describe('HAR fixtures', () => {
 
 			it('annotates each exchange against the tables', () => {
 				const { run } = imported(name);
-				const annotations = annotateRun(run);
+				const { annotations } = diagnoseRun(run);
 				const api = run.exchanges.flatMap((e, i) => (e.step === 'token' || e.step === 'me' ? [annotations.exchanges[i]] : []));
 				const described = [annotations.callback, ...api].map((a, i) => {
 					const withCause = (ANNOTATIONS[name]?.[i] ?? '').split(' ').length > 2;
@@ -95,12 +94,12 @@ describe('HAR fixtures', () => {
 				const { run } = imported(name);
 				const back = harToRun(JSON.stringify(runToHar(run)));
 				expect(back.ok && back.run).toEqual(run);
-				expect(back.ok && annotateRun(back.run)).toEqual(annotateRun(run));
+				expect(back.ok && diagnoseRun(back.run)).toEqual(diagnoseRun(run));
 			});
 
 			it('lets no secret, token, password or cookie survive any export', () => {
 				const { run } = imported(name);
-				const exports = [JSON.stringify(run), JSON.stringify(runToHar(run)), runToMarkdown(run, annotateRun(run), { origin: 'http://localhost:3000' }), runToShellScript(run, { origin: 'http://localhost:3000' })];
+				const exports = [JSON.stringify(run), JSON.stringify(runToHar(run)), runToMarkdown(run, diagnoseRun(run), { origin: 'http://localhost:3000' }), runToShellScript(run, { origin: 'http://localhost:3000' })];
 				for (const text of exports) {
 					for (const secret of [...SECRETS, ...COOKIES]) expect(leaks(text, secret, ['shop-client'])).toEqual([]);
 				}

@@ -3,7 +3,7 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import { runToHar } from './har';
 import { LIVE_CODE_HIDDEN, hideLiveCodes, liveCodes } from './live-codes';
 import { runToMarkdown, runToShellScript } from './report';
-import { annotateRun } from './annotate';
+import { diagnoseRun } from './diagnose-run';
 import type { Run } from './run';
 
 const CODE = 'LiveCode-0123456789abcdef';
@@ -56,7 +56,7 @@ describe('live grant codes', () => {
 
 	it('hides a live code everywhere: the page data and every export', () => {
 		const hidden = hideLiveCodes(run([tokenExchange(401)]), minutesAfter(1));
-		const texts = [JSON.stringify(hidden), JSON.stringify(runToHar(hidden)), runToMarkdown(hidden, annotateRun(hidden), { origin: 'http://localhost:3000' }), runToShellScript(hidden, { origin: 'http://localhost:3000' })];
+		const texts = [JSON.stringify(hidden), JSON.stringify(runToHar(hidden)), runToMarkdown(hidden, diagnoseRun(hidden), { origin: 'http://localhost:3000' }), runToShellScript(hidden, { origin: 'http://localhost:3000' })];
 		for (const text of texts) {
 			expect(text).not.toContain(CODE);
 			expect(text).toContain('hidden-code-1');

@@ -17,7 +17,7 @@ import { setRecent } from '$lib/recent';
 import { assembleRun, type RedactedExchange, type RedactedRun } from './redact-assembly';
 import { WHAT, codesIn, redactByName, searchable, type NamedPart, type Needle } from './redact-name';
 import { redactBySearch, searchesOf, type Search } from './redact-search';
-import { mapExchangeAt, mapHead } from './redact-texts';
+import { LINK_PLACE, exchangePlace, mapExchangeAt, mapHead } from './redact-texts';
 import type { Run } from './run';
 
 export { assembleRun, describeRedactions, type RedactedExchange, type RedactedRun } from './redact-assembly';
@@ -38,6 +38,17 @@ function exchangeCodes(exchanges: RecordedExchange[], from = 0): string[] {
 export function grantCodes(frozen: Frozen<Run>): Set<string> {
 	const run = frozen as Run;
 	return new Set([...codesIn(run, mapHead), ...exchangeCodes(run.exchanges)]);
+}
+
+/**
+ * Whether redaction found the client secret's value in the authorisation link under another name than
+ * `client_secret` (a parameter so named is the linter's finding): the redacted link no longer shows it.
+ */
+export function secretFoundInLink(run: Pick<Run, 'exchanges' | 'redactions'>): boolean {
+	const linkPlaces = [LINK_PLACE, ...run.exchanges.flatMap((e, i) => (e.step === 'link' ? [`${exchangePlace(i, e)} URL`] : []))];
+	return run.redactions.some(
+		(r) => r.what === WHAT.clientSecret && linkPlaces.some((p) => r.where.startsWith(p)) && !r.where.endsWith('parameter client_secret')
+	);
 }
 
 /**

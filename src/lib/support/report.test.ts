@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Annotation } from '$lib/flow/diagnose';
-import type { AnnotatedRun } from './annotate';
+import type { AnnotatedFlow } from '$lib/flow/annotate-flow';
+import { crossFlags } from '$lib/flow/flags';
 import { redactRun } from './redact';
 import { runToMarkdown, runToShellScript } from './report';
 import { exchange, reusedCodeAnnotation, run } from './test-helpers';
@@ -26,7 +27,7 @@ const walked = redactRun(
 
 const reused = reusedCodeAnnotation;
 const forbidden: Annotation = { outcome: 'error', title: '403', summary: 'No User-Agent.', rowId: 'me-forbidden', candidates: [], fix: 'Set a User-Agent.' };
-const annotations: AnnotatedRun = {
+const annotations: AnnotatedFlow = {
 	callback: { outcome: 'success', title: 'Authorised: a grant code arrived', summary: 'The user authorised the client.', candidates: [] },
 	exchanges: [null, reused, forbidden]
 };
@@ -34,7 +35,7 @@ const annotations: AnnotatedRun = {
 const ORIGIN = 'https://explorer.example.com';
 
 describe('runToMarkdown', () => {
-	const md = runToMarkdown(walked, annotations, { origin: ORIGIN });
+	const md = runToMarkdown(walked, { annotations, flags: crossFlags(walked) }, { origin: ORIGIN });
 
 	it("starts with the run's permalink, absolute, so a ticket can link it", () => {
 		expect(md).toContain(`- Permalink: ${ORIGIN}/runs/${walked.id} (exports: ${ORIGIN}/runs/${walked.id}/export/har`);

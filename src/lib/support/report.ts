@@ -11,9 +11,11 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader } from '$lib/http/exchange';
 import { shellQuote, toCurl } from '$lib/flow/curl';
 import { safeDecodePath } from '$lib/flow/link';
-import type { AnnotatedRun } from './annotate';
-import { crossFlags } from './flags';
-import { describeSource, linkRedirectUri, type Run } from './run';
+import type { AnnotatedFlow } from '$lib/flow/annotate-flow';
+import type { CrossFlag } from '$lib/flow/flags';
+import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
+import { linkRedirectUri } from '$lib/flow/record';
+import { describeSource, type Run } from './run';
 import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
@@ -88,7 +90,7 @@ function callbackOutcome(run: Run, annotation: Annotation | null): string[] {
 	return [oneLine(result.reason)];
 }
 
-function lastOutcome(run: Run, annotations: AnnotatedRun): string[] {
+function lastOutcome(run: Run, annotations: AnnotatedFlow): string[] {
 	const n = run.exchanges.length;
 	const last = run.exchanges.at(-1);
 	if (!last) return [];
@@ -98,11 +100,11 @@ function lastOutcome(run: Run, annotations: AnnotatedRun): string[] {
 	return [`${head}: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${oneLine(annotation.fix)}`] : [])];
 }
 
-function flagLines(run: Run): string[] {
-	return crossFlags(run).map((f) => `- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`);
+function flagLines(flags: CrossFlag[]): string[] {
+	return flags.map((f) => `- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`);
 }
 
-function rowsMatched(annotations: AnnotatedRun, origin: string): string[] {
+function rowsMatched(annotations: AnnotatedFlow, origin: string): string[] {
 	const rows = [...new Set(annotations.exchanges.flatMap((a) => a?.rowId ?? []))];
 	return rows.map((id) => `- ${rowLink(id, origin)}`);
 }
@@ -111,7 +113,7 @@ function section(title: string, lines: string[], empty: string): string {
 	return [`## ${title}`, '', ...(lines.length ? lines : [empty])].join('\n');
 }
 
-export function runToMarkdown(run: Run, annotations: AnnotatedRun, { origin }: ReportContext): string {
+export function runToMarkdown(run: Run, { annotations, flags }: FlowDiagnosis, { origin }: ReportContext): string {
 	const permalink = `${origin}/runs/${run.id}`;
 	const target = `${run.target.kind} (authorisation host ${code(run.target.authUrl || 'unknown')}, accounts host ${code(run.target.accountsUrl || 'unknown')})`;
 	const facts = [
@@ -126,7 +128,7 @@ export function runToMarkdown(run: Run, annotations: AnnotatedRun, { origin }: R
 		`# ${oneLine(run.title)}`,
 		facts.join('\n'),
 		section('Outcome', [...callbackOutcome(run, annotations.callback), ...lastOutcome(run, annotations)], 'No step was recorded.'),
-		section('What is wrong across the requests', flagLines(run), 'Nothing: each request is consistent with the others.'),
+		section('What is wrong across the requests', flagLines(flags), 'Nothing: each request is consistent with the others.'),
 		section('Rows matched', rowsMatched(annotations, origin), 'No row of the error tables.'),
 		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, origin)), 'No exchange was recorded.'),
 		section('Redacted', run.redactions.map((r) => `- ${oneLine(r.what)}: ${oneLine(r.where)}`), 'Nothing.')

@@ -2,17 +2,10 @@
  * A run: one walk of the flow, recorded. Saved, exported (HAR, Markdown, shell) and imported (HAR, curl, raw HTTP).
  * A run is always redacted (see redact.ts) before it is stored or leaves the server.
  */
-import { uriParts } from '$lib/http/encoding';
-import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { FlowRecord } from '$lib/flow/record';
 import type { Annotation } from '$lib/flow/diagnose';
 import { errorRow } from '$lib/protocol';
-
-export interface RunTarget {
-	kind: 'sandbox' | 'custom';
-	authUrl: string;
-	accountsUrl: string;
-}
 
 export interface Redaction {
 	/** What was hidden (or kept and marked), e.g. "client secret", "cookie". Never the value. */
@@ -21,15 +14,11 @@ export interface Redaction {
 	where: string;
 }
 
-export interface Run {
+/** A recorded flow (what the flow engine reads), named and kept. */
+export interface Run extends FlowRecord {
 	id: string;
 	title: string;
 	createdAt: string;
-	target: RunTarget;
-	sandboxClock: string | null;
-	link: string | null;
-	callback: { url: string; receivedAt: string } | null;
-	exchanges: RecordedExchange[];
 	redactions: Redaction[];
 	source: RunSource;
 }
@@ -79,7 +68,7 @@ function originOf(url: string | undefined): string {
 }
 
 /** The target of an imported run: the link's origin is the authorisation host, the API calls' the accounts host. */
-export function inferTarget(link: string | null, exchanges: RecordedExchange[]): RunTarget {
+export function inferTarget(link: string | null, exchanges: RecordedExchange[]): FlowRecord['target'] {
 	const api = exchanges.find((e) => e.step === 'token' || e.step === 'me');
 	const linkUrl = link ?? exchanges.find((e) => e.step === 'link')?.request.url;
 	return { kind: 'custom', authUrl: originOf(linkUrl), accountsUrl: originOf(api?.request.url) };
@@ -88,16 +77,6 @@ export function inferTarget(link: string | null, exchanges: RecordedExchange[]):
 /** A fresh id for a run, from the platform's CSPRNG (browser and Node alike). */
 export function newRunId(): string {
 	return globalThis.crypto.randomUUID();
-}
-
-/** A parameter of the run's authorisation link, decoded once, as the service reads it. */
-export function linkParameter(run: Pick<Run, 'link'>, name: string): string | undefined {
-	return run.link === null ? undefined : splitRawQuery(uriParts(run.link).query).find((p) => p.name === name)?.value;
-}
-
-/** The `redirect_uri` of the run's authorisation link. */
-export function linkRedirectUri(run: Pick<Run, 'link'>): string | undefined {
-	return linkParameter(run, 'redirect_uri');
 }
 
 /** Of an exchange, what its headline reads. */

@@ -1,44 +1,8 @@
 /** Builders for tests: a run and its exchanges with little noise, and shared fixtures. */
 import type { Annotation } from '$lib/flow/diagnose';
-import type { RecordedExchange, StepId } from '$lib/flow/exchange';
-import type { HttpHeader } from '$lib/http/exchange';
 import type { Run } from './run';
 
-export function headers(record: Record<string, string>): HttpHeader[] {
-	return Object.entries(record).map(([name, value]) => ({ name, value }));
-}
-
-export function exchange(
-	step: StepId,
-	request: { method?: string; url: string; headers?: Record<string, string>; body?: string | null },
-	response?: { status: number; headers?: Record<string, string>; body?: string },
-	id = `${step}-1`
-): RecordedExchange {
-	return {
-		id,
-		step,
-		label: step,
-		startedAt: '2026-01-01T10:00:00.000Z',
-		durationMs: 12,
-		request: {
-			method: request.method ?? 'GET',
-			url: request.url,
-			headers: headers(request.headers ?? {}),
-			body: request.body ?? null
-		},
-		response: response
-			? {
-					status: response.status,
-					statusText: response.status === 200 ? 'OK' : 'Error',
-					headers: headers(response.headers ?? {}),
-					body: response.body ?? '',
-					truncated: false
-				}
-			: null,
-		failure: null,
-		masked: []
-	};
-}
+export { exchange, headers } from '$lib/flow/test-helpers';
 
 /** The annotation of a token exchange that reused a code (7.2's invalid_grant, cause `used`). */
 export const reusedCodeAnnotation: Annotation = {

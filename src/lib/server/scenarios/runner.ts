@@ -1,6 +1,6 @@
 /**
  * Walks a scenario with the explorer's own outbound `send`, so every step is a RecordedExchange exactly as a walk
- * records it, annotates each step the way a saved run is annotated (`annotateRun`), and compares what came out with
+ * records it, annotates each step the way a saved run is annotated (`annotateFlow`), and compares what came out with
  * what the tables say should. Never throws: anything unexpected is a failed result saying what happened.
  *
  * On the sandbox each run happens in a throwaway workspace of its own (workspace.ts), removed afterwards whether

@@ -3,12 +3,12 @@
  * becomes its result. Every exchange leaves here masked: client secrets, the admin token and issued tokens never
  * reach a step, a result's exchanges or an annotation.
  */
+import { annotateFlow } from '$lib/flow/annotate-flow';
 import { randomBytes } from 'node:crypto';
 import type { Annotation } from '$lib/flow/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { maskExchange } from '$lib/flow/mask';
 import type { ExplorerConfig } from '$lib/server/config';
-import { annotateRun } from '$lib/support/annotate';
 import { newRunId, type Run } from '$lib/support/run';
 import type { ClientRole, FlowStep, Scenario } from '$lib/scenarios/library';
 import type { Observed, ScenarioResult, ScenarioStepResult } from '$lib/scenarios/result';
@@ -128,7 +128,7 @@ export function mask(world: World, exchange: RecordedExchange): RecordedExchange
 /** The annotation of the run's latest exchange, made from the masked run as a saved run's would be. */
 export function annotateLatest(world: World): Annotation | null {
 	const masked = { ...world.run, sandboxClock: world.sandboxNow, exchanges: world.run.exchanges.map((e) => mask(world, e)) };
-	return annotateRun(masked).exchanges.at(-1) ?? null;
+	return annotateFlow(masked).exchanges.at(-1) ?? null;
 }
 
 export function observedFrom(step: FlowStep, annotation: Annotation): Observed {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { annotateRun } from './annotate';
-import { exchange, run } from './test-helpers';
+import { annotateFlow } from './annotate-flow';
+import { exchange, flow } from './test-helpers';
 
 const ME = 'https://accounts.example.com/api/v3/me.json';
 const TOKEN = 'https://accounts.example.com/oauth/token';
 const ME_BODY = '{"sbid_number":"STU0001","verifications":[{"supergroup":"student","expires_on":"2026-06-10"}]}';
 
-describe('annotateRun', () => {
+describe('annotateFlow', () => {
 	it('reads verifications against the sandbox clock, not the day the exchange ran', () => {
 		const me = exchange('me', { url: ME, headers: { 'User-Agent': 'a', Authorization: 'Bearer t' } }, { status: 200, body: ME_BODY });
 		const target = { kind: 'sandbox' as const, authUrl: '', accountsUrl: '' };
-		expect(annotateRun(run({ target, sandboxClock: '2026-06-01T00:00:00Z', exchanges: [me] })).exchanges[0]?.verifications?.[0]?.daysLeft).toBe(9);
-		expect(annotateRun(run({ target, exchanges: [me] })).exchanges[0]?.verifications?.[0]?.daysLeft).toBe(160);
+		expect(annotateFlow(flow({ target, sandboxClock: '2026-06-01T00:00:00Z', exchanges: [me] })).exchanges[0]?.verifications?.[0]?.daysLeft).toBe(9);
+		expect(annotateFlow(flow({ target, exchanges: [me] })).exchanges[0]?.verifications?.[0]?.daysLeft).toBe(160);
 	});
 
 	it('knows a code was exchanged before only when an earlier exchange of it succeeded', () => {
@@ -19,17 +19,17 @@ describe('annotateRun', () => {
 		const fail = (id: string) => exchange('token', { method: 'POST', url: `${TOKEN}?code=c-1` }, { status: 400, body }, id);
 		const ok = exchange('token', { method: 'POST', url: `${TOKEN}?code=c-1` }, { status: 200, body: '{}' }, 'ok');
 		const target = { kind: 'sandbox' as const, authUrl: '', accountsUrl: '' };
-		expect(annotateRun(run({ target, exchanges: [ok, fail('again')] })).exchanges[1]?.causeId).toBe('used');
-		expect(annotateRun(run({ target, exchanges: [fail('first'), fail('again')] })).exchanges[1]?.causeId).not.toBe('used');
+		expect(annotateFlow(flow({ target, exchanges: [ok, fail('again')] })).exchanges[1]?.causeId).toBe('used');
+		expect(annotateFlow(flow({ target, exchanges: [fail('first'), fail('again')] })).exchanges[1]?.causeId).not.toBe('used');
 	});
 
 	it('annotates the callback, and leaves the link and redirect exchanges unannotated', () => {
 		const link = 'https://auth.example.com/sso/student?redirect_uri=https%3A%2F%2Fshop.example.com%2Fcb';
-		const r = run({
+		const r = flow({
 			link,
 			callback: { url: 'https://shop.example.com/cb', receivedAt: '2026-01-01T10:00:00Z' },
 			exchanges: [exchange('link', { url: link }, { status: 302 }), exchange('authorise', { url: 'https://shop.example.com/cb' }, { status: 200 })]
 		});
-		expect(annotateRun(r)).toEqual({ callback: expect.objectContaining({ outcome: 'cancel' }), exchanges: [null, null] });
+		expect(annotateFlow(r)).toEqual({ callback: expect.objectContaining({ outcome: 'cancel' }), exchanges: [null, null] });
 	});
 });

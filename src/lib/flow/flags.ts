@@ -1,17 +1,17 @@
 /**
- * What is wrong across the requests of a run, which no single exchange's annotation can see: the secret in the
+ * What is wrong across the requests of a flow, which no single exchange's annotation can see: the secret in the
  * link, a `redirect_uri` at the token endpoint that is not the link's, one code exchanged twice, an exchange after
  * a cancel, a grant code sent to me.json, me.json without `User-Agent`, a token exchange made from a browser.
  * The link's own findings come from the link linter.
  */
 import { SECTIONS, errorRow } from '$lib/protocol';
-import { classifyCallback } from '$lib/flow/callback';
-import { redirectUriDiff, type UriDiff } from '$lib/flow/diagnose';
-import type { RecordedExchange } from '$lib/flow/exchange';
-import { lintLink } from '$lib/flow/lint';
-import { LINK_PLACE, WHAT, exchangePlace, grantCodes } from './redact';
+import { headerValue } from '$lib/http/headers';
+import { classifyCallback } from './callback';
+import { redirectUriDiff, type UriDiff } from './diagnose';
+import type { RecordedExchange } from './exchange';
+import { lintLink } from './lint';
+import { linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestHeader, requestParam } from './request-params';
-import { linkRedirectUri, type Run } from './run';
 
 export interface CrossFlag {
 	id: string;
@@ -22,6 +22,15 @@ export interface CrossFlag {
 	fix: string;
 	/** The exchange the flag is about, when it is about one. */
 	exchangeId?: string;
+}
+
+/** What the record alone cannot show, told by whoever made it. */
+export interface FlowHints {
+	/**
+	 * The client secret's value was found in the link under another name than `client_secret` (redaction found it
+	 * by value): the masked link the linter sees no longer shows it.
+	 */
+	secretInLink?: boolean;
 }
 
 interface Numbered {
@@ -37,19 +46,13 @@ const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow
 
 /* ------------------------------------------------------------------ the link */
 
-function linkFlags(run: Run): CrossFlag[] {
-	if (run.link === null) return [];
-	const findings = lintLink(run.link, { authUrl: run.target.authUrl, accountsUrl: run.target.accountsUrl });
+function linkFlags(flow: FlowRecord, hints: FlowHints): CrossFlag[] {
+	if (flow.link === null) return [];
+	const findings = lintLink(flow.link, { authUrl: flow.target.authUrl, accountsUrl: flow.target.accountsUrl });
 	const flags: CrossFlag[] = findings.flatMap((f) =>
 		f.severity === 'info' ? [] : [{ id: f.id, severity: f.severity, message: f.message, section: f.section, fix: f.fix }]
 	);
-	// Redaction found the secret's value in the link under another name than client_secret: the linter, which
-	// sees only the masked link now, cannot.
-	const linkPlaces = [LINK_PLACE, ...run.exchanges.flatMap((e, i) => (e.step === 'link' ? [`${exchangePlace(i, e)} URL`] : []))];
-	const byValue = run.redactions.some(
-		(r) => r.what === WHAT.clientSecret && linkPlaces.some((p) => r.where.startsWith(p)) && !r.where.endsWith('parameter client_secret')
-	);
-	if (byValue && !flags.some((f) => f.id === 'client-secret-parameter'))
+	if (hints.secretInLink && !flags.some((f) => f.id === 'client-secret-parameter'))
 		flags.push({
 			id: 'client-secret-in-link',
 			severity: 'error',
@@ -68,8 +71,8 @@ function describeDiff(diff: UriDiff[]): string {
 		.join('; ');
 }
 
-function redirectUriFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
-	const linked = linkRedirectUri(run);
+function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
+	const linked = linkRedirectUri(flow);
 	if (linked === undefined) return [];
 	return tokens.flatMap(({ exchange, n }): CrossFlag[] => {
 		const sent = param(exchange, 'redirect_uri');
@@ -127,10 +130,10 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 	});
 }
 
-function afterCancelFlags(run: Run, tokens: Numbered[]): CrossFlag[] {
-	if (!run.callback) return [];
-	const expected = linkRedirectUri(run) ?? run.callback.url;
-	if (classifyCallback(run.callback.url, { redirectUri: expected }).kind !== 'cancel') return [];
+function afterCancelFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
+	if (!flow.callback) return [];
+	const expected = linkRedirectUri(flow) ?? flow.callback.url;
+	if (classifyCallback(flow.callback.url, { redirectUri: expected }).kind !== 'cancel') return [];
 	return tokens
 		.filter(({ exchange }) => !param(exchange, 'code'))
 		.map(({ exchange, n }) => ({
@@ -158,8 +161,21 @@ function browserTokenFlags(tokens: Numbered[]): CrossFlag[] {
 
 /* ------------------------------------------------------------------ me.json */
 
-function meFlags(run: Run, mes: Numbered[]): CrossFlag[] {
-	const codes = grantCodes(run);
+const codeIn = (url: string | undefined): string | null => (url && URL.canParse(url) ? new URL(url).searchParams.get('code') : null);
+
+/** The grant codes a flow carries: on the way back to the redirect URI, and sent to the token endpoint. */
+function grantCodes(flow: FlowRecord): Set<string> {
+	const back = flow.exchanges.flatMap((e) => [
+		...(e.step === 'authorise' ? [e.request.url] : []),
+		...(e.response ? [headerValue(e.response.headers, 'location')] : [])
+	]);
+	const sent = flow.exchanges.filter((e) => e.step === 'token').map((e) => requestParam(e.request, 'code') ?? null);
+	const codes = [...[flow.callback?.url, ...back].map(codeIn), ...sent];
+	return new Set(codes.filter((c): c is string => c !== null && c !== ''));
+}
+
+function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
+	const codes = grantCodes(flow);
 	return mes.flatMap(({ exchange, n }): CrossFlag[] => {
 		const flags: CrossFlag[] = [];
 		const credential = meCredential(exchange.request);
@@ -185,17 +201,17 @@ function meFlags(run: Run, mes: Numbered[]): CrossFlag[] {
 	});
 }
 
-export function crossFlags(run: Run): CrossFlag[] {
-	const numbered = run.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
+export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[] {
+	const numbered = flow.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
 	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
 	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
 	const flags = [
-		...linkFlags(run),
-		...redirectUriFlags(run, tokens),
+		...linkFlags(flow, hints),
+		...redirectUriFlags(flow, tokens),
 		...reusedCodeFlags(tokens),
-		...afterCancelFlags(run, tokens),
+		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
-		...meFlags(run, mes)
+		...meFlags(flow, mes)
 	];
 	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 }

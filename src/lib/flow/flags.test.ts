@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { crossFlags } from './flags';
-import { redactRun } from './redact';
-import { exchange, run } from './test-helpers';
+import { exchange, flow } from './test-helpers';
 
 const REDIRECT = 'https://shop.example.com/cb?lang=en';
 const LINK = `https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
@@ -13,11 +12,11 @@ function token(query: string, status = 200, id = 't', hdrs: Record<string, strin
 	return exchange('token', { method: 'POST', url: `${TOKEN}?${query}`, headers: hdrs }, { status }, id);
 }
 const redirect = `redirect_uri=${encodeURIComponent(REDIRECT)}`;
-const ids = (r: ReturnType<typeof run>) => crossFlags(r).map((f) => f.id);
+const ids = (r: ReturnType<typeof flow>) => crossFlags(r).map((f) => f.id);
 
 describe('crossFlags', () => {
 	it('finds nothing wrong in a consistent walk', () => {
-		const r = run({
+		const r = flow({
 			link: LINK,
 			callback: CALLBACK,
 			exchanges: [token(`code=c-1&${redirect}`), exchange('me', { url: ME, headers: { 'User-Agent': 'a', Authorization: 'Bearer tok' } }, { status: 200 })]
@@ -26,19 +25,20 @@ describe('crossFlags', () => {
 	});
 
 	it('reports the link\'s own findings from the linter, without its info notes', () => {
-		const flags = crossFlags(run({ link: `${LINK}&client_secret=s3cret-value&state=x` }));
+		const flags = crossFlags(flow({ link: `${LINK}&client_secret=s3cret-value&state=x` }));
 		expect(flags.map((f) => f.id)).toEqual(['client-secret-parameter']);
 		expect(flags[0]).toMatchObject({ severity: 'error', section: '2.1' });
 		expect(flags[0]?.message).not.toContain('s3cret-value');
 	});
 
-	it('flags the secret found in the link by its value, which the masked link no longer shows', () => {
-		const r = redactRun(run({ link: `${LINK}&note=s3cret-value-1` }), { clientSecrets: ['s3cret-value-1'] });
-		expect(ids(r)).toContain('client-secret-in-link');
+	it('flags the secret that redaction found in the link by its value, which the masked link no longer shows', () => {
+		const masked = flow({ link: `${LINK}&note=%5Bhidden%5D` });
+		expect(crossFlags(masked, { secretInLink: true }).map((f) => f.id)).toContain('client-secret-in-link');
+		expect(ids(masked)).not.toContain('client-secret-in-link');
 	});
 
 	it('says how the token endpoint\'s redirect_uri differs from the link\'s', () => {
-		const flags = crossFlags(run({ link: LINK, exchanges: [token(`code=c-1&redirect_uri=${encodeURIComponent('https://shop.example.com/cb')}`, 400)] }));
+		const flags = crossFlags(flow({ link: LINK, exchanges: [token(`code=c-1&redirect_uri=${encodeURIComponent('https://shop.example.com/cb')}`, 400)] }));
 		expect(flags).toHaveLength(1);
 		expect(flags[0]).toMatchObject({ id: 'redirect-uri-differs', severity: 'error', section: '4.2', exchangeId: 't' });
 		expect(flags[0]?.message).toContain('its query is `?lang=en` in the link but (none) here');
@@ -46,37 +46,37 @@ describe('crossFlags', () => {
 
 	it('reads the redirect_uri from a form body too, and flags one that is missing', () => {
 		const form = exchange('token', { method: 'POST', url: TOKEN, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `code=c-1&${redirect}` });
-		expect(ids(run({ link: LINK, exchanges: [form] }))).toEqual([]);
-		expect(ids(run({ link: LINK, exchanges: [token('code=c-1')] }))).toEqual(['redirect-uri-missing']);
+		expect(ids(flow({ link: LINK, exchanges: [form] }))).toEqual([]);
+		expect(ids(flow({ link: LINK, exchanges: [token('code=c-1')] }))).toEqual(['redirect-uri-missing']);
 	});
 
 	it('flags a code exchanged again after it succeeded as an error, a mere resend as a warning', () => {
-		const reused = crossFlags(run({ exchanges: [token('code=c-1', 200, 'a'), token('code=c-1', 400, 'b')] }));
+		const reused = crossFlags(flow({ exchanges: [token('code=c-1', 200, 'a'), token('code=c-1', 400, 'b')] }));
 		expect(reused).toEqual([expect.objectContaining({ id: 'code-reused', severity: 'error', exchangeId: 'b' })]);
-		const resent = crossFlags(run({ exchanges: [token('code=c-1', 401, 'a'), token('code=c-1', 200, 'b')] }));
+		const resent = crossFlags(flow({ exchanges: [token('code=c-1', 401, 'a'), token('code=c-1', 200, 'b')] }));
 		expect(resent).toEqual([expect.objectContaining({ id: 'code-resent', severity: 'warning' })]);
 	});
 
 	it('flags an exchange without a code after a cancel, and not after an authorisation', () => {
 		const cancel = { url: REDIRECT, receivedAt: CALLBACK.receivedAt };
-		expect(ids(run({ link: LINK, callback: cancel, exchanges: [token(redirect, 400)] }))).toEqual(['exchange-after-cancel']);
-		expect(ids(run({ link: LINK, callback: CALLBACK, exchanges: [token(redirect, 400)] }))).toEqual([]);
+		expect(ids(flow({ link: LINK, callback: cancel, exchanges: [token(redirect, 400)] }))).toEqual(['exchange-after-cancel']);
+		expect(ids(flow({ link: LINK, callback: CALLBACK, exchanges: [token(redirect, 400)] }))).toEqual([]);
 	});
 
 	it('flags a grant code sent to me.json, in the header or the query', () => {
 		const header = exchange('me', { url: ME, headers: { 'User-Agent': 'a', Authorization: 'Bearer c-1' } }, { status: 401 });
 		const query = exchange('me', { url: `${ME}?access_token=c-1`, headers: { 'User-Agent': 'a' } }, { status: 401 });
-		expect(ids(run({ callback: CALLBACK, exchanges: [header] }))).toEqual(['code-sent-to-me']);
-		expect(ids(run({ callback: CALLBACK, exchanges: [query] }))).toEqual(['code-sent-to-me']);
+		expect(ids(flow({ callback: CALLBACK, exchanges: [header] }))).toEqual(['code-sent-to-me']);
+		expect(ids(flow({ callback: CALLBACK, exchanges: [query] }))).toEqual(['code-sent-to-me']);
 	});
 
 	it('flags me.json without User-Agent: an error when it got 403, a warning otherwise', () => {
 		const me = (status: number) => exchange('me', { url: ME, headers: { Authorization: 'Bearer t' } }, { status });
-		expect(crossFlags(run({ exchanges: [me(403)] }))[0]).toMatchObject({ id: 'me-no-user-agent', severity: 'error', section: '4.3' });
-		expect(crossFlags(run({ exchanges: [me(200)] }))[0]).toMatchObject({ id: 'me-no-user-agent', severity: 'warning' });
+		expect(crossFlags(flow({ exchanges: [me(403)] }))[0]).toMatchObject({ id: 'me-no-user-agent', severity: 'error', section: '4.3' });
+		expect(crossFlags(flow({ exchanges: [me(200)] }))[0]).toMatchObject({ id: 'me-no-user-agent', severity: 'warning' });
 	});
 
 	it('flags a token exchange sent by a browser', () => {
-		expect(ids(run({ exchanges: [token('code=c-1', 200, 't', { Origin: 'https://shop.example.com' })] }))).toEqual(['token-from-browser']);
+		expect(ids(flow({ exchanges: [token('code=c-1', 200, 't', { Origin: 'https://shop.example.com' })] }))).toEqual(['token-from-browser']);
 	});
 });

@@ -1,38 +1,38 @@
 /**
- * Annotations of a recorded run, derived from the run alone: what was sent is read back from each request, the
- * link and callback give what the walk knew. A saved run, its permalink and an imported HAR of it are therefore
- * annotated identically, with no state beyond the run.
+ * Annotations of a recorded flow, derived from the record alone: what was sent is read back from each request, the
+ * link and callback give what the walk knew. A walk, its saved run's permalink, an imported HAR of it and the
+ * sandbox's live log of it are therefore annotated identically, with no state beyond the record.
  */
-import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose';
-import { classifyCallback } from '$lib/flow/callback';
-import type { RecordedExchange } from '$lib/flow/exchange';
+import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose';
+import { classifyCallback } from './callback';
+import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
+import type { FlowRecord } from './record';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
-import type { Run } from './run';
 
-export interface AnnotatedRun {
+export interface AnnotatedFlow {
 	callback: Annotation | null;
 	/** One per exchange, in order; null for steps that are not annotated (the link, the redirect). */
 	exchanges: (Annotation | null)[];
 }
 
-function linkParam(run: Run, name: string): string | undefined {
-	return run.link && URL.canParse(run.link) ? (new URL(run.link).searchParams.get(name) ?? undefined) : undefined;
+function linkParam(flow: FlowRecord, name: string): string | undefined {
+	return flow.link && URL.canParse(flow.link) ? (new URL(flow.link).searchParams.get(name) ?? undefined) : undefined;
 }
 
 function succeeded(exchange: RecordedExchange): boolean {
 	return exchange.response?.status === 200;
 }
 
-export function annotateRun(run: Run): AnnotatedRun {
-	const linkRedirectUri = linkParam(run, 'redirect_uri');
-	const linkClientId = linkParam(run, 'client_id');
-	const callbackResult = run.callback && linkRedirectUri ? classifyCallback(run.callback.url, { redirectUri: linkRedirectUri }) : null;
+export function annotateFlow(flow: FlowRecord): AnnotatedFlow {
+	const linkRedirectUri = linkParam(flow, 'redirect_uri');
+	const linkClientId = linkParam(flow, 'client_id');
+	const callbackResult = flow.callback && linkRedirectUri ? classifyCallback(flow.callback.url, { redirectUri: linkRedirectUri }) : null;
 	const issuedCode = callbackResult?.kind === 'code' ? callbackResult.code : undefined;
-	const target = run.target.kind;
+	const target = flow.target.kind;
 	const exchangedCodes = new Set<string>();
 
-	const exchanges = run.exchanges.map((exchange): Annotation | null => {
+	const exchanges = flow.exchanges.map((exchange): Annotation | null => {
 		if (exchange.step === 'token') {
 			const request = exchange.request;
 			const sentCode = requestParam(request, 'code');
@@ -40,7 +40,7 @@ export function annotateRun(run: Run): AnnotatedRun {
 				target,
 				linkRedirectUri,
 				linkClientId,
-				codeReceivedAt: run.callback?.receivedAt,
+				codeReceivedAt: flow.callback?.receivedAt,
 				codeExchangedBefore: sentCode !== undefined && exchangedCodes.has(sentCode),
 				codeClientId: linkClientId,
 				now: exchange.startedAt,
@@ -60,7 +60,7 @@ export function annotateRun(run: Run): AnnotatedRun {
 				sentGrantCode: token !== undefined && !token.includes(MASK) && token === issuedCode,
 				sentUserAgent: requestHeader(exchange.request, 'user-agent') !== undefined,
 				sentToken: token !== undefined,
-				today: (run.sandboxClock ?? exchange.startedAt).slice(0, 10)
+				today: (flow.sandboxClock ?? exchange.startedAt).slice(0, 10)
 			});
 		}
 		return null;

@@ -1,0 +1,18 @@
+/**
+ * The flow engine's one entry: everything the tables and the cross-request rules say about a recorded flow. A walk,
+ * an imported run and the sandbox's live flows are all diagnosed here, so each source shows the same findings.
+ */
+import { annotateFlow, type AnnotatedFlow } from './annotate-flow';
+import { crossFlags, type CrossFlag, type FlowHints } from './flags';
+import type { FlowRecord } from './record';
+
+export interface FlowDiagnosis {
+	/** Each exchange's and the callback's row of the tables. */
+	annotations: AnnotatedFlow;
+	/** What is wrong across the requests, errors first. */
+	flags: CrossFlag[];
+}
+
+export function diagnoseFlow(flow: FlowRecord, hints: FlowHints = {}): FlowDiagnosis {
+	return { annotations: annotateFlow(flow), flags: crossFlags(flow, hints) };
+}

@@ -1,0 +1,35 @@
+/**
+ * What the flow engine reads: one attempt at the flow as recorded, whatever recorded it. A walk in the explorer, an
+ * imported HAR or curl command, and the sandbox's live log all become a `FlowRecord`, and the engine (annotate-flow.ts,
+ * flags.ts, diagnose-flow.ts) reasons over it alone. A saved run (support/run.ts) is a FlowRecord with a name.
+ */
+import { uriParts } from '$lib/http/encoding';
+import { splitRawQuery } from '$lib/http/form';
+import type { RecordedExchange } from './exchange';
+
+export interface FlowTarget {
+	kind: 'sandbox' | 'custom';
+	authUrl: string;
+	accountsUrl: string;
+}
+
+export interface FlowRecord {
+	target: FlowTarget;
+	/** The sandbox's clock when the flow ran, when the sandbox was the target and its clock was set. */
+	sandboxClock: string | null;
+	/** The authorisation link the flow started from. */
+	link: string | null;
+	/** The browser's arrival at the redirect URI that the flow went on from. */
+	callback: { url: string; receivedAt: string } | null;
+	exchanges: RecordedExchange[];
+}
+
+/** A parameter of the flow's authorisation link, decoded once, as the service reads it. */
+export function linkParameter(record: Pick<FlowRecord, 'link'>, name: string): string | undefined {
+	return record.link === null ? undefined : splitRawQuery(uriParts(record.link).query).find((p) => p.name === name)?.value;
+}
+
+/** The `redirect_uri` of the flow's authorisation link. */
+export function linkRedirectUri(record: Pick<FlowRecord, 'link'>): string | undefined {
+	return linkParameter(record, 'redirect_uri');
+}

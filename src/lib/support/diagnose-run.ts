@@ -1,0 +1,8 @@
+/** A saved run's diagnosis: the flow engine's, told what redaction found that the redacted run no longer shows. */
+import { diagnoseFlow, type FlowDiagnosis } from '$lib/flow/diagnose-flow';
+import { secretFoundInLink } from './redact';
+import type { Run } from './run';
+
+export function diagnoseRun(run: Run): FlowDiagnosis {
+	return diagnoseFlow(run, { secretInLink: secretFoundInLink(run) });
+}
