@@ -3,9 +3,9 @@
  * variant's 500 on a reused code and its cancel loop, the corrected variant's pages; and the HARs recorded of it
  * hold what a customer's browser export would.
  */
-import { readFile } from 'node:fs/promises';
+import type { Har } from '../src/lib/support/har-schema';
 import { expect, test } from '@playwright/test';
-import { recordSignIn, sanitise, sanitiseFile, type Har } from './support/record-har';
+import { readHar, recordSignIn, sanitise, sanitiseFile } from './support/record-har';
 import { AUTH_HOST } from './support/walk';
 
 const STACK_LINE = /\n\s*at .+:\d+:\d+/;
@@ -38,6 +38,12 @@ test.describe('naive passport app', () => {
 		expect(callback.searchParams.has('error')).toBe(false);
 		expect(run.linkArrivals).toHaveLength(2);
 		expect(new URL(run.finalUrl).origin).toBe(AUTH_HOST);
+	});
+
+	test('a user who asked for account deletion (me.json 404) gets a 500', async ({ browser }) => {
+		const run = await recordSignIn(browser, { variant: 'naive', journey: 'good', login: 'deleted@example.com' });
+		expect(run.finalStatus).toBe(500);
+		expect(run.finalText).toMatch(STACK_LINE);
 	});
 
 	test('redirectNext: the exchange sends the plain callback URL, the service refuses it, a 500', async ({ browser }) => {
@@ -76,6 +82,19 @@ test.describe('corrected passport app', () => {
 		expect(run.finalText).not.toMatch(STACK_LINE);
 	});
 
+	test('a user who asked for account deletion (me.json 404) gets a clear page, no stack trace', async ({ browser }) => {
+		const run = await recordSignIn(browser, { variant: 'corrected', journey: 'good', login: 'deleted@example.com' });
+		expect(run.finalStatus).toBe(403);
+		expect(run.finalText).toContain('asked to be deleted');
+		expect(run.finalText).not.toMatch(STACK_LINE);
+	});
+
+	test('reads verifications keyed `group`', async ({ browser }) => {
+		const run = await recordSignIn(browser, { variant: 'corrected', journey: 'good', verificationKey: 'group' });
+		expect(new URL(run.finalUrl).pathname).toBe('/home');
+		expect(run.finalText).toContain('student until');
+	});
+
 	test('redirectNext: the exchange sends the link\'s own redirect URI and lands on next', async ({ browser }) => {
 		const run = await recordSignIn(browser, { variant: 'corrected', journey: 'redirect-next' });
 		expect(run.finalStatus).toBe(200);
@@ -92,9 +111,7 @@ test.describe('corrected passport app', () => {
 
 test('the recorded HAR holds the link, the callback arrivals and response bodies; the sanitised copy no cookies or authorization', async ({ browser }, testInfo) => {
 	const run = await recordSignIn(browser, { variant: 'naive', journey: 'reload', harPath: testInfo.outputPath('reload.har') });
-	const har = JSON.parse(await readFile(run.harPath, 'utf8')) as Har & {
-		log: { entries: { request: { url: string }; response: { status: number; content: { text?: string } } }[] };
-	};
+	const har = await readHar(run.harPath);
 	const urls = har.log.entries.map((e) => e.request.url);
 	expect(urls).toContain(run.linkArrivals[0]);
 	expect(urls.filter((u) => u === run.callbackArrivals[0])).toHaveLength(2);
@@ -110,7 +127,7 @@ test('the recorded HAR holds the link, the callback arrivals and response bodies
 		);
 	expect(hasSensitive(har)).toBe(true);
 	const sanitisedPath = await sanitiseFile(run.harPath);
-	const sanitised = JSON.parse(await readFile(sanitisedPath, 'utf8')) as Har;
+	const sanitised = await readHar(sanitisedPath);
 	expect(hasSensitive(sanitised)).toBe(false);
 	expect(sanitised).toEqual(sanitise(har));
 	expect(sanitised.log.entries).toHaveLength(har.log.entries.length);

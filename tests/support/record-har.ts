@@ -7,6 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
+import type { Har } from '../../src/lib/support/har-schema';
 import type { PassportAppVariant } from '../apps/passport-app';
 import { SIGN_IN, startAppOnSandbox, type AppKnobs } from '../apps/sandbox-client';
 import { AUTH_HOST, decideOnSandbox, type Decision } from './walk';
@@ -26,6 +27,10 @@ export interface RecordSignInOptions {
 	journey: Journey;
 	/** More knobs for the app (the journey sets its own: redirect-next sets redirectNext, state sets state). */
 	knobs?: Partial<Omit<AppKnobs, 'variant' | 'port'>>;
+	/** Who signs in: a fixture user of the workspace (default SIGN_IN's student). */
+	login?: string;
+	/** The key of me.json's verification elements for the app's client (default `supergroup`). */
+	verificationKey?: 'supergroup' | 'group';
 	/** Where to write the HAR; a new temporary directory's sign-in.har by default. */
 	harPath?: string;
 }
@@ -61,7 +66,7 @@ async function landing(page: Page, appUrl: string, linkArrivals: string[], loops
 export async function recordSignIn(browser: Browser, options: RecordSignInOptions): Promise<RecordedSignIn> {
 	const { journey, variant } = options;
 	const harPath = options.harPath ?? join(await mkdtemp(join(tmpdir(), 'passport-har-')), 'sign-in.har');
-	const running = await startAppOnSandbox({ ...options.knobs, ...JOURNEY_KNOBS[journey], variant });
+	const running = await startAppOnSandbox({ ...options.knobs, ...JOURNEY_KNOBS[journey], variant }, { verificationKey: options.verificationKey });
 	const appUrl = running.app.url;
 	const context = await browser.newContext({ recordHar: { path: harPath, content: 'embed', mode: 'full' } });
 	try {
@@ -82,7 +87,7 @@ export async function recordSignIn(browser: Browser, options: RecordSignInOption
 
 		await page.goto(`${appUrl}/login`);
 		const decision: Decision = journey === 'cancel-loop' ? 'cancel' : 'authorise';
-		await decideOnSandbox(page, SIGN_IN.login, decision);
+		await decideOnSandbox(page, options.login ?? SIGN_IN.login, decision);
 		await landing(page, appUrl, linkArrivals, 2);
 		if (journey === 'reload' && callbackArrivals[0]) {
 			await page.goto(callbackArrivals[0]);
@@ -96,22 +101,10 @@ export async function recordSignIn(browser: Browser, options: RecordSignInOption
 	}
 }
 
-interface HarHeader {
-	name: string;
-	value: string;
-}
-interface HarMessage {
-	headers: HarHeader[];
-	cookies: unknown[];
-}
-export interface Har {
-	log: { entries: { request: HarMessage; response: HarMessage }[] } & Record<string, unknown>;
-}
-
 const SANITISED_HEADERS = new Set(['cookie', 'set-cookie', 'authorization']);
 
 /** Chrome's sanitized export: no Cookie, Set-Cookie or Authorization header, and empty `cookies` arrays. */
-export function sanitise<T extends Har>(har: T): T {
+export function sanitise(har: Har): Har {
 	const copy = structuredClone(har);
 	for (const entry of copy.log.entries) {
 		for (const message of [entry.request, entry.response]) {
@@ -124,8 +117,13 @@ export function sanitise<T extends Har>(har: T): T {
 
 /** Writes the sanitised copy of a HAR file beside it (`x.sanitized.har`); returns its path. */
 export async function sanitiseFile(harPath: string): Promise<string> {
-	const har = JSON.parse(await readFile(harPath, 'utf8')) as Har;
+	const har = await readHar(harPath);
 	const path = harPath.replace(/(\.har)?$/, '.sanitized.har');
 	await writeFile(path, JSON.stringify(sanitise(har), null, 2));
 	return path;
+}
+
+/** A HAR file as written (Playwright's recordHar or a browser's export). */
+export async function readHar(harPath: string): Promise<Har> {
+	return JSON.parse(await readFile(harPath, 'utf8')) as Har;
 }
