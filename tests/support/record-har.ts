@@ -89,9 +89,10 @@ export async function recordSignIn(browser: Browser, options: RecordSignInOption
 		const decision: Decision = journey === 'cancel-loop' ? 'cancel' : 'authorise';
 		await decideOnSandbox(page, options.login ?? SIGN_IN.login, decision);
 		await landing(page, appUrl, linkArrivals, 2);
-		if (journey === 'reload' && callbackArrivals[0]) {
-			await page.goto(callbackArrivals[0]);
-			await page.waitForLoadState('load');
+		if (journey === 'reload') {
+			const callback = callbackArrivals[0];
+			if (!callback) throw new Error(`The sign-in never reached the app's callback (ended on ${page.url()})`);
+			await page.goto(callback); // waits for its load
 		}
 		const finalText = await page.locator('body').innerText();
 		return { harPath, finalUrl: page.url(), finalStatus: final.status, finalText, linkArrivals, callbackArrivals, appUrl };

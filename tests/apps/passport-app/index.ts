@@ -174,8 +174,13 @@ export function createPassportApp(options: PassportAppOptions, origin: () => str
 				const [status, message] = meaning[err.status] ?? [502, 'The service could not tell us who you are. Please try again later.'];
 				return res.status(status).send(page('Sign-in failed', `<p>${message}</p>${again}`));
 			}
-			if (err instanceof OAuth2Strategy.TokenError || err instanceof OAuth2Strategy.InternalOAuthError) {
-				return res.status(400).send(page('Sign-in link used', `<p>That sign-in link has already been used or expired. Please sign in again.</p>${again}`));
+			if (err instanceof OAuth2Strategy.TokenError) {
+				const message =
+					err.code === 'invalid_grant' ? 'That sign-in link has already been used or expired.' : 'The service did not accept this sign-in.';
+				return res.status(400).send(page('Sign-in not completed', `<p>${message} Please sign in again.</p>${again}`));
+			}
+			if (err instanceof OAuth2Strategy.InternalOAuthError) {
+				return res.status(502).send(page('Sign-in failed', `<p>We could not reach the sign-in service. Please try again later.</p>${again}`));
 			}
 			if (err) return next(err);
 			if (!user) {
