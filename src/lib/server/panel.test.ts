@@ -64,8 +64,18 @@ describe('panel data', () => {
 			redirect_uris: ['https://my-app.example/cb', 'https://my-app.example/other'],
 			countries: ['uk', 'fr'],
 			verification_key: 'supergroup',
-			secret_set: true
+			secret_set: true,
+			pending_outcomes: []
 		});
+	});
+
+	it('lists each client\'s pending outcome rules', () => {
+		store.setOutcome('demo-client', 'me-404');
+		store.setOutcome('demo-client', 'authorise-cancel');
+		store.takeOutcome('demo-client', 'authorise', 'test');
+		const clients = panelState(store).clients;
+		expect(clients.find((c) => c.client_id === 'demo-client')?.pending_outcomes).toEqual(['me-404']);
+		expect(clients.find((c) => c.client_id === 'group-key-client')?.pending_outcomes).toEqual([]);
 	});
 
 	it('marks each verification active or expired on the sandbox clock', () => {

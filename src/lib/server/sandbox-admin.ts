@@ -78,15 +78,21 @@ const isSandboxPath = (path: string) => path === '/sandbox' || path.startsWith('
 const isLoginDoor = (event: RequestEvent) =>
 	event.url.pathname === '/sandbox' && (event.request.method === 'GET' || (event.request.method === 'POST' && event.url.search === '?/login'));
 
-/** Every request under /sandbox passes here (after the session hook). */
-export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
-	if (!isSandboxPath(event.url.pathname)) return resolve(event);
-	const access = await sandboxAdminAccess(event);
-	if (access === 'off') return json({ message: OFF_MESSAGE }, { status: 404 });
-	if (access === 'allowed' || isLoginDoor(event)) return resolve(event);
+/** Why an access other than `allowed` refuses, as a status and a message a person can act on. */
+export function accessRefusal(access: Exclude<SandboxAdminAccess, 'allowed'>): { status: 403 | 404; message: string } {
+	if (access === 'off') return { status: 404, message: OFF_MESSAGE };
 	const message =
 		access === 'token-needed'
 			? 'Sandbox administration needs the admin token: give it on the /sandbox page first.'
 			: 'Sandbox administration is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.';
-	return json({ message }, { status: 403 });
+	return { status: 403, message };
+}
+
+/** Every request under /sandbox passes here (after the session hook). */
+export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
+	if (!isSandboxPath(event.url.pathname)) return resolve(event);
+	const access = await sandboxAdminAccess(event);
+	if (access === 'allowed' || (access !== 'off' && isLoginDoor(event))) return resolve(event);
+	const { status, message } = accessRefusal(access);
+	return json({ message }, { status });
 };
