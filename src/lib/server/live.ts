@@ -1,0 +1,232 @@
+/**
+ * Live flows (/live): the sandbox's clients of the session's workspace, and each client's flows as they happen,
+ * rebuilt from the workspace's request log by the flow engine (reconstruct.ts) and diagnosed as a saved run is
+ * (annotations, cross-request flags) plus the flow's own flags (flow-flags.ts).
+ *
+ * Access follows the /sandbox panel's rules (sandbox-admin.ts): the session's own workspace, else the default one
+ * for whoever administers the sandbox; never the default workspace of a public sandbox (its log is everyone's).
+ * A client of another workspace is not found. Nothing shown carries a secret or a token: the log masks codes and
+ * tokens before it stores them, and each flow is redacted as a saved run is (a secret's value found anywhere).
+ *
+ * The event stream subscribes to the workspace's log (no polling): entries are built when they arrive, at most
+ * every PUSH_INTERVAL_MS, and only the flows that changed are sent.
+ */
+import { error, type RequestEvent } from '@sveltejs/kit';
+import { flowFlags, type CrossFlag } from '$lib/flow/flow-flags';
+import { flowStepOf, reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
+import type { StepId } from '$lib/flow/exchange';
+import { uriParts } from '$lib/http/encoding';
+import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/request-log';
+import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
+import { assembleRun, redactRun } from '$lib/support/redact';
+import { exchangeHeadline, type Run } from '$lib/support/run';
+import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from './sandbox-admin';
+import { runOwner } from './run-access';
+import { services } from './services';
+import { presentRun } from './support';
+import { sseComment, sseEvent } from './sse';
+
+/** What the live pages list of a client. */
+export interface LiveClient {
+	clientId: string;
+	name: string;
+}
+
+/** One flow as the live page shows it: the redacted run of its requests, annotated and flagged. */
+export type LiveFlow = ReturnType<typeof presentRun> & {
+	id: string;
+	followsCancel: ReconstructedFlow['followsCancel'];
+	updatedAt: string;
+	outcome: string;
+};
+
+/**
+ * Saved runs name how they came to be from a fixed list (support/run.ts RUN_SOURCES), which has no live source
+ * yet: a live flow is saved as the sandbox walk it most resembles.
+ */
+const LIVE_RUN_SOURCE: Run['source'] = 'walk';
+
+const PUSH_INTERVAL_MS = 250;
+const HEARTBEAT_MS = 15_000;
+
+/** The workspace the session may watch, or the error page saying why not. */
+export async function liveWorkspace(event: RequestEvent): Promise<SandboxWorkspace> {
+	const access = await sandboxAdminAccess(event);
+	if (access === 'off') error(404, OFF_MESSAGE);
+	if (access !== 'allowed')
+		error(403, access === 'token-needed' ? 'Live flows need sandbox administration: give the admin token on the /sandbox page first.' : 'Live flows are open to this machine only (no SANDBOX_ADMIN_TOKEN is set).');
+	const shown = await panelWorkspace(event);
+	if (!shown) error(404, 'The sandbox is off (SANDBOX=off): there are no live flows.');
+	if (shown.readOnly) error(403, 'On a public sandbox the default workspace\'s requests are everyone\'s: use your own workspace (on the /sandbox page) to watch your flows.');
+	return shown.workspace;
+}
+
+export function liveClients(workspace: SandboxWorkspace): LiveClient[] {
+	return workspace.listClients().map((c) => ({ clientId: c.client_id, name: c.name }));
+}
+
+/** The workspace's client, or a 404 (a client of another workspace is not found either). */
+export function liveClient(workspace: SandboxWorkspace, clientId: string): SandboxClient {
+	const client = workspace.getClient(clientId);
+	if (!client) error(404, `No client "${clientId.slice(0, 100)}" in your sandbox workspace. Its clients are listed at /live.`);
+	return client;
+}
+
+function label(step: StepId, url: string): string {
+	if (step === 'link') return 'authorisation link';
+	if (step === 'token') return 'token exchange';
+	if (step === 'me') return 'me.json';
+	const page = uriParts(url).path.split('/')[3];
+	return page ? `sign-in: ${page}` : 'sign-in page';
+}
+
+/** A log entry as evidence of a flow; null for requests that are no step of one (the control API, errors pages). */
+export function evidenceOf(logged: LoggedExchange): FlowEvidence | null {
+	const step = flowStepOf(logged.request.method, logged.request.url);
+	if (step === null) return null;
+	return {
+		exchange: {
+			id: logged.ref,
+			step,
+			label: label(step, logged.request.url),
+			startedAt: logged.sandboxAt,
+			durationMs: logged.durationMs,
+			request: logged.request,
+			response: logged.response,
+			failure: null,
+			masked: []
+		},
+		keys: logged.keys
+	};
+}
+
+/** How a flow stands, for its heading and a saved run's title. */
+function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof presentRun>): string {
+	const i = flow.exchanges.findLastIndex((e) => e.step === 'token' || e.step === 'me');
+	if (i !== -1) return exchangeHeadline(flow.exchanges[i]!, presented.annotations.exchanges[i] ?? undefined);
+	if (presented.callback) return presented.callback.result.kind === 'cancel' ? 'cancelled' : presented.callback.result.kind === 'code' ? 'code received' : 'unexpected redirect';
+	return 'signing in';
+}
+
+async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Run> {
+	const { sandbox } = await services();
+	return {
+		id: flow.id,
+		title: `Live flow, ${client.client_id}`,
+		createdAt: flow.startedAt,
+		target: { kind: 'sandbox', authUrl: sandbox?.authUrl ?? '', accountsUrl: sandbox?.accountsUrl ?? '' },
+		sandboxClock: flow.updatedAt,
+		link: flow.link,
+		callback: flow.callback,
+		exchanges: flow.exchanges,
+		redactions: [],
+		source: LIVE_RUN_SOURCE
+	};
+}
+
+/** A flow diagnosed: redacted as a saved run, annotated, its cross-request flags and its own. */
+async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
+	const run = redactRun(await runOf(flow, client), { clientSecrets: [client.client_secret] });
+	const presented = presentRun(run);
+	const flags: CrossFlag[] = [...presented.flags, ...flowFlags(flow)].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+	return { ...presented, flags, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
+}
+
+/** The entries of the workspace's log, oldest first, as flow evidence. */
+function evidenceIn(entries: readonly LoggedExchange[]): FlowEvidence[] {
+	return entries.flatMap((e) => evidenceOf(e) ?? []);
+}
+
+function loggedNow(workspace: SandboxWorkspace): LoggedExchange[] {
+	return workspace
+		.recentLog(LOG_CAPACITY)
+		.map((e) => e.entry as LoggedExchange) // entries are written only by the request log, in its shape
+		.reverse();
+}
+
+const flowsOf = (entries: readonly LoggedExchange[], clientId: string) => reconstructFlows(evidenceIn(entries)).filter((f) => f.clientId === clientId);
+
+/** The client's flows in the log now, newest first, diagnosed. */
+export async function liveFlows(workspace: SandboxWorkspace, client: SandboxClient): Promise<LiveFlow[]> {
+	const flows = flowsOf(loggedNow(workspace), client.client_id);
+	return Promise.all(flows.reverse().map((f) => present(f, client)));
+}
+
+/** Saves the flow as a run of the session's (redacted as every run); answers its id, or a 404 when the flow is gone. */
+export async function saveLiveFlow(workspace: SandboxWorkspace, client: SandboxClient, flowId: string, sessionId: string): Promise<string> {
+	const flow = flowsOf(loggedNow(workspace), client.client_id).find((f) => f.id === flowId);
+	if (!flow) error(404, 'That flow is no longer in the sandbox\'s request log (it keeps the newest 500 requests).');
+	const { runs } = await services();
+	const run = await runOf(flow, client);
+	const presented = presentRun(redactRun(run, { clientSecrets: [client.client_secret] }));
+	const saved = runs.save({ ...run, id: globalThis.crypto.randomUUID(), title: `Live flow, ${client.client_id}: ${outcomeOf(flow, presented)}` }, { clientSecrets: [client.client_secret] }, runOwner(sessionId));
+	return assembleRun(saved).id;
+}
+
+/** What a flow's update depends on: its requests and whether it followed a cancel. */
+const signature = (flow: ReconstructedFlow) => `${flow.exchanges.map((e) => e.id).join(',')}|${flow.followsCancel?.flowId ?? ''}`;
+
+/**
+ * `text/event-stream` of the client's flows: each current flow once (`flow` events), then each flow again when it
+ * changes; a comment every HEARTBEAT_MS keeps proxies from closing it. Ends when the browser goes away.
+ */
+export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal): Response {
+	const encoder = new TextEncoder();
+	let stop = () => {};
+	const stream = new ReadableStream<Uint8Array>({
+		start(controller) {
+			let open = true;
+			const window = loggedNow(workspace);
+			const arrived: LiveLogEntry[] = [];
+			const sent = new Map<string, string>();
+			let timer: ReturnType<typeof setTimeout> | undefined;
+			let pushing = Promise.resolve();
+
+			const send = (text: string) => {
+				if (open) controller.enqueue(encoder.encode(text));
+			};
+			async function push(): Promise<void> {
+				timer = undefined;
+				// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
+				for (const { entry } of arrived.splice(0).slice(-LOG_CAPACITY)) window.push(entry.build() as LoggedExchange);
+				window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
+				for (const flow of flowsOf(window, client.client_id)) {
+					const key = signature(flow);
+					if (sent.get(flow.id) === key) continue;
+					sent.set(flow.id, key);
+					send(sseEvent('flow', await present(flow, client)));
+				}
+			}
+			const schedule = () => {
+				pushing = pushing.then(push).catch((cause: unknown) => console.error('live flows:', cause));
+			};
+			const unsubscribe = workspace.subscribeLog((entry) => {
+				arrived.push(entry);
+				if (arrived.length > 2 * LOG_CAPACITY) arrived.splice(0, arrived.length - LOG_CAPACITY);
+				timer ??= setTimeout(schedule, PUSH_INTERVAL_MS);
+			});
+			const heartbeat = setInterval(() => send(sseComment('keep-alive')), HEARTBEAT_MS);
+			stop = () => {
+				if (!open) return;
+				open = false;
+				unsubscribe();
+				clearInterval(heartbeat);
+				clearTimeout(timer);
+				try {
+					controller.close();
+				} catch {
+					// already closed by the runtime
+				}
+			};
+			signal.addEventListener('abort', stop, { once: true });
+			send(sseComment('live flows'));
+			schedule();
+		},
+		cancel() {
+			stop();
+		}
+	});
+	return new Response(stream, {
+		headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
+	});
+}
