@@ -187,6 +187,7 @@ export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClie
 			};
 			async function push(): Promise<void> {
 				timer = undefined;
+				if (!open) return;
 				// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
 				for (const { entry } of arrived.splice(0).slice(-LOG_CAPACITY)) window.push(entry.build() as LoggedExchange);
 				window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
