@@ -46,7 +46,12 @@ export type LiveFlow = ReturnType<typeof presentRun> & {
  */
 const LIVE_RUN_SOURCE: Run['source'] = 'walk';
 
-const PUSH_INTERVAL_MS = 250;
+/**
+ * The newest flows shown and kept up to date: under load every exchange of a fresh code is a flow of its own,
+ * and diagnosing hundreds at each push would cost the sandbox's hosts, which share this process.
+ */
+export const LIVE_FLOWS_SHOWN = 20;
+const PUSH_INTERVAL_MS = 300;
 const HEARTBEAT_MS = 15_000;
 
 /** The workspace the session may watch, or the error page saying why not. */
@@ -144,11 +149,14 @@ function loggedNow(workspace: SandboxWorkspace): LoggedExchange[] {
 		.reverse();
 }
 
+/** The client's flows in `entries`, oldest first. */
 const flowsOf = (entries: readonly LoggedExchange[], clientId: string) => reconstructFlows(evidenceIn(entries)).filter((f) => f.clientId === clientId);
+/** The newest LIVE_FLOWS_SHOWN of them. */
+const shownFlowsOf = (entries: readonly LoggedExchange[], clientId: string) => flowsOf(entries, clientId).slice(-LIVE_FLOWS_SHOWN);
 
-/** The client's flows in the log now, newest first, diagnosed. */
+/** The client's newest flows in the log now, newest first, diagnosed. */
 export async function liveFlows(workspace: SandboxWorkspace, client: SandboxClient): Promise<LiveFlow[]> {
-	const flows = flowsOf(loggedNow(workspace), client.client_id);
+	const flows = shownFlowsOf(loggedNow(workspace), client.client_id);
 	return Promise.all(flows.reverse().map((f) => present(f, client)));
 }
 
@@ -191,7 +199,10 @@ export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClie
 				// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
 				for (const { entry } of arrived.splice(0).slice(-LOG_CAPACITY)) window.push(entry.build() as LoggedExchange);
 				window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
-				for (const flow of flowsOf(window, client.client_id)) {
+				const shown = shownFlowsOf(window, client.client_id);
+				const current = new Set(shown.map((f) => f.id));
+				for (const id of sent.keys()) if (!current.has(id)) sent.delete(id);
+				for (const flow of shown) {
 					const key = signature(flow);
 					if (sent.get(flow.id) === key) continue;
 					sent.set(flow.id, key);
