@@ -8,8 +8,9 @@
  * A client of another workspace is not found. Nothing shown carries a secret or a token: the log masks codes and
  * tokens before it stores them, and each flow is redacted as a saved run is (a secret's value found anywhere).
  *
- * The event stream subscribes to the workspace's log (no polling): entries are built when they arrive, at most
- * every PUSH_INTERVAL_MS, and only the flows that changed are sent.
+ * The event stream subscribes to the workspace's log (no polling): entries are built after they arrive, at most
+ * every PUSH_INTERVAL_MS and within a small share of the process's time (LIVE_SHARE), and only the flows that
+ * changed are sent.
  */
 import { error, type RequestEvent } from '@sveltejs/kit';
 import { flowFlags, type CrossFlag } from '$lib/flow/flow-flags';
@@ -52,6 +53,13 @@ const LIVE_RUN_SOURCE: Run['source'] = 'walk';
  */
 export const LIVE_FLOWS_SHOWN = 20;
 const PUSH_INTERVAL_MS = 300;
+/**
+ * The share of the process's time one live view may take, so that it costs the sandbox's hosts (in this process)
+ * nothing measurable: under load each push builds up to LOG_CAPACITY entries, and the next waits accordingly.
+ */
+const LIVE_SHARE = 0.03;
+/** Entries built between two yields to the hosts' requests. */
+const BUILD_SLICE = 25;
 const HEARTBEAT_MS = 15_000;
 
 /** The workspace the session may watch, or the error page saying why not. */
@@ -188,34 +196,60 @@ export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClie
 			const arrived: LiveLogEntry[] = [];
 			const sent = new Map<string, string>();
 			let timer: ReturnType<typeof setTimeout> | undefined;
-			let pushing = Promise.resolve();
+			let busy = false;
+			/** When the next push may start: after resting 1 / LIVE_SHARE times what the last one took. */
+			let restUntil = 0;
 
 			const send = (text: string) => {
 				if (open) controller.enqueue(encoder.encode(text));
 			};
-			async function push(): Promise<void> {
-				timer = undefined;
-				if (!open) return;
+			/** Builds what arrived, rebuilds the flows and sends those that changed, yielding to requests as it goes. */
+			async function push(): Promise<number> {
+				let spent = 0;
+				let mark = performance.now();
+				const pause = async () => {
+					spent += performance.now() - mark;
+					await new Promise<void>((resolve) => setImmediate(resolve));
+					mark = performance.now();
+				};
 				// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
-				for (const { entry } of arrived.splice(0).slice(-LOG_CAPACITY)) window.push(entry.build() as LoggedExchange);
+				const batch = arrived.splice(0).slice(-LOG_CAPACITY);
+				for (let i = 0; i < batch.length; i++) {
+					window.push(batch[i]!.entry.build() as LoggedExchange);
+					if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
+				}
 				window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
 				const shown = shownFlowsOf(window, client.client_id);
 				const current = new Set(shown.map((f) => f.id));
 				for (const id of sent.keys()) if (!current.has(id)) sent.delete(id);
 				for (const flow of shown) {
 					const key = signature(flow);
-					if (sent.get(flow.id) === key) continue;
+					if (sent.get(flow.id) === key || !open) continue;
 					sent.set(flow.id, key);
 					send(sseEvent('flow', await present(flow, client)));
+					await pause();
+				}
+				return spent + (performance.now() - mark);
+			}
+			async function run(): Promise<void> {
+				timer = undefined;
+				busy = true;
+				try {
+					restUntil = Date.now() + (await push()) / LIVE_SHARE;
+				} catch (cause) {
+					console.error('live flows:', cause);
+				} finally {
+					busy = false;
+					if (arrived.length > 0) wake();
 				}
 			}
-			const schedule = () => {
-				pushing = pushing.then(push).catch((cause: unknown) => console.error('live flows:', cause));
-			};
+			function wake(): void {
+				if (timer === undefined && !busy && open) timer = setTimeout(run, Math.max(PUSH_INTERVAL_MS, restUntil - Date.now()));
+			}
 			const unsubscribe = workspace.subscribeLog((entry) => {
 				arrived.push(entry);
 				if (arrived.length > 2 * LOG_CAPACITY) arrived.splice(0, arrived.length - LOG_CAPACITY);
-				timer ??= setTimeout(schedule, PUSH_INTERVAL_MS);
+				wake();
 			});
 			const heartbeat = setInterval(() => send(sseComment('keep-alive')), HEARTBEAT_MS);
 			stop = () => {
@@ -232,7 +266,7 @@ export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClie
 			};
 			signal.addEventListener('abort', stop, { once: true });
 			send(sseComment('live flows'));
-			schedule();
+			void run();
 		},
 		cancel() {
 			stop();
