@@ -13,6 +13,7 @@
  * changed are sent.
  */
 import { error, type RequestEvent } from '@sveltejs/kit';
+import { annotateAuthorisationAnswer } from '$lib/flow/authorisation-page';
 import { flowFlags, type CrossFlag } from '$lib/flow/flow-flags';
 import { flowStepOf, reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
 import type { StepId } from '$lib/flow/exchange';
@@ -141,8 +142,10 @@ async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Ru
 async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
 	const run = redactRun(await runOf(flow, client), { clientSecrets: [client.client_secret] });
 	const presented = presentRun(run);
+	// A run's annotations cover the token endpoint and me.json; a live flow has the pages too, whose errors are 7.1's.
+	const exchanges = presented.annotations.exchanges.map((a, i) => a ?? annotateAuthorisationAnswer(run.exchanges[i]!));
 	const flags: CrossFlag[] = [...presented.flags, ...flowFlags(flow)].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-	return { ...presented, flags, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
+	return { ...presented, annotations: { ...presented.annotations, exchanges }, flags, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
 }
 
 /** The entries of the workspace's log, oldest first, as flow evidence. */
