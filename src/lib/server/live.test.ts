@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { LogListener, LoggedExchange } from '$lib/sandbox/request-log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
-import { evidenceOf, liveEventStream } from './live';
+import { STREAMS_PER_WORKSPACE, evidenceOf, liveEventStream } from './live';
 
 /** A workspace with an empty log that counts its log's subscribers. */
 function watchedWorkspace() {
 	const listeners = new Set<LogListener>();
 	const workspace = {
+		id: `w${Math.random()}`,
 		recentLog: () => [],
 		subscribeLog(listener: LogListener) {
 			listeners.add(listener);
@@ -44,6 +45,19 @@ describe('the live event stream', () => {
 		const { reader } = await firstChunk(liveEventStream(workspace, client, new AbortController().signal));
 		await reader.cancel();
 		expect(listeners.size).toBe(0);
+	});
+});
+
+describe('live views per workspace', () => {
+	it('refuses one more than STREAMS_PER_WORKSPACE at once, and takes a new one once one closes', async () => {
+		const { workspace } = watchedWorkspace();
+		const aborts = Array.from({ length: STREAMS_PER_WORKSPACE }, () => new AbortController());
+		for (const abort of aborts) liveEventStream(workspace, client, abort.signal);
+		expect(() => liveEventStream(workspace, client, new AbortController().signal)).toThrow(expect.objectContaining({ status: 429 }));
+		aborts[0]!.abort();
+		const next = new AbortController();
+		expect(liveEventStream(workspace, client, next.signal).status).toBe(200);
+		for (const abort of [...aborts, next]) abort.abort();
 	});
 });
 

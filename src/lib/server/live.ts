@@ -61,6 +61,9 @@ const PUSH_INTERVAL_MS = 300;
 const LIVE_SHARE = 0.03;
 /** Entries built between two yields to the hosts' requests. */
 const BUILD_SLICE = 25;
+/** Live views open at once on one workspace (each keeps a window of its log); more are refused with a 429. */
+export const STREAMS_PER_WORKSPACE = 10;
+const openStreams = new Map<string, number>();
 const HEARTBEAT_MS = 15_000;
 
 /** The workspace the session may watch, or the error page saying why not. */
@@ -190,6 +193,9 @@ const signature = (flow: ReconstructedFlow) => `${flow.exchanges.map((e) => e.id
  * changes; a comment every HEARTBEAT_MS keeps proxies from closing it. Ends when the browser goes away.
  */
 export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal): Response {
+	const streams = openStreams.get(workspace.id) ?? 0;
+	if (streams >= STREAMS_PER_WORKSPACE) error(429, `This workspace has ${STREAMS_PER_WORKSPACE} live views open already: close one (a tab on /live/…) and try again.`);
+	openStreams.set(workspace.id, streams + 1);
 	const encoder = new TextEncoder();
 	let stop = () => {};
 	const stream = new ReadableStream<Uint8Array>({
@@ -258,6 +264,9 @@ export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClie
 			stop = () => {
 				if (!open) return;
 				open = false;
+				const left = (openStreams.get(workspace.id) ?? 1) - 1;
+				if (left > 0) openStreams.set(workspace.id, left);
+				else openStreams.delete(workspace.id);
 				unsubscribe();
 				clearInterval(heartbeat);
 				clearTimeout(timer);
