@@ -5,7 +5,7 @@
  * open nor subscribe to this workspace's client.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS_HOST, DEMO_SECRET, EXPLORER, STUDENT, authorise, callMe, exchange, hydrated, open, resetSandbox } from './support/walk';
+import { ACCOUNTS_HOST, DEMO_SECRET, EXPLORER, STUDENT, authorise, callMe, exchange, hydrated, open, resetSandbox, tamper } from './support/walk';
 
 const DEMO_REDIRECT = `${EXPLORER}/callback`;
 
@@ -102,6 +102,25 @@ test('a cancel followed at once by a new link is flagged as the cancel loop', as
 	await expect(loop).toHaveCount(1);
 	await expect(loop.getByTestId('flag-cancel-loop')).toContainText('passport-oauth2');
 	await expect(live.getByTestId('live-flow').filter({ has: live.getByRole('heading', { name: 'cancelled', exact: true }) })).toHaveCount(1);
+});
+
+test('faults across requests are flagged as they happen: a code sent again, a changed redirect_uri, a token used after deletion', async ({ context }) => {
+	const live = await context.newPage();
+	await watch(live);
+	const walk = await context.newPage();
+	await authorise(walk, 'deleted@example.com');
+	await exchange(walk);
+	await tamper(walk, 'Send again');
+	await tamper(walk, 'Change redirect_uri');
+	await callMe(walk);
+	await callMe(walk);
+
+	const flow = live.getByTestId('live-flow').first();
+	await expect(flow.getByTestId('flag-code-reused').first()).toBeVisible();
+	await expect(flow.getByTestId('flag-redirect-uri-differs')).toBeVisible();
+	await expect(flow.getByTestId('flag-deletion-requested')).toBeVisible();
+	await expect(flow.getByTestId('flag-token-used-after-deletion')).toBeVisible();
+	await expect(flow.getByTestId('exchange-me').last().getByTestId('annotation')).toHaveAttribute('data-row', 'me-not-found');
 });
 
 test('no secret, token or live code reaches the live page or its event stream', async ({ page }) => {

@@ -89,7 +89,7 @@ function redirectOf(exchange: RecordedExchange): string | undefined {
 }
 
 /** A redirect without `code` and without `error`: the user cancelled. */
-export function isCancel(callbackUrl: string): boolean {
+function isCancel(callbackUrl: string): boolean {
 	const names = splitRawQuery(uriParts(callbackUrl).query).map((p) => p.name);
 	return !names.includes('code') && !names.includes('error');
 }
