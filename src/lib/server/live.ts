@@ -156,10 +156,14 @@ function evidenceIn(entries: readonly LoggedExchange[]): FlowEvidence[] {
 	return entries.flatMap((e) => evidenceOf(e) ?? []);
 }
 
+/** The workspace's log now, oldest first. Entries logged before they had refs and keys get their row's id as ref. */
 function loggedNow(workspace: SandboxWorkspace): LoggedExchange[] {
 	return workspace
 		.recentLog(LOG_CAPACITY)
-		.map((e) => e.entry as LoggedExchange) // entries are written only by the request log, in its shape
+		.map(({ id, entry }) => {
+			const logged = entry as LoggedExchange; // entries are written only by the request log, in its shape
+			return logged.ref === undefined ? { ...logged, ref: `log-${id}` } : logged;
+		})
 		.reverse();
 }
 
