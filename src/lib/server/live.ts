@@ -125,13 +125,22 @@ function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof present
 	return 'signing in';
 }
 
+/** The origin a flow's request reached: the sandbox by whichever name the app used (localhost, 127.0.0.1, …). */
+function reachedOrigin(flow: ReconstructedFlow, steps: readonly StepId[]): string | undefined {
+	const url = flow.exchanges.find((e) => steps.includes(e.step))?.request.url;
+	return url && URL.canParse(url) ? new URL(url).origin : undefined;
+}
+
 async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Run> {
 	const { sandbox } = await services();
+	// The hosts as the requests named them: the linter would otherwise warn of a link to "another" host.
+	const authUrl = reachedOrigin(flow, ['link', 'authorise']) ?? sandbox?.authUrl ?? '';
+	const accountsUrl = reachedOrigin(flow, ['token', 'me']) ?? sandbox?.accountsUrl ?? '';
 	return {
 		id: flow.id,
 		title: `Live flow, ${client.client_id}`,
 		createdAt: flow.startedAt,
-		target: { kind: 'sandbox', authUrl: sandbox?.authUrl ?? '', accountsUrl: sandbox?.accountsUrl ?? '' },
+		target: { kind: 'sandbox', authUrl, accountsUrl },
 		sandboxClock: flow.updatedAt,
 		link: flow.link,
 		callback: flow.callback,
