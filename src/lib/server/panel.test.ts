@@ -90,11 +90,13 @@ describe('panel data', () => {
 
 	it('shows the latest requests with method, target and status, newest first', () => {
 		const exchange = (path: string, status: number): LoggedExchange => ({
+			ref: path,
 			host: 'accounts',
 			sandboxAt: store.now().toISOString(),
 			durationMs: 1.5,
 			request: { method: 'GET', url: `http://localhost:3002${path}`, headers: [], body: null },
-			response: { status, statusText: '', headers: [], body: '{}', truncated: false }
+			response: { status, statusText: '', headers: [], body: '{}', truncated: false },
+			keys: {}
 		});
 		expect(newestRequestId(store)).toBe(0);
 		store.log({ host: 'accounts', entry: { build: () => exchange('/me.json?access_token=••••••abcd', 401) } });

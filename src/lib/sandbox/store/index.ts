@@ -123,6 +123,7 @@ function workspaceView(record: WorkspaceRecord, parts: Parts): SandboxWorkspace 
 			if (table.get(id) === record) logBuffer.log(id, input);
 		},
 		recentLog: (limit) => logBuffer.recent(id, limit),
+		subscribeLog: (listener) => logBuffer.subscribe(id, listener),
 
 		clear() {
 			logBuffer.discardWaiting(id);

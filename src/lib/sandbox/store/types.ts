@@ -5,7 +5,7 @@
  * and at run time (frozen): a write to the store makes a new object, never changes one already handed out.
  */
 import type { CausesOf, OutcomeId, OutcomeOfStage, OutcomeStage, Supergroup } from '../../protocol';
-import type { LogEntry, LogEntryInput } from '../request-log';
+import type { LogEntry, LogEntryInput, LogListener } from '../request-log';
 
 export type VerificationKey = 'supergroup' | 'group';
 
@@ -190,6 +190,8 @@ export interface SandboxWorkspace {
 
 	log(input: LogEntryInput): void;
 	recentLog(limit: number): LogEntry[];
+	/** Each entry this workspace's log records from now on, as it is recorded (see LogBuffer.subscribe). */
+	subscribeLog(listener: LogListener): () => void;
 
 	/** Removes this workspace's clients, users, codes, tokens and log, and sets its clock back to real time. */
 	clear(): void;
