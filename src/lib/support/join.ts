@@ -1,0 +1,235 @@
+/**
+ * Evidence joined to a saved run: what the integrator's server sent (curl commands, raw HTTP, a server-side HAR)
+ * or the sandbox's own log of the client, added to the run's exchanges so that one timeline holds the front
+ * channel (the browser's) and the back channel (the client's server), and the flow engine's cross-request checks
+ * run over the whole.
+ *
+ * Placing: where the evidence and the run both have times (a HAR, the sandbox's log, a walk), by time. Otherwise
+ * (a pasted curl command has no time) after the exchange it matches: a token exchange after the redirect that
+ * carried its grant code, a me.json call after the token exchange that issued its access token, else after the
+ * last exchange of an earlier step. Codes are kept in a saved run; tokens are not, so a token is matched by its
+ * last characters (token-tails.ts), which a saved run keeps and the sandbox's log shows.
+ *
+ * An exchange the run already holds (the same step, code or token, and answer; close in time when both are
+ * timed) is not added twice; one that comes with the answer the run's copy lacks takes its place. The evidence
+ * is given before redaction, and the joined run must be redacted whole before it is stored (runs.ts does), so a
+ * secret the evidence carries is hidden everywhere, and redaction's places are renumbered here.
+ */
+import type { ExchangeEvidence, EvidenceSource, RecordedExchange, StepId } from '$lib/flow/exchange';
+import type { FlowRecord } from '$lib/flow/record';
+import { requestClientId, requestParam } from '$lib/flow/request-params';
+import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import { inferTarget, stepOfRequest, type Redaction, type Run } from './run';
+import { exchangeCode, sameSecret, tokenTailsOf } from './token-tails';
+
+/** What is added: the exchanges read from it, and the link and callback when it has them (a browser's HAR). */
+export interface Evidence {
+	source: EvidenceSource;
+	/** Whether its exchanges' `startedAt` are when they happened, or only when they were pasted. */
+	timed: boolean;
+	record: Pick<FlowRecord, 'link' | 'callback' | 'exchanges'>;
+	/** What the evidence's own import redacted, its places numbered among the evidence's exchanges. */
+	redactions: Redaction[];
+}
+
+export interface Joined {
+	run: Run;
+	/** The exchanges added, as placed (ids of the joined run). */
+	added: string[];
+	/** How many of the evidence's exchanges the run already held. */
+	duplicates: number;
+}
+
+/** The front channel is the browser's (the link, the redirect, anything sent with an Origin); the back channel the client's server's. */
+export type Channel = 'front' | 'back';
+
+export function channelOf(exchange: RecordedExchange): Channel {
+	if (exchange.step === 'link' || exchange.step === 'authorise') return 'front';
+	return exchange.request.headers.some((h) => h.name.toLowerCase() === 'origin') ? 'front' : 'back';
+}
+
+const STEP_ORDER: Record<StepId, number> = { link: 0, authorise: 1, token: 2, me: 3 };
+
+/** Whether an exchange's time is when it happened: any exchange of the run itself, and timed evidence. */
+const isTimed = (e: RecordedExchange) => e.evidence?.timed !== false;
+
+const CLOSE_MS = 5000;
+
+function answersCompatible(a: RecordedExchange, b: RecordedExchange): boolean {
+	return !a.response || !b.response || a.response.status === b.response.status;
+}
+
+const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : url);
+
+const sharesTail = (a: RecordedExchange, b: RecordedExchange) => {
+	const tails = new Set(tokenTailsOf(a));
+	return tokenTailsOf(b).some((t) => tails.has(t));
+};
+
+/** Whether two records are of the same exchange (see the module's note). */
+export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean {
+	if (a.step !== b.step || a.request.method.toUpperCase() !== b.request.method.toUpperCase()) return false;
+	if (pathOf(a.request.url) !== pathOf(b.request.url) || !answersCompatible(a, b)) return false;
+	if (isTimed(a) && isTimed(b) && Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt)) > CLOSE_MS) return false;
+	switch (a.step) {
+		case 'token':
+			return sameSecret(exchangeCode(a), exchangeCode(b));
+		case 'me':
+			return sharesTail(a, b);
+		case 'authorise':
+			return sameSecret(exchangeCode(a), exchangeCode(b));
+		case 'link':
+			return ['client_id', 'state', 'redirect_uri'].every((name) => requestParam(a.request, name) === requestParam(b.request, name));
+	}
+}
+
+const codeOfUrl = (url: string | undefined) => (url && URL.canParse(url) ? (new URL(url).searchParams.get('code') ?? undefined) : undefined);
+
+/** Where an untimed exchange goes: after the exchange it matches, else after the last of an earlier step. */
+function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callbackUrl: string | undefined): { at: number; by: ExchangeEvidence['matchedBy'] } {
+	const lastIndex = (test: (e: RecordedExchange) => boolean) => exchanges.findLastIndex(test);
+	if (added.step === 'token') {
+		const code = exchangeCode(added);
+		const at = lastIndex((e) => sameSecret(exchangeCode(e), code));
+		if (at !== -1) return { at, by: 'code' };
+		if (sameSecret(codeOfUrl(callbackUrl), code)) return { at: lastIndex((e) => channelOf(e) === 'front'), by: 'code' };
+	}
+	if (added.step === 'me') {
+		const at = lastIndex((e) => (e.step === 'token' || e.step === 'me') && sharesTail(e, added));
+		if (at !== -1) return { at, by: 'token' };
+	}
+	return { at: lastIndex((e) => STEP_ORDER[e.step] <= STEP_ORDER[added.step]), by: 'step' };
+}
+
+/** Where a timed exchange goes: after the last timed one that started no later, and what was placed after that one. */
+function timedPlace(exchanges: RecordedExchange[], added: RecordedExchange): number {
+	const time = Date.parse(added.startedAt);
+	let at = exchanges.findLastIndex((e) => isTimed(e) && Date.parse(e.startedAt) <= time);
+	while (at + 1 < exchanges.length && !isTimed(exchanges[at + 1]!)) at++;
+	return at + 1;
+}
+
+function uniqueId(taken: Set<string>, source: EvidenceSource): string {
+	for (let n = taken.size + 1; ; n++) {
+		const id = `${source}-${n}`;
+		if (!taken.has(id)) return id;
+	}
+}
+
+const PLACE = /^exchange (\d+) \(/;
+
+/**
+ * Redaction places renumbered after the exchanges moved: `moved` maps an old index to its new one. A place in an
+ * exchange that was not kept (evidence the run already held) goes.
+ */
+function renumber(redactions: Redaction[], moved: Map<number, number>): Redaction[] {
+	return redactions.flatMap((r) => {
+		const match = PLACE.exec(r.where);
+		if (!match) return [r];
+		const to = moved.get(Number(match[1]) - 1);
+		return to === undefined ? [] : [{ ...r, where: r.where.replace(PLACE, `exchange ${to + 1} (`) }];
+	});
+}
+
+export function joinEvidence(run: Run, evidence: Evidence): Joined {
+	const exchanges = run.exchanges.slice();
+	const taken = new Set(exchanges.map((e) => e.id));
+	const added: RecordedExchange[] = [];
+	/** The id each of the evidence's exchanges got, by its index (none for a duplicate). */
+	const placed: (string | undefined)[] = [];
+	let duplicates = 0;
+	const anyTimed = () => exchanges.some(isTimed);
+	for (const [i, read] of evidence.record.exchanges.entries()) {
+		const tagged: RecordedExchange = { ...read, id: '', evidence: { source: evidence.source, timed: evidence.timed, matchedBy: 'step' } };
+		const copy = exchanges.findIndex((e) => sameExchange(e, tagged));
+		if (copy !== -1) {
+			duplicates++;
+			const held = exchanges[copy]!;
+			// The answer the run's copy lacked (a curl command pasted without one) comes with the evidence.
+			if (!held.response && tagged.response) {
+				exchanges[copy] = { ...tagged, id: held.id, evidence: held.evidence ?? tagged.evidence };
+				placed[i] = held.id;
+			}
+			continue;
+		}
+		tagged.id = uniqueId(taken, evidence.source);
+		taken.add(tagged.id);
+		placed[i] = tagged.id;
+		if (evidence.timed && anyTimed()) {
+			tagged.evidence = { ...tagged.evidence!, matchedBy: 'time' };
+			exchanges.splice(timedPlace(exchanges, tagged), 0, tagged);
+		} else {
+			const anchor = anchorOf(exchanges, tagged, run.callback?.url ?? evidence.record.callback?.url);
+			tagged.evidence = { ...tagged.evidence!, matchedBy: anchor.by };
+			let at = anchor.at + 1;
+			// After evidence placed at the same anchor before it, so pasted exchanges keep their order.
+			while (at < exchanges.length && !isTimed(exchanges[at]!) && STEP_ORDER[exchanges[at]!.step] <= STEP_ORDER[tagged.step]) at++;
+			exchanges.splice(at, 0, tagged);
+		}
+		added.push(tagged);
+	}
+	const placeOf = (id: string) => exchanges.findIndex((e) => e.id === id);
+	const moved = new Map(run.exchanges.map((e, i) => [i, placeOf(e.id)]));
+	const evidenceMoved = new Map(evidence.record.exchanges.flatMap((_, i) => (placed[i] === undefined ? [] : [[i, placeOf(placed[i])] as const])));
+	const link = run.link ?? evidence.record.link;
+	const fill = inferTarget(link, exchanges);
+	return {
+		run: {
+			...run,
+			link,
+			callback: run.callback ?? evidence.record.callback,
+			target: { ...run.target, authUrl: run.target.authUrl || fill.authUrl, accountsUrl: run.target.accountsUrl || fill.accountsUrl },
+			exchanges,
+			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)]
+		},
+		added: added.map((e) => e.id),
+		duplicates
+	};
+}
+
+/* ------------------------------------------------------------------ the sandbox's log */
+
+/** One entry of the sandbox's request log, as the server reads it (already masked, codes and tokens to a tail). */
+export interface LoggedRequest {
+	/** Real time when it was logged, as the response ended. */
+	at: string;
+	durationMs: number;
+	request: RecordedRequest;
+	response: RecordedResponse | null;
+}
+
+const LOG_LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
+	link: "the sandbox's log: the authorisation link",
+	token: "the sandbox's log: the token exchange",
+	me: "the sandbox's log: the me.json call"
+};
+
+/**
+ * The sandbox's log entries of one client as evidence, oldest first: its links and token exchanges (by the
+ * client_id they carry), and the me.json calls made with the tokens those exchanges, or the run's, issued.
+ */
+export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, run: Pick<Run, 'exchanges'>): Evidence {
+	const read = [...entries]
+		.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+		.flatMap((entry, i): RecordedExchange[] => {
+			const step = stepOfRequest(entry.request.method, entry.request.url);
+			if (!step) return [];
+			return [
+				{
+					id: `log-${i + 1}`,
+					step,
+					label: LOG_LABELS[step],
+					startedAt: new Date(Date.parse(entry.at) - entry.durationMs).toISOString(),
+					durationMs: entry.durationMs,
+					request: entry.request,
+					response: entry.response,
+					failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
+					masked: []
+				}
+			];
+		});
+	const ofClient = read.filter((e) => e.step !== 'me' && requestClientId(e.request) === clientId);
+	const tails = new Set([...ofClient, ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
+	const exchanges = read.filter((e) => ofClient.includes(e) || (e.step === 'me' && tokenTailsOf(e).some((t) => tails.has(t))));
+	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [] };
+}
