@@ -78,7 +78,10 @@ const firstSentence = (text: string) => sentence(/^.*?[.!?](?=\s|$)/s.exec(text.
 /** A failed exchange, told with the flag about it if there is one (it says why), else its row's likely cause. */
 function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotation, flags: CrossFlag[]): Verdict {
 	const exchange = flow.exchanges[index]!;
-	const flag = flags.find((f) => f.severity === 'error' && f.exchangeId === exchange.id);
+	const about = flags.filter((f) => f.severity === 'error' && f.exchangeId === exchange.id);
+	// Of the flags about it, one whose fix is a cause of the row it answered explains that answer best.
+	const rowFixes = new Set(annotation.rowId ? errorRow(annotation.rowId).causes.map((c) => c.fix) : []);
+	const flag = about.find((f) => rowFixes.has(f.fix)) ?? about[0];
 	const likely = annotation.candidates.find((c) => c.likelihood === 'likely') ?? annotation.candidates[0];
 	const cause = flag?.message ?? likely?.why ?? annotation.summary;
 	const fix = flag?.fix || likely?.fix || annotation.fix || '';

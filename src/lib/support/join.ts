@@ -48,6 +48,15 @@ export function channelOf(exchange: RecordedExchange): Channel {
 	return exchange.request.headers.some((h) => h.name.toLowerCase() === 'origin') ? 'front' : 'back';
 }
 
+/** Each source of evidence, for a person. */
+export const EVIDENCE_NAMES: Record<EvidenceSource, string> = {
+	curl: 'a pasted curl command',
+	http: 'a pasted HTTP exchange',
+	har: 'a HAR',
+	'sandbox-log': "the sandbox's log",
+	sent: 'a request sent from the run'
+};
+
 const STEP_ORDER: Record<StepId, number> = { link: 0, authorise: 1, token: 2, me: 3 };
 
 /** Whether an exchange's time is when it happened: any exchange of the run itself, and timed evidence. */
