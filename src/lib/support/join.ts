@@ -156,7 +156,7 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			const held = exchanges[copy]!;
 			// The answer the run's copy lacked (a curl command pasted without one) comes with the evidence.
 			if (!held.response && tagged.response) {
-				exchanges[copy] = { ...tagged, id: held.id, evidence: held.evidence ?? tagged.evidence };
+				exchanges[copy] = { ...tagged, id: held.id, evidence: { ...tagged.evidence!, matchedBy: held.evidence?.matchedBy ?? 'step' } };
 				placed[i] = held.id;
 			}
 			continue;
