@@ -33,7 +33,7 @@ export interface RecordedExchange {
 	 * The last characters of the access token this exchange issued (token) or presented (me.json), kept when the
 	 * token itself is redacted, as the sandbox's log keeps them: what matches a me.json to its token exchange.
 	 */
-	tokenTails?: string[];
+	tokenTails?: readonly string[];
 }
 
 /** Where evidence added to a run came from. */

@@ -123,7 +123,7 @@ function exchangeEntry(exchange: RecordedExchange, index: number, flags: Omit<En
 				failure,
 				masked: exchange.masked,
 				...(exchange.evidence ? { evidence: exchange.evidence } : {}),
-				...(exchange.tokenTails ? { tokenTails: exchange.tokenTails } : {})
+				...(exchange.tokenTails ? { tokenTails: [...exchange.tokenTails] } : {})
 			},
 			...flags
 		}

@@ -242,3 +242,36 @@ export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, r
 	const exchanges = read.filter((e) => ofClient.includes(e) || (e.step === 'me' && tokenTailsOf(e).some((t) => tails.has(t))));
 	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [] };
 }
+
+/* ------------------------------------------------------------------ the timeline */
+
+/** One exchange of a run as the timeline shows it: which channel, where it came from, what it ended with. */
+export interface TimelineEntry {
+	id: string;
+	n: number;
+	step: StepId;
+	channel: Channel;
+	/** Where it came from, for a person: "the run itself", "a pasted curl command". */
+	source: string;
+	/** How an added exchange was placed; null for the run's own. */
+	matchedBy: ExchangeEvidence['matchedBy'] | null;
+	request: string;
+	/** "200 OK", or null when no answer was recorded. */
+	status: string | null;
+	/** When it happened, when that is known. */
+	at: string | null;
+}
+
+export function timelineOf(run: Pick<Run, 'exchanges'>): TimelineEntry[] {
+	return run.exchanges.map((e, i) => ({
+		id: e.id,
+		n: i + 1,
+		step: e.step,
+		channel: channelOf(e),
+		source: e.evidence ? EVIDENCE_NAMES[e.evidence.source] : 'the run itself',
+		matchedBy: e.evidence?.matchedBy ?? null,
+		request: `${e.request.method} ${URL.canParse(e.request.url) ? new URL(e.request.url).pathname : e.request.url}`,
+		status: e.response ? `${e.response.status} ${e.response.statusText}`.trim() : e.failure ? `no answer (${e.failure.kind})` : null,
+		at: isTimed(e) ? e.startedAt : null
+	}));
+}
