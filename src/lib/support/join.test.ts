@@ -3,7 +3,7 @@ import { MASK } from '$lib/http/exchange';
 import { leaks } from '$lib/http/leak-forms';
 import { parseCurl, parseRawHttp } from './curl-import';
 import { diagnoseRun } from './diagnose-run';
-import { channelOf, joinEvidence, sandboxLogEvidence, type Evidence } from './join';
+import { channelOf, joinEvidence, keepAddedEvidence, sandboxLogEvidence, timelineOf, type Evidence } from './join';
 import { redactRun } from './redact';
 import type { Run } from './run';
 import { exchange, run } from './test-helpers';
@@ -107,6 +107,29 @@ describe('joinEvidence', () => {
 		expect(stored.redactions.some((r) => r.where.startsWith('exchange 3 (token)') && r.what === 'client secret')).toBe(true);
 		expect(stored.redactions.some((r) => r.where.startsWith('exchange 3 (me)'))).toBe(false);
 		expect([SECRET, TOKEN].flatMap((secret) => leaks(JSON.stringify(stored), secret))).toEqual([]);
+	});
+});
+
+describe('keepAddedEvidence', () => {
+	it("keeps the evidence where it was placed when the walk saves its run again, the walk's new steps after", () => {
+		const joined = saved(joinEvidence(walked, pasted(parseCurl(TOKEN_CURL))).run);
+		const me = exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { 'User-Agent': 'x' } }, { status: 401 }, 'walk-me');
+		const walkedOn = { ...walked, exchanges: [...walked.exchanges, me] };
+		const kept = keepAddedEvidence(walkedOn, joined);
+		expect(kept.exchanges.map((e) => e.id)).toEqual([...joined.exchanges.map((e) => e.id), 'walk-me']);
+		expect(keepAddedEvidence(walkedOn, walked)).toBe(walkedOn);
+	});
+});
+
+describe('timelineOf', () => {
+	it('says each exchange\'s channel and source, and how an added one was placed', () => {
+		const timeline = timelineOf(joinEvidence(walked, pasted(parseCurl(TOKEN_CURL))).run);
+		expect(timeline.map((t) => [t.step, t.channel, t.source, t.matchedBy, t.status])).toEqual([
+			['link', 'front', 'the run itself', null, '200 OK'],
+			['authorise', 'front', 'the run itself', null, '200 OK'],
+			['token', 'back', 'a pasted curl command', 'code', null]
+		]);
+		expect(timeline[2]!.at).toBeNull();
 	});
 });
 

@@ -275,3 +275,19 @@ export function timelineOf(run: Pick<Run, 'exchanges'>): TimelineEntry[] {
 		at: isTimed(e) ? e.startedAt : null
 	}));
 }
+
+/* ------------------------------------------------------------------ a walk that goes on */
+
+/**
+ * A walk's run saved again after evidence was added to it: the walk's exchanges as the walk holds them, the
+ * evidence where it was placed, and the walk's new steps after. Without this the walk's next step would save
+ * its own exchanges only and drop the evidence.
+ */
+export function keepAddedEvidence(walked: Run, stored: Pick<Run, 'exchanges' | 'redactions'> | undefined): Run {
+	if (!stored?.exchanges.some((e) => e.evidence)) return walked;
+	const fresh = new Map(walked.exchanges.map((e) => [e.id, e]));
+	const kept = stored.exchanges.flatMap((e) => (e.evidence ? [e] : fresh.has(e.id) ? [fresh.get(e.id)!] : []));
+	const placed = new Set(kept.map((e) => e.id));
+	// The stored order is kept, so each place the stored redactions name is still the same exchange.
+	return { ...walked, exchanges: [...kept, ...walked.exchanges.filter((e) => !placed.has(e.id))], redactions: [...stored.redactions, ...walked.redactions] };
+}
