@@ -53,6 +53,7 @@ test('evidence joins the run: a curl of the token exchange, sent from the run, t
 
 	// Sent from the run (the sandbox's client secret is put back on the server): the sandbox answers.
 	await token.getByRole('button', { name: 'Send' }).click();
+	await expect(page.getByTestId('evidence-message')).toContainText('added 0 exchanges, 1 answered');
 	await expect(token).toContainText('400');
 	await expect(token).toContainText('from a request sent from the run');
 	await expect(page.getByTestId('verdict-what')).toContainText('failed: 400 invalid_grant');

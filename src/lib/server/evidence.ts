@@ -139,7 +139,7 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
 
 /**
  * POST /runs/[id]/evidence: the evidence joined to the run, the run redacted whole and stored again (same id).
- * Answers what was added and what the run already held.
+ * Answers how many exchanges were added, how many the run already held, and how many of those got their answer.
  */
 export async function addEvidence(event: RequestEvent & { params: { id: string } }): Promise<Response> {
 	const { run, owner } = await ownedRun(event.params.id, event.locals.sessionId);
@@ -148,5 +148,5 @@ export async function addEvidence(event: RequestEvent & { params: { id: string }
 	const joined = joinEvidence(run, read.evidence);
 	const { runs } = await services();
 	runs.save(joined.run, { clientSecrets: read.secrets ?? [] }, owner);
-	return json({ added: joined.added.length, duplicates: joined.duplicates });
+	return json({ added: joined.added.length, duplicates: joined.duplicates - joined.answered, answered: joined.answered });
 }

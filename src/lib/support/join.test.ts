@@ -82,7 +82,9 @@ describe('joinEvidence', () => {
 		const again = joinEvidence(once, pasted(parseCurl(TOKEN_CURL)));
 		expect(again.duplicates).toBe(1);
 		expect(again.run.exchanges).toHaveLength(3);
+		expect(again.answered).toBe(0);
 		const answered = joinEvidence(once, pasted(parseRawHttp(TOKEN_HTTP), 'http'));
+		expect(answered.answered).toBe(1);
 		expect(answered.run.exchanges).toHaveLength(3);
 		expect(answered.run.exchanges[2]!.response?.status).toBe(200);
 		expect(answered.run.exchanges[2]!.id).toBe(once.exchanges[2]!.id);
@@ -142,8 +144,13 @@ describe('sandboxLogEvidence', () => {
 	});
 	const masked = (value: string) => `${MASK}${value.slice(-4)}`;
 
-	it("takes the client's token exchanges and the me.json calls made with their tokens, and not another client's", () => {
+	it("takes this flow's entries: the link that started it, the token exchange of its code, the me.json of its token", () => {
+		const linkEntry = (at: string) => ({ ...logged('', at, null, 200), request: { method: 'GET', url: LINK, headers: [], body: null } });
 		const entries = [
+			linkEntry('2026-01-01T09:00:00.000Z'),
+			logged('/oauth/token', '2026-01-01T09:00:06.000Z', `grant_type=authorization_code&code=${encodeURIComponent(`${MASK}zzzz`)}&client_id=shop`, 200, `{"access_token":"${MASK}yyyy"}`),
+			logged('/api/v3/me.json', '2026-01-01T09:00:07.000Z', null, 200, '{}', [{ name: 'Authorization', value: `Bearer ${MASK}yyyy` }]),
+			linkEntry('2026-01-01T10:00:01.000Z'),
 			logged('/oauth/token', '2026-01-01T10:00:06.000Z', `grant_type=authorization_code&code=${encodeURIComponent(masked(CODE))}&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}`, 200, `{"access_token":"${masked(TOKEN)}"}`),
 			logged('/oauth/token', '2026-01-01T10:00:06.500Z', 'grant_type=authorization_code&code=x&client_id=other', 400),
 			logged('/api/v3/me.json', '2026-01-01T10:00:07.000Z', null, 200, '{}', [{ name: 'Authorization', value: `Bearer ${masked(TOKEN)}` }]),
@@ -151,8 +158,11 @@ describe('sandboxLogEvidence', () => {
 			logged('/health', '2026-01-01T10:00:09.000Z', null, 200)
 		];
 		const evidence = sandboxLogEvidence(entries, 'shop', walked);
-		expect(evidence.record.exchanges.map((e) => e.step)).toEqual(['token', 'me']);
+		// Each started as long before it was logged as it took.
+		expect(evidence.record.exchanges.map((e) => `${e.step} ${e.startedAt.slice(11, 19)}`)).toEqual(['link 10:00:00', 'token 10:00:05', 'me 10:00:06']);
 		const joined = joinEvidence(walked, evidence);
+		// The logged link is the walk's own (the same link, close in time): not added twice.
+		expect(joined.duplicates).toBe(1);
 		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'token', 'me']);
 		// The logged code (masked to a tail) is the redirect's: the same code, so no flag says otherwise.
 		expect(diagnoseRun(joined.run).flags.filter((f) => f.severity === 'error').map((f) => f.message)).toEqual([]);

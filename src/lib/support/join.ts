@@ -38,6 +38,8 @@ export interface Joined {
 	added: string[];
 	/** How many of the evidence's exchanges the run already held. */
 	duplicates: number;
+	/** Of those, how many brought the answer (or the failure) the run's copy lacked, which took its place. */
+	answered: number;
 }
 
 /** The front channel is the browser's (the link, the redirect, anything sent with an Origin); the back channel the client's server's. */
@@ -147,6 +149,7 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 	/** The id each of the evidence's exchanges got, by its index (none for a duplicate). */
 	const placed: (string | undefined)[] = [];
 	let duplicates = 0;
+	let answered = 0;
 	const anyTimed = () => exchanges.some(isTimed);
 	for (const [i, read] of evidence.record.exchanges.entries()) {
 		const tagged: RecordedExchange = { ...read, id: '', evidence: { source: evidence.source, timed: evidence.timed, matchedBy: 'step' } };
@@ -155,7 +158,8 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			duplicates++;
 			const held = exchanges[copy]!;
 			// The answer the run's copy lacked (a curl command pasted without one) comes with the evidence.
-			if (!held.response && tagged.response) {
+			if (!held.response && (tagged.response !== null || tagged.failure !== null)) {
+				answered++;
 				exchanges[copy] = { ...tagged, id: held.id, evidence: { ...tagged.evidence!, matchedBy: held.evidence?.matchedBy ?? 'step' } };
 				placed[i] = held.id;
 			}
@@ -192,7 +196,8 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)]
 		},
 		added: added.map((e) => e.id),
-		duplicates
+		duplicates,
+		answered
 	};
 }
 
@@ -202,6 +207,8 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 export interface LoggedRequest {
 	/** Real time when it was logged, as the response ended. */
 	at: string;
+	/** When it arrived, on the sandbox's clock (the workspace's, which may have been moved). */
+	sandboxAt?: string;
 	durationMs: number;
 	request: RecordedRequest;
 	response: RecordedResponse | null;
@@ -213,33 +220,60 @@ const LOG_LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
 	me: "the sandbox's log: the me.json call"
 };
 
+/** After a cancel, how long the client's token exchanges without a code are taken as this flow's. */
+const AFTER_CANCEL_MS = 10 * 60 * 1000;
+
+interface LoggedStep {
+	exchange: RecordedExchange;
+	/** Real time, and sandbox time, when it arrived. */
+	ms: number;
+	sandboxMs: number;
+}
+
 /**
- * The sandbox's log entries of one client as evidence, oldest first: its links and token exchanges (by the
- * client_id they carry), and the me.json calls made with the tokens those exchanges, or the run's, issued.
+ * The sandbox's log entries of this run's flow, oldest first, as evidence. The log holds every flow of the client
+ * (other walks, other people's), so only this one's are taken: the token exchanges of the run's grant codes (after
+ * a cancel, the client's exchanges without a code that soon followed), the me.json calls made with the tokens they
+ * or the run issued, and the client's authorisation link that started it (the last one before the redirect back).
  */
-export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, run: Pick<Run, 'exchanges'>): Evidence {
-	const read = [...entries]
-		.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
-		.flatMap((entry, i): RecordedExchange[] => {
+export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
+	const steps = [...entries]
+		.map((entry) => ({ entry, ms: Date.parse(entry.at) - entry.durationMs }))
+		.sort((a, b) => a.ms - b.ms)
+		.flatMap(({ entry, ms }, i): LoggedStep[] => {
 			const step = stepOfRequest(entry.request.method, entry.request.url);
 			if (!step) return [];
-			return [
-				{
-					id: `log-${i + 1}`,
-					step,
-					label: LOG_LABELS[step],
-					startedAt: new Date(Date.parse(entry.at) - entry.durationMs).toISOString(),
-					durationMs: entry.durationMs,
-					request: entry.request,
-					response: entry.response,
-					failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
-					masked: []
-				}
-			];
+			const exchange: RecordedExchange = {
+				id: `log-${i + 1}`,
+				step,
+				label: LOG_LABELS[step],
+				startedAt: new Date(ms).toISOString(),
+				durationMs: entry.durationMs,
+				request: entry.request,
+				response: entry.response,
+				failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
+				masked: []
+			};
+			return [{ exchange, ms, sandboxMs: entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms }];
 		});
-	const ofClient = read.filter((e) => e.step !== 'me' && requestClientId(e.request) === clientId);
-	const tails = new Set([...ofClient, ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
-	const exchanges = read.filter((e) => ofClient.includes(e) || (e.step === 'me' && tokenTailsOf(e).some((t) => tails.has(t))));
+	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
+	const codes = [codeOfUrl(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
+	const callbackMs = run.callback ? Date.parse(run.callback.receivedAt) : NaN;
+	// The redirect back is on the sandbox's clock for a walk, on real time for a browser's HAR: either may be it.
+	const before = (s: LoggedStep, ms: number) => s.ms <= ms || s.sandboxMs <= ms;
+	const cancelled = run.callback !== null && codeOfUrl(run.callback.url) === undefined;
+	const tokens = ofClient.filter(
+		(s) =>
+			s.exchange.step === 'token' &&
+			(codes.some((code) => sameSecret(exchangeCode(s.exchange), code)) ||
+				(cancelled && !exchangeCode(s.exchange) && !before(s, callbackMs) && (s.ms <= callbackMs + AFTER_CANCEL_MS || s.sandboxMs <= callbackMs + AFTER_CANCEL_MS)))
+	);
+	const tails = new Set([...tokens.map((s) => s.exchange), ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
+	const mes = steps.filter((s) => s.exchange.step === 'me' && tokenTailsOf(s.exchange).some((t) => tails.has(t)));
+	const firstToken = tokens[0]?.ms ?? Infinity;
+	const link = ofClient.filter((s) => s.exchange.step === 'link' && (Number.isNaN(callbackMs) ? s.ms <= firstToken : before(s, callbackMs) && s.ms <= firstToken)).at(-1);
+	const taken = new Set([link, ...tokens, ...mes]);
+	const exchanges = steps.filter((s) => taken.has(s)).map((s) => s.exchange);
 	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [] };
 }
 
