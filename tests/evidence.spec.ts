@@ -4,6 +4,7 @@
  * channel that the cross-request checks read whole; the verdict leads the run page and the Markdown report; only
  * the run's owner adds evidence; no secret reaches the page or the export.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS_HOST, DEMO_SECRET, EXPLORER, authorise, open } from './support/walk';
 
@@ -111,4 +112,25 @@ test('a pasted curl sent at once is added with its answer, and an unknown kind i
 	const bad = await page.request.post(`${permalink}/evidence`, { data: { kind: 'fax' } });
 	expect(bad.status()).toBe(400);
 	expect((await bad.json()).message).toMatch(/^No evidence added/);
+});
+
+test("the sandbox's log of a workspace the session has left is refused; the run page with its evidence panel is accessible", async ({ page }) => {
+	await open(page, '/');
+	await page.getByRole('button', { name: 'Use my own sandbox workspace' }).click();
+	await expect(page.getByTestId('workspace-id')).toBeVisible();
+	await authorise(page);
+	const permalink = (await page.getByTestId('run-permalink').getAttribute('href'))!;
+
+	await open(page, permalink);
+	await page.getByTestId('evidence-sandbox-log').click();
+	await expect(page.getByTestId('evidence-message')).toContainText('added 1 exchange');
+	const { violations } = await new AxeBuilder({ page }).analyze();
+	expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+	await open(page, '/');
+	await page.getByRole('button', { name: 'Back to the default workspace' }).click();
+	await expect(page.getByTestId('workspace-id')).toHaveCount(0);
+	await open(page, permalink);
+	await page.getByTestId('evidence-sandbox-log').click();
+	await expect(page.getByTestId('evidence-message')).toContainText('You may not read the log of the sandbox workspace');
 });
