@@ -94,7 +94,7 @@ test('evidence joins the run: a curl of the token exchange, sent from the run, t
 	await other.close();
 });
 
-test('a pasted curl sent at once is added with its answer, and an unknown kind is a clear 400', async ({ page }) => {
+test('a pasted curl sent at once is added with its answer, a server-side HAR joins by time, and an unknown kind is a clear 400', async ({ page }) => {
 	await authorise(page);
 	const permalink = (await page.getByTestId('run-permalink').getAttribute('href'))!;
 	const { link, code } = await linkAndCode(page, permalink);
@@ -109,6 +109,11 @@ test('a pasted curl sent at once is added with its answer, and an unknown kind i
 	await expect(page.getByTestId('verdict')).toHaveAttribute('data-severity', 'success');
 	const html = await page.content();
 	expect(html).not.toContain(DEMO_SECRET);
+	// A server-side HAR, uploaded: its exchanges join by time, labelled with where they came from.
+	await page.getByTestId('evidence-har').setInputFiles('src/lib/support/fixtures/wrong-secret.har.json');
+	await expect(page.getByTestId('evidence-message')).toContainText(/added \d+ exchange/);
+	await expect(page.locator('[data-testid^="timeline-"]', { hasText: 'from a HAR' }).first()).toBeVisible();
+	expect(await page.content()).not.toContain('Sh0p-Secret-4f8a9b2c1d');
 	const bad = await page.request.post(`${permalink}/evidence`, { data: { kind: 'fax' } });
 	expect(bad.status()).toBe(400);
 	expect((await bad.json()).message).toMatch(/^No evidence added/);
