@@ -12,7 +12,7 @@ import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
-import type { SandboxWorkspace } from '$lib/sandbox/store';
+import { DEFAULT_WORKSPACE_ID, type SandboxWorkspace } from '$lib/sandbox/store';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from './explorer';
 
 /**
@@ -63,6 +63,19 @@ export async function panelWorkspace(event: RequestEvent): Promise<{ workspace: 
 	const { workspace, member } = await sessionWorkspaceOf(event.locals.sessionId);
 	if (!workspace) return null;
 	return { workspace, readOnly: member === null && settings().publicMode };
+}
+
+/**
+ * Whether this request may read `workspace`'s request log, as the panel shows it: the session's own workspace,
+ * or the default one to whoever administers the sandbox outside public mode (there it is everyone's requests).
+ * Never another workspace's.
+ */
+export async function mayReadWorkspaceLog(event: RequestEvent, workspace: SandboxWorkspace): Promise<boolean> {
+	const { controlApi, publicMode } = settings();
+	if (!controlApi) return false;
+	const { workspace: own, member } = await sessionWorkspaceOf(event.locals.sessionId);
+	if (member !== null) return own?.id === workspace.id;
+	return workspace.id === DEFAULT_WORKSPACE_ID && !publicMode && (await defaultAdminAccess(event)) === 'allowed';
 }
 
 /** The panel's login: true (and the session remembered) when `token` is the admin token. */

@@ -4,7 +4,7 @@
  * fields, and those are dropped. Our own extras live in `_ssoFlowExplorer` fields, read by their own schemas.
  */
 import { z } from 'zod';
-import type { StepId } from '$lib/flow/exchange';
+import { EVIDENCE_SOURCES, type StepId } from '$lib/flow/exchange';
 import { RUN_SOURCES } from './run';
 
 const NameValue = z.object({ name: z.string(), value: z.string() });
@@ -103,7 +103,15 @@ export const EntryExtrasSchema = z.object({
 					where: z.string(),
 					hint: z.string()
 				})
-			)
+			),
+			evidence: z
+				.object({
+					source: z.enum(EVIDENCE_SOURCES),
+					timed: z.boolean(),
+					matchedBy: z.enum(['time', 'code', 'token', 'step'])
+				})
+				.optional(),
+			tokenTails: z.array(z.string()).optional()
 		})
 		.optional(),
 	/** This entry is the run's authorisation link. */

@@ -121,7 +121,9 @@ function exchangeEntry(exchange: RecordedExchange, index: number, flags: Omit<En
 				hasResponse: response !== null,
 				truncated: response?.truncated ?? false,
 				failure,
-				masked: exchange.masked
+				masked: exchange.masked,
+				...(exchange.evidence ? { evidence: exchange.evidence } : {}),
+				...(exchange.tokenTails ? { tokenTails: [...exchange.tokenTails] } : {})
 			},
 			...flags
 		}
@@ -301,7 +303,9 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 			...entryExchange(entry, { id: meta.id, step: meta.step, label: meta.label }),
 			response: meta.hasResponse ? entryResponse(entry, meta.truncated) : null,
 			failure: meta.failure,
-			masked: meta.masked
+			masked: meta.masked,
+			...(meta.evidence ? { evidence: meta.evidence } : {}),
+			...(meta.tokenTails ? { tokenTails: meta.tokenTails } : {})
 		}));
 	const link = tagged.find((t) => t.extras?.runLink)?.entry;
 	const callback = tagged.find((t) => t.extras?.runCallback)?.entry;
