@@ -13,6 +13,7 @@ import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { assembleRun, describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
+import { describeSanitised } from '$lib/support/sanitised';
 import { runAsSeenBy, runOwner } from './run-access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
 import { services } from './services';
@@ -39,6 +40,7 @@ export function presentRun(run: Run) {
 		annotations,
 		callback,
 		redactionNotes: describeRedactions(run.redactions),
+		sanitised: run.sanitised ? describeSanitised(run.sanitised) : null,
 		flags,
 		reproduce: scenariosReproducing(annotations.exchanges.filter((a) => a !== null), callback?.result.kind === 'cancel')
 	};
