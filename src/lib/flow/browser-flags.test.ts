@@ -99,6 +99,23 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		}
 	});
 
+	it('reads a code answered by a new sign-in as a refusal: the state check when the link carries state', () => {
+		const link = linkTo(REDIRECT, '&state=xyz');
+		const arrival = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/login' });
+		const again = linkExchange('10:00:30', link, 'l2');
+		const record = flow({ link, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', link), arrival, again] });
+		const flags = crossFlags(record);
+		expect(flags.map((f) => f.id)).toEqual(['callback-failed', 'state-parameter']);
+		expect(flags[0]).toMatchObject({ fix: STATE_CHECK_FIX, exchangeId: 'a1' });
+		expect(flags[0]?.message).toContain('answered 302 to /login, and the browser opened a new authorisation link (exchange 3)');
+		expect(annotateFlow(record).callback).toMatchObject({ outcome: 'error', title: 'A grant code arrived, but your app started a new sign-in' });
+
+		const plain = flow({ link: LINK, exchanges: [linkExchange('10:00:00'), { ...arrival }, linkExchange('10:00:31', LINK, 'l2')] });
+		const [refused] = browserFlags(plain);
+		expect(refused).toMatchObject({ id: 'callback-failed' });
+		expect(refused?.candidates?.every((c) => c.rowId === 'token-invalid-grant' && c.likelihood === 'possible')).toBe(true);
+	});
+
 	it('reads passport\'s "Failed to obtain access token" as a token endpoint the app could not read', () => {
 		const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'InternalOAuthError: Failed to obtain access token' });
 		const [failed] = browserFlags(flow({ link: LINK, exchanges: [arrival] }));

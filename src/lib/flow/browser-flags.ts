@@ -15,10 +15,10 @@ import { rankCandidates, type EvidenceOf } from './diagnose-rank';
 import type { RecordedExchange } from './exchange';
 import type { CrossFlag } from './flags';
 import { STATE_CHECK_FIX } from './lint-params';
-import { linkRedirectUri, type FlowRecord } from './record';
+import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 
-/** A redirect back to the authorisation page this soon after a cancel was not the user's doing. */
-const CANCEL_LOOP_MS = 5000;
+/** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
+const RESTART_MS = 5000;
 
 /** What a client library says when the step after the redirect failed, and what that means. */
 interface LibraryMessage {
@@ -57,6 +57,8 @@ interface AppAnswer {
 
 interface Failure {
 	id: 'callback-failed' | 'cancel-failed';
+	/** The callback's headline when it is not "the app answered …". */
+	title?: string;
 	message: string;
 	candidates: Candidate[];
 	fix: string;
@@ -175,6 +177,27 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	};
 }
 
+function restartFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], restart: Restart): Failure {
+	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app started a new sign-in instead: ${restart.evidence}. It refused the answer, and the user is sent round again`;
+	if (linkParameter(flow, 'state') !== undefined)
+		return {
+			id: 'callback-failed',
+			title: 'A grant code arrived, but your app started a new sign-in',
+			message: `${head}. The link carries \`state\`, which the service never sends back (5.6): the usual cause is the client library's \`state\` check failing (passport-oauth2 with \`state: true\` fails with "Unable to verify authorization request state" and its \`failureRedirect\` starts again).`,
+			candidates: [],
+			fix: STATE_CHECK_FIX
+		};
+	const candidates = rankAcross(TOKEN_ERRORS.filter((r) => r.id === 'token-invalid-grant'), invalidGrantEvidence(flow, arrival, all));
+	const best = candidates[0];
+	return {
+		id: 'callback-failed',
+		title: 'A grant code arrived, but your app started a new sign-in',
+		message: `${head}. Its client library failed on the answer (a refused exchange, or a check of its own) and sent the user to sign in again.`,
+		candidates,
+		fix: best?.likelihood === 'likely' ? best.fix : 'Check each candidate cause below; each says how to fix it, and your app\'s server log for what its library refused.'
+	};
+}
+
 function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
 	const cause = errorCause('token-invalid-request', 'missing-code');
 	return {
@@ -185,11 +208,16 @@ function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
 	};
 }
 
-/** Why the app's answer to an arrival failed, with its causes; null when it did not fail. */
+/**
+ * Why the app's answer to an arrival failed, with its causes; null when it did not fail. A code whose arrival the
+ * app answers by starting a new sign-in was refused too (passport's `failureRedirect`); for a cancel that is the
+ * cancel loop, flagged on its own.
+ */
 function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure | null {
 	const answer = appAnswer(arrival.exchange);
-	if (!answer.failed) return null;
-	return arrival.code === null ? cancelFailure(arrival, answer) : codeFailure(flow, arrival, all, answer);
+	if (answer.failed) return arrival.code === null ? cancelFailure(arrival, answer) : codeFailure(flow, arrival, all, answer);
+	const restart = arrival.code === null ? null : restartAfter(flow, arrival);
+	return restart ? restartFailure(flow, arrival, all, restart) : null;
 }
 
 /* ------------------------------------------------------------------ the rules */
@@ -236,6 +264,28 @@ function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
 	});
 }
 
+/** The app sent the browser from an arrival straight to a new authorisation link: how the recording shows it. */
+interface Restart {
+	/** The arrival's own answer was the redirect there (else a link followed too soon for the user to have asked). */
+	redirected: boolean;
+	evidence: string;
+}
+
+function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
+	const location = headerValue(arrival.exchange.response?.headers ?? [], 'location');
+	if (location !== undefined && URL.canParse(location, arrival.exchange.request.url) && isAuthorisationLink(new URL(location, arrival.exchange.request.url).href))
+		return { redirected: true, evidence: `its callback answered ${arrival.exchange.response?.status} with a redirect to the authorisation page` };
+	const offset = flow.exchanges.slice(arrival.index + 1).findIndex((e) => e.step === 'link');
+	const next = offset === -1 ? undefined : flow.exchanges[arrival.index + 1 + offset]!;
+	const seconds = next ? (millis(next.startedAt) - millis(arrival.exchange.startedAt)) / 1000 : Infinity;
+	if (!next || seconds * 1000 > RESTART_MS) return null;
+	const via = location === undefined ? '' : `its callback answered ${arrival.exchange.response?.status} to ${location}, and `;
+	return {
+		redirected: false,
+		evidence: `${via}the browser opened a new authorisation link (exchange ${arrival.index + 2 + offset}) ${formatDuration(seconds)} later, too soon for the user to have asked`
+	};
+}
+
 /** An address on the authorisation page: /sso/{supergroup} with the link's parameters. */
 function isAuthorisationLink(url: string): boolean {
 	if (!URL.canParse(url)) return false;
@@ -246,21 +296,13 @@ function isAuthorisationLink(url: string): boolean {
 function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	return all.flatMap((arrival): CrossFlag[] => {
 		if (arrival.code !== null) return [];
-		const location = headerValue(arrival.exchange.response?.headers ?? [], 'location');
-		const redirected = location !== undefined && isAuthorisationLink(new URL(location, arrival.exchange.request.url).href);
-		const at = millis(arrival.exchange.startedAt);
-		const nextLink = flow.exchanges.slice(arrival.index + 1).findIndex((e) => e.step === 'link');
-		const next = nextLink === -1 ? undefined : flow.exchanges[arrival.index + 1 + nextLink]!;
-		const soon = next !== undefined && millis(next.startedAt) - at <= CANCEL_LOOP_MS;
-		if (!redirected && !soon) return [];
-		const evidence = redirected
-			? `its callback answered ${arrival.exchange.response?.status} with a redirect to the authorisation page`
-			: `the browser opened a new authorisation link (exchange ${arrival.index + 2 + nextLink}) ${formatDuration((millis(next!.startedAt) - at) / 1000)} later, too soon for the user to have asked`;
+		const restart = restartAfter(flow, arrival);
+		if (!restart) return [];
 		return [
 			{
 				id: 'cancel-loop',
-				severity: redirected ? 'error' : 'warning',
-				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${evidence}. The user cannot cancel. The usual cause: passport-oauth2 treats a redirect with neither \`code\` nor \`error\` as "start sign-in", and redirects to the authorisation page again.`,
+				severity: restart.redirected ? 'error' : 'warning',
+				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. The usual cause: passport-oauth2 treats a redirect with neither \`code\` nor \`error\` as "start sign-in", and redirects to the authorisation page again.`,
 				section: SECTIONS.states,
 				fix: `${errorCause('token-invalid-request', 'missing-code').fix} With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.`,
 				exchangeId: arrival.exchange.id
@@ -310,9 +352,10 @@ export function callbackAppFailure(flow: FlowRecord): Annotation | null {
 	return {
 		outcome: 'error',
 		title:
-			arrival.code === null
+			failure.title ??
+			(arrival.code === null
 				? `Cancelled by the user, but your app's callback answered ${status}`
-				: `A grant code arrived, but your app's callback answered ${status}`,
+				: `A grant code arrived, but your app's callback answered ${status}`),
 		summary: failure.message,
 		candidates: failure.candidates,
 		fix: failure.fix
