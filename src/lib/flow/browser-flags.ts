@@ -59,12 +59,16 @@ interface Failure {
 	id: 'callback-failed' | 'cancel-failed';
 	/** The callback's headline when it is not "the app answered …". */
 	title?: string;
+	/** The section of the interface the cause is in, when not the token endpoint's (4.2). */
+	section?: string;
 	message: string;
 	candidates: Candidate[];
 	fix: string;
 }
 
 const clock = (iso: string) => `${iso.slice(11, 19)} UTC`;
+/** A gap between two requests, for a person; a browser's own redirects take under a second. */
+const gap = (seconds: number) => (seconds < 1 ? 'under a second' : formatDuration(seconds));
 const millis = (iso: string) => Date.parse(iso);
 
 /** The app's answer to an arrival: failed when 4xx/5xx, or when it names a 7.2 error or a client library's failure. */
@@ -117,7 +121,7 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 			{
 				causeId: 'used',
 				likelihood: 'likely',
-				why: `This code already arrived at the redirect URI ${formatDuration(age)} earlier (arrival ${first.k}, exchange ${first.n}, answered ${firstAnswer}): your app exchanged it then, and a code works once. A reload, the back button or a second tab repeats the arrival.`
+				why: `This code already arrived at the redirect URI ${gap(age)} earlier (arrival ${first.k}, exchange ${first.n}, answered ${firstAnswer}): your app exchanged it then, and a code works once. A reload, the back button or a second tab repeats the arrival.`
 			},
 			...(age >= LIMITS.codeTtlSeconds
 				? [{ causeId: 'expired' as const, likelihood: 'likely' as const, why: `The code first arrived ${formatDuration(age)} before this arrival; a code lives ${formatDuration(LIMITS.codeTtlSeconds)}.` }]
@@ -149,6 +153,7 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 		return {
 			id: 'callback-failed',
 			message: `${head}: the client library checked \`state\` on the redirect, and the service never sends \`state\` back (5.6), so the check fails on every sign-in before the code is exchanged.`,
+			section: SECTIONS.authentication,
 			candidates: [],
 			fix: STATE_CHECK_FIX
 		};
@@ -184,6 +189,7 @@ function restartFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], rest
 			id: 'callback-failed',
 			title: 'A grant code arrived, but your app started a new sign-in',
 			message: `${head}. The link carries \`state\`, which the service never sends back (5.6): the usual cause is the client library's \`state\` check failing (passport-oauth2 with \`state: true\` fails with "Unable to verify authorization request state" and its \`failureRedirect\` starts again).`,
+			section: SECTIONS.authentication,
 			candidates: [],
 			fix: STATE_CHECK_FIX
 		};
@@ -202,6 +208,7 @@ function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
 	const cause = errorCause('token-invalid-request', 'missing-code');
 	return {
 		id: 'cancel-failed',
+		section: SECTIONS.states,
 		message: `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) came back without \`code\`: the user cancelled, which is not an error (3), yet your app's callback answered ${describeAnswer(arrival.exchange, answer)}.`,
 		candidates: [{ rowId: 'token-invalid-request', causeId: cause.id, likelihood: 'likely', why: cause.text, fix: cause.fix }],
 		fix: cause.fix
@@ -231,7 +238,7 @@ function callbackFailedFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 				id: failure.id,
 				severity: 'error',
 				message: failure.message,
-				section: failure.id === 'cancel-failed' ? SECTIONS.states : SECTIONS.tokenEndpoint,
+				section: failure.section ?? SECTIONS.tokenEndpoint,
 				fix: failure.fix,
 				exchangeId: arrival.exchange.id,
 				...(failure.candidates.length > 0 ? { candidates: failure.candidates } : {})
@@ -247,7 +254,7 @@ function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
 		if (same.length < 2) return [];
 		const first = same[0]!;
 		const outcomes = same.map((a) => {
-			const after = a === first ? '' : `, ${formatDuration((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
+			const after = a === first ? '' : `, ${gap((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
 			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, appAnswer(a.exchange))}`;
 		});
 		const laterFailed = same.slice(1).some((a) => appAnswer(a.exchange).failed);
@@ -282,7 +289,7 @@ function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
 	const via = location === undefined ? '' : `its callback answered ${arrival.exchange.response?.status} to ${location}, and `;
 	return {
 		redirected: false,
-		evidence: `${via}the browser opened a new authorisation link (exchange ${arrival.index + 2 + offset}) ${formatDuration(seconds)} later, too soon for the user to have asked`
+		evidence: `${via}the browser opened a new authorisation link (exchange ${arrival.index + 2 + offset}) ${gap(seconds)} later, too soon for the user to have asked`
 	};
 }
 
