@@ -8,6 +8,7 @@
  * and the hand-made ones of src/lib/support/fixtures-browser/ (the same journeys, with cookie values and a password
  * the test knows).
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -127,4 +128,13 @@ test.describe('hand-made browser HARs', () => {
 			await checkImport(page, request, sanitised, `${journey}-sanitised`, expected, true, secrets);
 		});
 	}
+});
+
+test('the run page of a failed, sanitised import (ranked causes, the failed callback, the note) has no serious axe violations', async ({ page }) => {
+	const path = join(dir, 'customer-axe.har');
+	await writeFile(path, await readFile('src/lib/support/fixtures-browser/reload-sanitised.har.json', 'utf8'));
+	await importThroughPage(page, path);
+	await expect(page.getByTestId('flag-candidates').first()).toBeVisible();
+	const { violations } = await new AxeBuilder({ page }).analyze();
+	expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
 });
