@@ -153,6 +153,10 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		const flags = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), late] }));
 		expect(flags).toEqual([expect.objectContaining({ id: 'slow-arrival', severity: 'warning', fix: errorCause('token-invalid-grant', 'expired').fix })]);
 		expect(flags[0]?.message).toContain('125 minutes after the authorisation link');
+		const failed = arrive('12:05:00', '?code=c-1', 500, 'a1');
+		const [callbackFailed] = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), failed] }));
+		expect(callbackFailed?.candidates?.[0]).toMatchObject({ causeId: 'expired', likelihood: 'possible' });
+		expect(callbackFailed?.candidates?.[0]?.why).toContain('125 minutes after the authorisation link');
 		const prompt = arrive('11:59:00', '?code=c-1', 302, 'a1', { location: '/home' });
 		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), prompt] }))).toEqual([]);
 	});

@@ -129,15 +129,28 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 		];
 	}
 	const query = linkRedirectUri(flow)?.split('?')[1];
-	return query
-		? [
-				{
-					causeId: 'redirect-mismatch',
-					likelihood: 'likely',
-					why: `The code is fresh (its first arrival), and the link's \`redirect_uri\` carries extra query parameters (\`?${query}\`): a client library that sends its configured callback URL without them, or the URL the browser landed on (with \`code\`), sends a \`redirect_uri\` that is not the link's.`
-				}
-			]
-		: [];
+	const link = linkBefore(flow, arrival.index);
+	const sinceLink = link ? (millis(arrival.exchange.startedAt) - millis(link.exchange.startedAt)) / 1000 : 0;
+	return [
+		...(query
+			? [
+					{
+						causeId: 'redirect-mismatch' as const,
+						likelihood: 'likely' as const,
+						why: `The code is fresh (its first arrival), and the link's \`redirect_uri\` carries extra query parameters (\`?${query}\`): a client library that sends its configured callback URL without them, or the URL the browser landed on (with \`code\`), sends a \`redirect_uri\` that is not the link's.`
+					}
+				]
+			: []),
+		...(sinceLink >= LIMITS.codeTtlSeconds
+			? [
+					{
+						causeId: 'expired' as const,
+						likelihood: 'possible' as const,
+						why: `The browser arrived ${Math.round(sinceLink / 60)} minutes after the authorisation link: if this arrival replays an old redirect (history, a bookmark, a restored tab), its code is older than ${formatDuration(LIMITS.codeTtlSeconds)}.`
+					}
+				]
+			: [])
+	];
 }
 
 /** Candidates across rows, likely ones first, each row's causes in the order `rankCandidates` gives. */
