@@ -56,6 +56,6 @@ export function describeSanitised(sanitised: SanitisedExport): string {
 		`it shows no ${list} header anywhere, although the browser signed in on the authorisation host, which keeps its session in a cookie. ` +
 		'What those headers carried is unknown, not missing: the browser\'s sessions with the service and with your app (so whether your app ' +
 		'kept the sign-in in its session cookie), and any credential a request sent in `Authorization` (an access token on me.json, client ' +
-		'credentials on a token request). No finding here rests on them; for them, export the HAR again "with sensitive data", or ask for your server\'s log.'
+		'credentials on a token request). No finding here rests on them; where they matter, your app\'s server log says what they carried.'
 	);
 }
