@@ -42,7 +42,8 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(failed?.candidates?.[0]).toMatchObject({ rowId: 'token-invalid-grant', causeId: 'used', likelihood: 'likely' });
 		expect(failed?.candidates?.slice(1).every((c) => c.likelihood === 'possible')).toBe(true);
 		expect(failed?.message).toContain('answered 500');
-		expect(failed?.message).toContain('40 s earlier');
+		expect(failed?.message).toContain('Most likely: `used` (invalid_grant)');
+		expect(failed?.candidates?.[0]?.why).toContain('40 s earlier (arrival 1, exchange 2, answered 302 to /home)');
 		expect(again).toMatchObject({ severity: 'error', exchangeId: 'a2' });
 		expect(again?.message).toContain('arrived 2 times');
 		expect(again?.message).toContain('arrival 1 (exchange 2, 10:00:30 UTC) answered 302 to /home');
@@ -64,7 +65,7 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(rest).toEqual([]);
 		expect(failed).toMatchObject({ id: 'callback-failed', fix: errorCause('token-invalid-grant', 'redirect-mismatch').fix });
 		expect(failed?.message).toContain("naming `invalid_grant`, with passport-oauth2's \"TokenError\"");
-		expect(failed?.message).toContain('`?next=/home`');
+		expect(failed?.candidates?.[0]?.why).toContain('`?next=/home`');
 		expect(failed?.candidates?.map((c) => c.rowId)).toEqual(Array(6).fill('token-invalid-grant'));
 		expect(failed?.candidates?.[0]?.causeId).toBe('redirect-mismatch');
 	});

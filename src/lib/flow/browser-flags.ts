@@ -153,6 +153,11 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 	];
 }
 
+/** The `error` values of the candidates' rows, e.g. "invalid_grant". */
+function errorNames(candidates: Candidate[]): string {
+	return [...new Set(candidates.map((c) => TOKEN_ERRORS.find((r) => r.id === c.rowId)?.error ?? c.rowId))].join(', ');
+}
+
 /** Candidates across rows, likely ones first, each row's causes in the order `rankCandidates` gives. */
 function rankAcross(rows: readonly TokenErrorRow[], evidence: EvidenceOf<'token-invalid-grant'>[]): Candidate[] {
 	const ranked = rows.flatMap((row) => rankCandidates(row, row.id === 'token-invalid-grant' ? evidence : [], 'custom'));
@@ -185,7 +190,7 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
 	const reading =
 		likely.length > 0
-			? `Most likely: ${likely.map((c) => `\`${c.causeId}\` (${c.why})`).join('; ')}`
+			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
 			: `The page does not say which cause applies; check the candidates in order${named ? '' : ', and your app\'s server log, which has the token endpoint\'s answer'}.`;
 	return {
 		id: 'callback-failed',
