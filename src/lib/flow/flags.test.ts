@@ -25,8 +25,8 @@ describe('crossFlags', () => {
 	});
 
 	it('reports the link\'s own findings from the linter, without its info notes', () => {
-		const flags = crossFlags(flow({ link: `${LINK}&client_secret=s3cret-value&state=x` }));
-		expect(flags.map((f) => f.id)).toEqual(['client-secret-parameter']);
+		const flags = crossFlags(flow({ link: `${LINK}&client_secret=s3cret-value&state=x&scope=openid` }));
+		expect(flags.map((f) => f.id)).toEqual(['client-secret-parameter', 'state-parameter']);
 		expect(flags[0]).toMatchObject({ severity: 'error', section: '2.1' });
 		expect(flags[0]?.message).not.toContain('s3cret-value');
 	});

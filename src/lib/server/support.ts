@@ -15,6 +15,7 @@ import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
 import { timelineOf } from '$lib/support/join';
 import { flowVerdict } from '$lib/flow/verdict';
+import { describeSanitised } from '$lib/support/sanitised';
 import { runAsSeenBy, runOwner } from './run-access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
 import { services } from './services';
@@ -47,6 +48,7 @@ export function presentRun(run: Run) {
 		annotations,
 		callback,
 		redactionNotes: describeRedactions(run.redactions),
+		sanitised: run.sanitised ? describeSanitised(run.sanitised) : null,
 		flags,
 		verdict: flowVerdict(run, diagnosis),
 		timeline: timelineOf(run),

@@ -129,6 +129,8 @@ export const LogExtrasSchema = z.object({
 	target: z.object({ kind: z.enum(['sandbox', 'custom']), authUrl: z.string(), accountsUrl: z.string() }),
 	sandboxClock: z.string().nullable(),
 	redactions: z.array(z.object({ what: z.string(), where: z.string() })),
-	source: z.enum(RUN_SOURCES)
+	source: z.enum(RUN_SOURCES),
+	/** The run came from a sanitised HAR export: the headers it hid. */
+	sanitised: z.object({ hidden: z.array(z.string()) }).optional()
 });
 export type LogExtras = z.infer<typeof LogExtrasSchema>;

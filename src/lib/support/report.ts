@@ -18,6 +18,7 @@ import { linkRedirectUri } from '$lib/flow/record';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { channelOf, EVIDENCE_NAMES } from './join';
 import { describeSource, type Run } from './run';
+import { describeSanitised } from './sanitised';
 import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
@@ -108,8 +109,13 @@ function lastOutcome(run: Run, annotations: AnnotatedFlow): string[] {
 	return [`${head}: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${oneLine(annotation.fix)}`] : [])];
 }
 
-function flagLines(flags: CrossFlag[]): string[] {
-	return flags.map((f) => `- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`);
+function flagLines(flags: CrossFlag[], origin: string): string[] {
+	return flags.flatMap((f) => [
+		`- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`,
+		...(f.candidates ?? []).map(
+			(c, i) => `  ${i + 1}. ${rowLink(c.rowId, origin)} \`${c.causeId}\` (${c.likelihood}): ${oneLine(c.why)} Fix: ${oneLine(c.fix)}`
+		)
+	]);
 }
 
 function rowsMatched(annotations: AnnotatedFlow, origin: string): string[] {
@@ -151,14 +157,15 @@ export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: Re
 		`- Target: ${target}`,
 		...(run.sandboxClock ? [`- Sandbox clock: ${run.sandboxClock}`] : []),
 		...(run.link ? [`- Authorisation link: ${code(run.link)}`] : []),
-		...(run.callback ? [`- Redirect back: ${code(run.callback.url)} at ${run.callback.receivedAt}`] : [])
+		...(run.callback ? [`- Redirect back: ${code(run.callback.url)} at ${run.callback.receivedAt}`] : []),
+		...(run.sanitised ? [`- Sanitised HAR: ${describeSanitised(run.sanitised)}`] : [])
 	];
 	return [
 		`# ${oneLine(run.title)}`,
 		verdictLines(flowVerdict(run, diagnosis), permalink, origin).join('\n'),
 		facts.join('\n'),
 		section('Outcome', [...callbackOutcome(run, annotations.callback), ...lastOutcome(run, annotations)], 'No step was recorded.'),
-		section('What is wrong across the requests', flagLines(flags), 'Nothing: each request is consistent with the others.'),
+		section('What is wrong across the requests', flagLines(flags, origin), 'Nothing: each request is consistent with the others.'),
 		section('Rows matched', rowsMatched(annotations, origin), 'No row of the error tables.'),
 		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, origin)), 'No exchange was recorded.'),
 		section('Redacted', run.redactions.map((r) => `- ${oneLine(r.what)}: ${oneLine(r.where)}`), 'Nothing.')

@@ -4,6 +4,7 @@
  */
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { FlowRecord } from '$lib/flow/record';
+import type { SanitisedExport } from '$lib/flow/flags';
 import type { Annotation } from '$lib/flow/diagnose';
 import { errorRow } from '$lib/protocol';
 
@@ -21,6 +22,8 @@ export interface Run extends FlowRecord {
 	createdAt: string;
 	redactions: Redaction[];
 	source: RunSource;
+	/** Present when the run came from a sanitised HAR export (see support/sanitised.ts): what the export hid. */
+	sanitised?: SanitisedExport;
 }
 
 export const RUN_SOURCES = ['walk', 'scenario', 'har', 'curl', 'http'] as const;
