@@ -17,6 +17,12 @@ import type { CrossFlag } from './flags';
 import { STATE_CHECK_FIX } from './lint-params';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 
+/** Why an app sends a cancelled user straight back to the authorisation page, most often. */
+export const CANCEL_LOOP_CAUSE =
+	'The usual cause: passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
+/** What to do about it. */
+export const CANCEL_LOOP_FIX = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself. With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.`;
+
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
 const RESTART_MS = 5000;
 
@@ -327,9 +333,9 @@ function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 			{
 				id: 'cancel-loop',
 				severity: restart.redirected ? 'error' : 'warning',
-				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. The usual cause: passport-oauth2 treats a redirect with neither \`code\` nor \`error\` as "start sign-in", and redirects to the authorisation page again.`,
+				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. ${CANCEL_LOOP_CAUSE}`,
 				section: SECTIONS.states,
-				fix: `${errorCause('token-invalid-request', 'missing-code').fix} With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.`,
+				fix: CANCEL_LOOP_FIX,
 				exchangeId: arrival.exchange.id
 			}
 		];

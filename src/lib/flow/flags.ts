@@ -3,12 +3,14 @@
  * link, a `redirect_uri` at the token endpoint that is not the link's, one code exchanged twice, an exchange after
  * a cancel, a grant code sent to me.json, me.json without `User-Agent`, a token exchange made from a browser.
  * The link's own findings come from the link linter; what the browser's side shows of the app's callback page, from
- * browser-flags.ts.
+ * browser-flags.ts; faults across time (an exchange after 2 hours, a token used after deletion, the live view's
+ * cancel loop), from flow-flags.ts.
  */
 import { SECTIONS, errorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback } from './callback';
 import { browserFlags } from './browser-flags';
+import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose';
 import type { RecordedExchange } from './exchange';
 import { lintLink } from './lint';
@@ -46,6 +48,8 @@ export interface FlowHints {
 	secretInLink?: boolean;
 	/** The record came from a sanitised export: no finding may rest on the headers it hid. */
 	sanitised?: SanitisedExport;
+	/** The live view split this flow from one that ended in a cancel just before its link (reconstruct.ts). */
+	followsCancel?: FollowedCancel | null;
 }
 
 interface Numbered {
@@ -227,7 +231,8 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[]
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
 		...meFlags(flow, mes),
-		...browserFlags(flow)
+		...browserFlags(flow),
+		...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })
 	];
 	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 }

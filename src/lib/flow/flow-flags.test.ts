@@ -50,11 +50,4 @@ describe('flowFlags', () => {
 		const f = flow([exchange('ok', 'me', 10), exchange('first', 'me', 20, { status: 404 }), exchange('again', 'me', 30, { status: 404 })]);
 		expect(ids(f)).toEqual(['token-used-after-deletion@again:error', 'deletion-requested@first:warning']);
 	});
-
-	it('raises the linter\'s `state` finding to a warning on the link', () => {
-		const withState = `${LINK}&state=abc`;
-		const f = flow([exchange('link', 'link', 0, { url: withState })], { link: withState });
-		expect(ids(f)).toEqual(['state-in-link@link:warning']);
-		expect(ids(flow([exchange('link', 'link', 0)]))).toEqual([]);
-	});
 });

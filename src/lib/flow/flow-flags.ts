@@ -1,30 +1,21 @@
 /**
- * Faults across the requests of one flow that the run's cross-request flags (support/flags.ts) do not cover, seen
- * as a flow happens: an exchange made after the code's 2 hours, a new sign-in started right after a cancel (the
- * cancel loop), a token still used after the user asked for deletion, `state` in the link (a finding of the one
- * link linter, raised to a warning here, since client libraries that check it turn every sign-in into a failure).
+ * Faults across time of one flow, part of crossFlags (flags.ts): an exchange made after the code's 2 hours, a token
+ * still used after the user asked for deletion, and, for a flow the live view split from the one before it, a new
+ * sign-in started right after that one's cancel (the cancel loop; browser-flags.ts finds it inside one record).
  */
 import { LIMITS, CODE_VALIDITY, SECTIONS, durationWords, errorRow } from '$lib/protocol';
 import { uriParts } from '../http/encoding';
 import { splitRawQuery } from '../http/form';
 import type { RecordedExchange } from './exchange';
-import { lintLink } from './lint';
+import { CANCEL_LOOP_CAUSE, CANCEL_LOOP_FIX } from './browser-flags';
+import type { CrossFlag } from './flags';
 import type { ReconstructedFlow } from './reconstruct';
 
-/** The shape of support/flags.ts's CrossFlag, which the flow engine will own once the run's flags move here. */
-export interface CrossFlag {
-	id: string;
-	severity: 'error' | 'warning';
-	message: string;
-	/** Section of the interface, from SECTIONS. */
-	section: string;
-	fix: string;
-	/** The exchange the flag is about, when it is about one. */
-	exchangeId?: string;
-}
-
 /** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */
-export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges' | 'followsCancel'>;
+export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges'> & { followsCancel?: FollowedCancel | null };
+
+/** The live view's finding that a flow's link came right after another flow's cancel (reconstruct.ts). */
+export type FollowedCancel = NonNullable<ReconstructedFlow['followsCancel']>;
 
 const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
 
@@ -58,9 +49,9 @@ function cancelLoopFlags(flow: FlaggedFlow): CrossFlag[] {
 		{
 			id: 'cancel-loop',
 			severity: 'error',
-			message: `A new sign-in began ${flow.followsCancel.secondsAfter} s after the user cancelled: the app sends the user straight back to the authorisation page, so they can never leave. The usual cause is passport-oauth2, which starts a new sign-in whenever the redirect carries neither \`code\` nor \`error\`, and the service's cancel carries neither (3).`,
+			message: `A new sign-in began ${flow.followsCancel.secondsAfter} s after the user cancelled: the app sends the user straight back to the authorisation page, so they can never leave. ${CANCEL_LOOP_CAUSE}`,
 			section: SECTIONS.states,
-			fix: 'Treat a redirect without `code` as a cancel: show the user a page saying they cancelled (with a way to try again), and do not start a new sign-in by yourself. With passport-oauth2, handle the callback yourself when `code` is missing before calling `passport.authenticate`.',
+			fix: CANCEL_LOOP_FIX,
 			...(link ? { exchangeId: link.id } : {})
 		}
 	];
@@ -87,17 +78,8 @@ function deletedUserFlags(flow: FlaggedFlow): CrossFlag[] {
 	});
 }
 
-function stateFlags(flow: FlaggedFlow): CrossFlag[] {
-	if (flow.link === null) return [];
-	const state = lintLink(flow.link).find((f) => f.id === 'state-parameter');
-	const link = flow.exchanges.find((e) => e.step === 'link');
-	return state
-		? [{ id: 'state-in-link', severity: 'warning', message: state.message, section: state.section, fix: state.fix, ...(link ? { exchangeId: link.id } : {}) }]
-		: [];
-}
-
 /** The flow's own flags, errors first. */
 export function flowFlags(flow: FlaggedFlow): CrossFlag[] {
-	const flags = [...lateExchangeFlags(flow), ...cancelLoopFlags(flow), ...deletedUserFlags(flow), ...stateFlags(flow)];
+	const flags = [...lateExchangeFlags(flow), ...cancelLoopFlags(flow), ...deletedUserFlags(flow)];
 	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange, StepId } from './exchange';
 import { MASK } from '../http/exchange';
-import { CANCEL_LOOP_SECONDS, flowStepOf, reconstructFlows, type FlowEvidence } from './reconstruct';
+import { CANCEL_LOOP_SECONDS, reconstructFlows, type FlowEvidence } from './reconstruct';
 
 const AUTH = 'http://auth.test';
 const API = 'http://api.test';
@@ -110,14 +110,3 @@ describe('reconstructFlows', () => {
 	});
 });
 
-describe('flowStepOf', () => {
-	it('names the link, the sandbox pages, the token endpoint and me.json; nothing else', () => {
-		expect(flowStepOf('GET', LINK)).toBe('link');
-		expect(flowStepOf('POST', `${AUTH}/flow/abc/consent`)).toBe('authorise');
-		expect(flowStepOf('POST', `${API}/oauth/token`)).toBe('token');
-		expect(flowStepOf('GET', `${API}/api/v3/me.json`)).toBe('me');
-		expect(flowStepOf('OPTIONS', `${API}/oauth/token`)).toBeNull();
-		expect(flowStepOf('GET', `${API}/sandbox/state`)).toBeNull();
-		expect(flowStepOf('GET', `${AUTH}/health`)).toBeNull();
-	});
-});

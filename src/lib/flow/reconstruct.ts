@@ -17,6 +17,7 @@ import { MASK } from '../http/exchange';
 import { uriParts } from '../http/encoding';
 import { splitRawQuery } from '../http/form';
 import type { RecordedExchange, StepId } from './exchange';
+import { SIGN_IN_PAGE_PATH, flowStepOf } from './steps';
 
 /** What joins a request to its flow (see `CorrelationValues`): values, or digests of them. All optional. */
 export interface FlowKeys {
@@ -52,21 +53,6 @@ export interface ReconstructedFlow {
 /** How soon after a cancel a new link of the same client counts as the app starting over by itself. */
 export const CANCEL_LOOP_SECONDS = 10;
 
-const TOKEN_PATH = /\/oauth\/token\/?$/;
-const ME_PATH = /\/api\/v3\/me\.json$/;
-const LINK_PATH = /^\/sso\/[^/]+$/;
-const PAGE_PATH = /^\/flow\/[A-Za-z0-9_-]+(?:\/[a-z]+)?$/;
-
-/** The step of a request to the service's hosts: the link, a sign-in page of the sandbox, the token endpoint, me.json; null for anything else. */
-export function flowStepOf(method: string, url: string): StepId | null {
-	const { path } = uriParts(url);
-	if (method.toUpperCase() === 'OPTIONS') return null;
-	if (TOKEN_PATH.test(path)) return 'token';
-	if (ME_PATH.test(path)) return 'me';
-	if (LINK_PATH.test(path)) return method.toUpperCase() === 'GET' ? 'link' : null;
-	return PAGE_PATH.test(path) ? 'authorise' : null;
-}
-
 const usable = (value: string | undefined) => (value !== undefined && value !== '' && !value.includes(MASK) ? value : undefined);
 
 /** The keys an exchange's own values give: what an import or a walk joins on. */
@@ -85,7 +71,7 @@ const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)
 
 function redirectOf(exchange: RecordedExchange): string | undefined {
 	const location = exchange.response?.headers.find((h) => h.name.toLowerCase() === 'location')?.value;
-	return location !== undefined && !PAGE_PATH.test(uriParts(location).path) ? location : undefined;
+	return location !== undefined && !SIGN_IN_PAGE_PATH.test(uriParts(location).path) ? location : undefined;
 }
 
 /** A redirect without `code` and without `error`: the user cancelled. */

@@ -14,8 +14,8 @@
  */
 import { error, type RequestEvent } from '@sveltejs/kit';
 import { annotateAuthorisationAnswer } from '$lib/flow/authorisation-page';
-import { flowFlags, type CrossFlag } from '$lib/flow/flow-flags';
-import { flowStepOf, reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
+import { reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
+import { flowStepOf } from '$lib/flow/steps';
 import type { StepId } from '$lib/flow/exchange';
 import { uriParts } from '$lib/http/encoding';
 import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/request-log';
@@ -41,12 +41,6 @@ export type LiveFlow = ReturnType<typeof presentRun> & {
 	updatedAt: string;
 	outcome: string;
 };
-
-/**
- * Saved runs name how they came to be from a fixed list (support/run.ts RUN_SOURCES), which has no live source
- * yet: a live flow is saved as the sandbox walk it most resembles.
- */
-const LIVE_RUN_SOURCE: Run['source'] = 'walk';
 
 /**
  * The newest flows shown and kept up to date: under load every exchange of a fresh code is a flow of its own,
@@ -146,18 +140,17 @@ async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Ru
 		callback: flow.callback,
 		exchanges: flow.exchanges,
 		redactions: [],
-		source: LIVE_RUN_SOURCE
+		source: 'live'
 	};
 }
 
 /** A flow diagnosed: redacted as a saved run, annotated, its cross-request flags and its own. */
 async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
 	const run = redactRun(await runOf(flow, client), { clientSecrets: [client.client_secret] });
-	const presented = presentRun(run);
+	const presented = presentRun(run, { followsCancel: flow.followsCancel });
 	// A run's annotations cover the token endpoint and me.json; a live flow has the pages too, whose errors are 7.1's.
 	const exchanges = presented.annotations.exchanges.map((a, i) => a ?? annotateAuthorisationAnswer(run.exchanges[i]!));
-	const flags: CrossFlag[] = [...presented.flags, ...flowFlags(flow)].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-	return { ...presented, annotations: { ...presented.annotations, exchanges }, flags, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
+	return { ...presented, annotations: { ...presented.annotations, exchanges }, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
 }
 
 /** The entries of the workspace's log, oldest first, as flow evidence. */

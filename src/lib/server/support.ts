@@ -15,6 +15,7 @@ import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
 import { timelineOf } from '$lib/support/join';
 import { flowVerdict } from '$lib/flow/verdict';
+import type { FlowHints } from '$lib/flow/flags';
 import { describeSanitised } from '$lib/support/sanitised';
 import { runAsSeenBy, runOwner } from './run-access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
@@ -35,10 +36,10 @@ async function findRun(id: string, sessionId: string | undefined): Promise<Run> 
 	return (await findOwnRun(id, sessionId)).run;
 }
 
-/** Everything the run page shows, derived from the stored (redacted) run. */
-export function presentRun(run: Run) {
+/** Everything the run page shows, derived from the stored (redacted) run (and what its source knows beyond it). */
+export function presentRun(run: Run, hints: FlowHints = {}) {
 	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
-	const diagnosis = diagnoseRun(run);
+	const diagnosis = diagnoseRun(run, hints);
 	const { annotations, flags } = diagnosis;
 	const callback = run.callback
 		? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }

@@ -7,7 +7,8 @@ import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/http/encod
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse } from '$lib/http/exchange';
 import { redactRun } from './redact';
-import { inferTarget, newRunId, stepOfRequest, type ImportOptions, type ImportResult, type Run } from './run';
+import { inferTarget, newRunId, type ImportOptions, type ImportResult, type Run } from './run';
+import { stepOfRequest } from '$lib/flow/steps';
 import { shellWords } from './shell-words';
 import { headerValue } from '$lib/http/headers';
 

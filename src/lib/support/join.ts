@@ -19,7 +19,8 @@ import type { ExchangeEvidence, EvidenceSource, RecordedExchange, StepId } from 
 import type { FlowRecord } from '$lib/flow/record';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
-import { inferTarget, stepOfRequest, type Redaction, type Run } from './run';
+import { inferTarget, type Redaction, type Run } from './run';
+import { stepOfRequest } from '$lib/flow/steps';
 import { exchangeCode, sameSecret, tokenTailsOf } from './token-tails';
 
 /** What is added: the exchanges read from it, and the link and callback when it has them (a browser's HAR). */

@@ -12,7 +12,7 @@
  */
 import type { SanitisedExport } from '$lib/flow/flags';
 import type { HarEntry } from './har-schema';
-import { stepOfRequest } from './run';
+import { stepOfRequest } from '$lib/flow/steps';
 
 /** The headers a sanitised export removes, as the browsers name them. */
 export const STRIPPED_HEADERS = ['Cookie', 'Set-Cookie', 'Authorization'] as const;
