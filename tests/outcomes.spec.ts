@@ -1,8 +1,8 @@
 /**
  * Outcomes on demand: a rule set through the control API decides how the explorer's own walk ends, once (the
  * consent page says a rule is active); the explorer's route /live/{client}/outcomes sets, lists and clears rules
- * for its session's workspace only; the sandbox panel lists pending rules. The OutcomeRules component's own
- * browser test belongs with the /live/{client} page that embeds it.
+ * for its session's workspace only; the sandbox panel lists pending rules; the live page of a client sets one with a
+ * click and shows it used.
  */
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS_HOST, AUTH_HOST, DEMO_PASSWORD, EXPLORER, STUDENT, authorise, callMe, exchange, open, resetSandbox } from './support/walk';
@@ -119,4 +119,20 @@ test('a session in its own workspace reaches its own copy of the client, not the
 	await authorise(page);
 	await exchange(page);
 	await expect(await callMe(page)).toHaveAttribute('data-row', 'me-forbidden');
+});
+
+test('the live page sets a rule with a click, and shows it used once the walk met it', async ({ page, context }) => {
+	await open(page, '/live/demo-client');
+	await page.getByTestId('outcome-rules').locator('button[data-outcome="me-401"]').click();
+	await expect(page.getByTestId('outcome-pending-me')).toHaveAttribute('data-outcome', 'me-401');
+	expect((await rulesOf('demo-client')).pending).toEqual([expect.objectContaining({ outcome: 'me-401' })]);
+
+	const walk = await context.newPage();
+	await authorise(walk);
+	await exchange(walk);
+	await expect(await callMe(walk)).toHaveAttribute('data-row', 'me-unauthorized');
+
+	await page.getByTestId('outcome-refresh').click();
+	await expect(page.getByTestId('outcome-pending-me')).toHaveCount(0);
+	await expect(page.getByTestId('outcome-used')).toContainText('me-401');
 });
