@@ -89,4 +89,29 @@ describe('flowVerdict', () => {
 		});
 		expect(flowVerdict(after, diagnoseFlow(after)).severity).toBe('error');
 	});
+
+	it('tells a flag that ranks causes by its most likely one: that row, that cause, that fix', () => {
+		const flag: CrossFlag = {
+			id: 'callback-failed',
+			severity: 'error',
+			message: 'Your app answered the arrival at the redirect URI with 500.',
+			section: '4.2',
+			fix: 'Look at your server log.',
+			exchangeId: 'authorise-1',
+			candidates: [
+				{ rowId: 'token-invalid-grant', causeId: 'used', likelihood: 'likely', why: 'The same code arrived before.', fix: 'Exchange each code once.' },
+				{ rowId: 'token-invalid-grant', causeId: 'expired', likelihood: 'possible', why: 'It may be old.', fix: 'Exchange within 2 hours.' }
+			]
+		};
+		const arrived = flow({ link: LINK, callback: authorised, exchanges: [exchange('authorise', { url: authorised.url }, { status: 500 })] });
+		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag] });
+		expect(verdict).toMatchObject({
+			severity: 'error',
+			reference: { kind: 'row', rowId: 'token-invalid-grant' },
+			exchange: { id: 'authorise-1', n: 1 },
+			fix: 'Exchange each code once.'
+		});
+		expect(verdict.cause).toBe('used (likely): The same code arrived before.');
+	});
 });
+

@@ -59,17 +59,19 @@ function exchangeRef(flow: FlowRecord, id: string | undefined): { exchange: Reco
 	return index === -1 ? null : { exchange: flow.exchanges[index]!, n: index + 1 };
 }
 
+/** A flag that ranks candidate causes (the app's failed callback) is told by its most likely one: its row and fix. */
 function fromFlag(flow: FlowRecord, flag: CrossFlag): Verdict {
 	const about = exchangeRef(flow, flag.exchangeId);
+	const likeliest = flag.candidates?.[0];
 	return {
 		severity: flag.severity,
 		what: about
 			? `The ${STEP_NAMES[about.exchange.step]} (exchange ${about.n}) went wrong: ${firstSentence(flag.message)}`
 			: sentence(firstSentence(flag.message)),
-		reference: sectionReference(flag.section),
+		reference: likeliest ? rowReference(likeliest.rowId) : sectionReference(flag.section),
 		exchange: about && { id: about.exchange.id, n: about.n },
-		cause: sentence(flag.message),
-		fix: sentence(flag.fix)
+		cause: likeliest ? sentence(`${likeliest.causeId} (${likeliest.likelihood}): ${likeliest.why}`) : sentence(flag.message),
+		fix: sentence(likeliest?.fix ?? flag.fix)
 	};
 }
 
