@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { leaks } from '../src/lib/http/leak-forms';
 import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/support/test-helpers';
 import type { Har } from '../src/lib/support/har-schema';
+import { writeLargeHar } from '../src/lib/support/large-har';
 import { recordSignIn, sanitise, type Journey } from './support/record-har';
 import { open } from './support/walk';
 
@@ -137,4 +138,32 @@ test('the run page of a failed, sanitised import (ranked causes, the failed call
 	await expect(page.getByTestId('flag-candidates').first()).toBeVisible();
 	const { violations } = await new AxeBuilder({ page }).analyze();
 	expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
+});
+
+test.describe('done when: a full, sanitised 60 MB customer HAR', () => {
+	const MB = 1024 * 1024;
+	const CASES = [
+		{ journey: 'reload', severity: 'error', what: /went wrong/, cause: /^used \(likely\)/, fix: /code|once/i },
+		{ journey: 'good', severity: 'success', what: /^The flow succeeded; nothing to fix/, cause: /^Nothing failed/, fix: /^Nothing to fix/ }
+	] as const;
+	for (const c of CASES) {
+		test(`${c.journey}: the first lines say what happened, the likely cause and the fix`, async ({ browser, page }) => {
+			test.slow(); // a 60 MB upload through the page
+			const recorded = await recordSignIn(browser, { variant: 'naive', journey: c.journey, harPath: join(dir, `full-${c.journey}.har`) });
+			const har = sanitise(JSON.parse(await readFile(recorded.harPath, 'utf8')) as Har);
+			const path = join(dir, `full-${c.journey}-sanitised.har`);
+			expect(await writeLargeHar(path, { bytes: 60 * MB, entries: 1500, flow: har.log.entries, sanitised: true })).toBeGreaterThan(59 * MB);
+			await importThroughPage(page, path);
+
+			const verdict = page.getByTestId('verdict');
+			await expect(verdict).toHaveAttribute('data-severity', c.severity);
+			// It leads the page: nothing but the title and the import's notes comes before it.
+			expect(await page.locator('main section.card').first().getAttribute('data-testid')).toBe('verdict');
+			await expect(page.getByTestId('verdict-what')).toHaveText(c.what);
+			await expect(page.getByTestId('verdict-cause')).toHaveText(c.cause);
+			await expect(page.getByTestId('verdict-fix')).toHaveText(c.fix);
+			await expect(page.getByTestId('run-sanitised')).toHaveCount(1);
+			if (c.journey === 'good') await expect(page.getByTestId('run-flags')).toHaveCount(0);
+		});
+	}
 });
