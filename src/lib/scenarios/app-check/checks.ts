@@ -31,10 +31,12 @@ export type AppCheckId =
 	| 'group-key';
 
 /**
- * What the judge asks of the user's page. `ok`: a normal page (below 400); `no-5xx`: anything but a server
- * error (the app may say the sign-in failed, with a way to start again).
+ * What the judge asks of the user's page (never a stack trace, whatever the check). `ok`: a normal page (below
+ * 400); `no-5xx`: anything but a server error (the app may say the sign-in failed, with a way to start again);
+ * `own-page`: any status, as long as it is the app's own page: when the service refuses the app itself, a 502
+ * "the sign-in service refused us" is an honest answer.
  */
-export type PageExpectation = 'ok' | 'no-5xx';
+export type PageExpectation = 'ok' | 'no-5xx' | 'own-page';
 
 export interface AppCheck {
 	id: AppCheckId;
@@ -114,7 +116,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'token-invalid-client',
 		how: 'The sandbox answers the exchange 401 invalid_client, as for a wrong client secret.',
 		should: 'Tell the user sign-in is unavailable and log the cause for the operator; no stack trace or server internals to the user.',
-		page: 'no-5xx',
+		page: 'own-page',
 		needs: { exchange: true, me: false },
 		restartAllowed: false,
 		fix: 'Handle 401 invalid_client from /oauth/token: log it (the client id or secret is wrong) and show a friendly page.'
@@ -126,7 +128,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'me-401',
 		how: 'The sandbox answers the app\'s me.json call 401, as for an invalid token.',
 		should: 'Treat the user as not signed in and offer to sign in again.',
-		page: 'no-5xx',
+		page: 'own-page',
 		needs: { exchange: true, me: true },
 		restartAllowed: true,
 		fix: 'Handle 401 from /api/v3/me.json: drop the token and offer a fresh sign-in.'
@@ -138,7 +140,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'me-403',
 		how: 'The sandbox answers the app\'s me.json call 403, as when no User-Agent is sent.',
 		should: 'Show a friendly error and log the cause; no server internals to the user.',
-		page: 'no-5xx',
+		page: 'own-page',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
 		fix: 'Send a User-Agent header on every me.json call, and handle a 403 without crashing.'
@@ -150,7 +152,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'me-404',
 		how: 'The sandbox answers the app\'s me.json call 404, as for a user who asked for account deletion.',
 		should: 'Treat the account as gone (interface 7.3): sign the user out of it, no server error.',
-		page: 'no-5xx',
+		page: 'own-page',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
 		fix: 'Handle 404 from /api/v3/me.json: the user asked for account deletion; forget their verification data and say so.'

@@ -75,6 +75,20 @@ describe('the app check\'s judge', () => {
 		expect(judgeAppCheck(check('no-active-verification'), evidence(restart, server(), { outcome: 'me-empty-verifications', used: true }), 'shop').verdict).toBe('fail');
 	});
 
+	it('accepts the app\'s own error page, of any status, when the service refuses the app itself; never a stack trace', () => {
+		const rule = { outcome: 'me-401', used: true };
+		expect(judgeAppCheck(check('me-401'), evidence(user({ status: 502, text: 'The service did not accept our access token.' }), server({ meCalls: [401] }), rule), 'shop').verdict).toBe('pass');
+		const crashed = user({ status: 500, stackTrace: ['at OAuth2Strategy.userProfile (/app/index.ts:98:20)'] });
+		expect(judgeAppCheck(check('me-401'), evidence(crashed, server({ meCalls: [401] }), rule), 'shop').findings).toEqual([
+			'the user\'s page shows a stack trace ("at OAuth2Strategy.userProfile (/app/index.ts:98:20)")'
+		]);
+	});
+
+	it('fails a normal page that prints a field the answer lacks', () => {
+		const result = judgeAppCheck(check('group-key'), evidence(user({ text: 'Signed in as STU0001. undefined until 2027-11-24' }), server(), { outcome: 'me-group-key', used: true }), 'shop');
+		expect(result.findings).toEqual(['the user\'s page shows `undefined`: the app read a field the answer does not have']);
+	});
+
 	it('says a check did not run when its rule was never applied, or the browser never came back', () => {
 		const unused = judgeAppCheck(check('me-404'), evidence(user(), server({ meCalls: [] }), { outcome: 'me-404', used: false }), 'shop');
 		expect(unused.verdict).toBe('not-run');

@@ -32,14 +32,19 @@ function requestsOf(check: AppCheck): string {
 	return check.rule?.startsWith('me-') ? 'me.json call' : 'token request';
 }
 
+/** What a page shows when the app printed a field the answer lacks (JavaScript's spelling; others print nothing). */
+const UNREAD_VALUE = /\b(?:undefined|NaN)\b|\[object Object\]/;
+
 /** What is wrong in what the user got. */
 function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	const { user } = evidence;
 	const found: string[] = [];
 	const status = user.final?.status ?? null;
 	if (user.stackTrace.length > 0) found.push(`the user's page shows a stack trace ("${user.stackTrace[0]}")`);
-	if (status !== null && status >= 500) found.push(`the user got a ${status} server error`);
+	if (status !== null && status >= 500 && check.page !== 'own-page') found.push(`the user got a ${status} server error`);
 	else if (check.page === 'ok' && status !== null && status >= 400) found.push(`the user got an error page (${status}), for what is a normal outcome`);
+	const broken = check.page === 'ok' && user.final ? UNREAD_VALUE.exec(user.final.excerpt) : null;
+	if (broken) found.push(`the user's page shows \`${broken[0]}\`: the app read a field the answer does not have`);
 	if (user.backToSignIn && !check.restartAllowed) {
 		found.push('the app sent the user straight back to the sign-in page without them asking (a loop)');
 	}

@@ -97,18 +97,16 @@ export async function setOutcome(access: SandboxAccess, clientId: string, outcom
 }
 
 /**
- * Whether the sandbox applied the outcome (read from `GET /sandbox/outcomes`): false when it is still pending, which
- * is then cleared so the next check starts clean; null when the answer does not say.
+ * Whether the sandbox applied the outcome (`GET /sandbox/outcomes`): false while it is still pending, and then it
+ * is cleared so the next check starts clean; null when the sandbox does not say.
  */
 export async function outcomeUsed(access: SandboxAccess, clientId: string, outcome: OutcomeRule): Promise<boolean | null> {
 	const answer = await call(access, 'GET', `/sandbox/outcomes?client_id=${encodeURIComponent(clientId)}`);
-	if (answer.status !== 200) return null;
-	const named = (list: unknown) => (Array.isArray(list) ? list : []).some((o) => (typeof o === 'string' ? o : (o as { outcome?: unknown })?.outcome) === outcome);
-	if (named(answer.body['pending'])) {
-		await call(access, 'POST', '/sandbox/outcomes/clear', { client_id: clientId, outcome });
-		return false;
-	}
-	return named(answer.body['used']) ? true : null;
+	if (answer.status !== 200 || !Array.isArray(answer.body['pending'])) return null;
+	const pending = answer.body['pending'].some((rule) => (rule as { outcome?: unknown })?.outcome === outcome);
+	if (!pending) return true;
+	await call(access, 'POST', '/sandbox/outcomes/clear', { client_id: clientId, outcome });
+	return false;
 }
 
 export interface CheckUser {
