@@ -3,7 +3,7 @@
  * is and which workspace holds the app's client, which checks, and where to write JUnit XML and Markdown. Errors
  * as data: what was wrong and what to write instead.
  */
-import { parseArgs } from 'node:util';
+import { readArgs } from '../cli';
 import { APP_CHECKS, type AppCheck } from './checks';
 
 export interface AppCheckOptions {
@@ -64,32 +64,23 @@ function selectChecks(only: string | undefined): AppCheck[] | { message: string 
 }
 
 export function parseAppCheckArgs(argv: string[], env: Record<string, string | undefined>): AppCheckParse {
-	let values: Record<string, string | boolean | undefined>;
-	try {
-		values = parseArgs({
-			args: argv,
-			strict: true,
-			allowPositionals: false,
-			options: {
-				'start-url': { type: 'string' },
-				click: { type: 'string' },
-				junit: { type: 'string' },
-				report: { type: 'string' },
-				only: { type: 'string' },
-				'workspace-key': { type: 'string' },
-				'auth-url': { type: 'string' },
-				'accounts-url': { type: 'string' },
-				help: { type: 'boolean' }
-			}
-		}).values;
-	} catch (error) {
-		return { ok: false, message: `${(error as Error).message}\n\n${APP_CHECK_USAGE}` };
-	}
-	if (values['help']) return { ok: 'help' };
-	const str = (name: string) => {
-		const value = values[name];
-		return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-	};
+	const args = readArgs(
+		argv,
+		{
+			'start-url': { type: 'string' },
+			click: { type: 'string' },
+			junit: { type: 'string' },
+			report: { type: 'string' },
+			only: { type: 'string' },
+			'workspace-key': { type: 'string' },
+			'auth-url': { type: 'string' },
+			'accounts-url': { type: 'string' },
+			help: { type: 'boolean' }
+		},
+		APP_CHECK_USAGE
+	);
+	if (args.ok !== true) return args;
+	const { str } = args;
 	const start = str('start-url');
 	if (start === undefined) return { ok: false, message: `--start-url is required: where a user starts signing in to your app.\n\n${APP_CHECK_USAGE}` };
 	const startUrl = httpUrl('start-url', start);

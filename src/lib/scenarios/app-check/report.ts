@@ -2,6 +2,7 @@
  * The app check's results as a terminal table, JUnit XML for CI and a Markdown report with the evidence. The
  * evidence is redacted when it is gathered; every output is redacted once more as a last guard.
  */
+import { textTable } from '../report';
 import { findAppCheck } from './checks';
 import { redact, type AppCheckEvidence } from './evidence';
 import type { AppCheckResult, AppCheckVerdict } from './judge';
@@ -53,13 +54,10 @@ export function describeUser(evidence: AppCheckEvidence | null): string {
 export function formatAppCheckTable(results: readonly AppCheckResult[], known: readonly string[] = []): string {
 	const header = ['check', 'app server (seen by the sandbox)', 'user got', 'result'];
 	const rows = results.map((r) => [r.id, describeServer(r.evidence), describeUser(r.evidence), verdictLabel(r.verdict)]);
-	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-	const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd();
-	const rule = widths.map((w) => '-'.repeat(w)).join('-|-');
 	const notes = results
 		.filter((r) => r.verdict !== 'pass')
 		.flatMap((r) => [`${verdictLabel(r.verdict)} ${r.id}: ${r.reason}`, ...(r.fix ? [`  fix: ${r.fix}`] : [])]);
-	return redact([line(header), rule, ...rows.map(line), ...(notes.length ? ['', ...notes] : [])].join('\n'), known);
+	return redact([...textTable(header, rows), ...(notes.length ? ['', ...notes] : [])].join('\n'), known);
 }
 
 function xml(text: string): string {
