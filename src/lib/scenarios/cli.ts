@@ -3,7 +3,7 @@
  * `--accounts-url`, a running sandbox (`--control`) or a custom deployment, whose client is given on the command
  * line. Errors as data: what was wrong and what to write instead.
  */
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SCENARIOS, type Scenario } from './library';
 
 export type CliTarget =
@@ -51,7 +51,7 @@ export type ReadArgs = { ok: true; str: (name: string) => string | undefined; fl
  * The options of a command line (strict, no positionals; `options` names `help`): each string trimmed, an empty one
  * as if not given; or what was wrong, followed by `usage`.
  */
-export function readArgs(argv: string[], options: ParseArgsOptionsConfig, usage: string): ReadArgs {
+export function readArgs(argv: string[], options: NonNullable<ParseArgsConfig['options']>, usage: string): ReadArgs {
 	let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
 	try {
 		values = parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
