@@ -16,7 +16,7 @@ import type { AppCheckRunInfo } from '$lib/scenarios/app-check/report';
 import { serverEvidence } from '$lib/scenarios/app-check/sandbox-log';
 import type { ExplorerConfig } from '../config';
 import { launchChromium } from './browser';
-import { checkAppUrl, originAliases, originGuard } from './origins';
+import { checkAppUrl, originAliases, originGuard, pinnedHostRule } from './origins';
 import { checkUser, logMark, outcomeUsed, readLog, setOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
 export interface AppCheckRunOptions {
@@ -82,7 +82,7 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 		timeout: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
 		authOrigins
 	};
-	const ownBrowser = browser ? null : await launchChromium();
+	const ownBrowser = browser ? null : await launchChromium({ hostRules: pinnedHostRule(options.startUrl, allowed) });
 	const results: AppCheckResult[] = [];
 	const fingerprints: Fingerprints = {};
 	try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../testConfig';
 import { fakeDns } from '../testDns';
-import { checkAppUrl, originAliases, originGuard } from './origins';
+import { checkAppUrl, originAliases, originGuard, pinnedHostRule } from './origins';
 
 const dns = fakeDns({ 'shop.example.com': ['93.184.216.34'], 'rebind.example.com': ['10.0.0.5'], 'intranet.corp': ['192.168.1.20'] });
 
@@ -20,12 +20,16 @@ describe('which origins the app check drives', () => {
 		const listed = testConfig({ HOST: '0.0.0.0', EXPLORER_ALLOWED_HOSTS: 'intranet.corp' });
 		expect(await checkAppUrl('http://intranet.corp/login', listed, dns.resolve)).toEqual({ ok: false, message: expect.stringMatching(/192\.168\.1\.20, a private address.*EXPLORER_ALLOW_PRIVATE_TARGETS=on/) });
 		const privateOn = testConfig({ HOST: '0.0.0.0', EXPLORER_ALLOWED_HOSTS: 'intranet.corp', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
-		expect(await checkAppUrl('http://intranet.corp/login', privateOn, dns.resolve)).toEqual({ ok: true });
+		expect(await checkAppUrl('http://intranet.corp/login', privateOn, dns.resolve)).toEqual({ ok: true, address: '192.168.1.20' });
 	});
 
 	it('allows public https hosts on a loopback-bound explorer, never one resolving to an internal address', async () => {
 		const local = testConfig();
-		expect(await checkAppUrl('https://shop.example.com/login', local, dns.resolve)).toEqual({ ok: true });
+		const shop = await checkAppUrl('https://shop.example.com/login', local, dns.resolve);
+		expect(shop).toEqual({ ok: true, address: '93.184.216.34' });
+		// The browser is told to use the address the check saw, so DNS cannot rebind the name afterwards.
+		expect(pinnedHostRule('https://shop.example.com/login', shop)).toBe('MAP shop.example.com 93.184.216.34');
+		expect(pinnedHostRule('http://localhost:4000/', { ok: true })).toBeNull();
 		const rebind = await checkAppUrl('https://rebind.example.com/login', local, dns.resolve);
 		expect(rebind.ok).toBe(false);
 		expect(!rebind.ok && rebind.message).toMatch(/10\.0\.0\.5, a private address.*An app on this machine \(localhost\) is allowed as it is\./);
@@ -43,7 +47,7 @@ describe('which origins the app check drives', () => {
 		const guard = originGuard(shared, originAliases('http://localhost:3001'), dns.resolve);
 		expect(originAliases('http://localhost:3001')).toEqual(['http://localhost:3001', 'http://127.0.0.1:3001', 'http://[::1]:3001']);
 		expect(await guard('http://127.0.0.1:3001/flow/x')).toEqual({ ok: true });
-		expect(await guard('https://shop.example.com/profile')).toEqual({ ok: true });
+		expect((await guard('https://shop.example.com/profile')).ok).toBe(true);
 		expect((await guard('http://169.254.169.254/latest/meta-data')).ok).toBe(false);
 		expect(await guard('data:text/plain,hi')).toEqual({ ok: true });
 	});

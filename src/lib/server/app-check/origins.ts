@@ -12,7 +12,8 @@ import { permissionFor } from '../allowlist';
 import type { ExplorerConfig } from '../config';
 import { checkOutboundUrl, type Resolver } from '../ssrf';
 
-export type OriginCheck = { ok: true } | { ok: false; message: string };
+/** `address`: where a host name was checked to resolve (the browser is then told to use it); none for an IP or localhost. */
+export type OriginCheck = { ok: true; address?: string } | { ok: false; message: string };
 
 function isThisMachine(url: URL): boolean {
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -29,7 +30,7 @@ export async function checkAppUrl(url: string, config: ExplorerConfig, resolve?:
 	}
 	if (config.targetRule === 'public-https' && isThisMachine(parsed)) return { ok: true };
 	const check = await checkOutboundUrl(parsed.href, config, resolve);
-	if (check.ok) return { ok: true };
+	if (check.ok) return isIP(parsed.hostname.replace(/^\[(.*)\]$/, '$1')) ? { ok: true } : { ok: true, address: check.address };
 	const local = config.targetRule === 'public-https' ? ' An app on this machine (localhost) is allowed as it is.' : '';
 	return { ok: false, message: `The app check does not drive ${parsed.origin}: ${check.message}${local}` };
 }
@@ -44,6 +45,16 @@ export function originAliases(origin: string): string[] {
 	const url = new URL(origin);
 	if (!LOOPBACK_NAMES.includes(url.hostname)) return [url.origin];
 	return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port ? `:${url.port}` : ''}`);
+}
+
+/**
+ * Chromium's `--host-resolver-rules` that pin a checked host name to the address it was checked at, so a second DNS
+ * answer (rebinding) cannot send the browser elsewhere; null when there is nothing to pin.
+ */
+export function pinnedHostRule(url: string, check: OriginCheck): string | null {
+	if (!check.ok || !check.address) return null;
+	const host = new URL(url).hostname;
+	return `MAP ${host} ${isIP(check.address) === 6 ? `[${check.address}]` : check.address}`;
 }
 
 /**
