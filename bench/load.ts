@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { startChild } from './child';
+import { EXPLORER } from './explorer';
 import { ACCOUNTS_URL, BENCH_CLIENT, BENCH_REDIRECT_URI, startSandboxAsNpmStart, WORKSPACES } from './load-sandbox';
 import type { ServersReady } from './load-protocol';
 import type { Measurement } from './report';
@@ -20,6 +21,8 @@ const TOKEN_WARMUP_CODES = 3_000;
 /** The token exchange's share of bare the issue asks of ours. */
 const TOKEN_TARGET = 0.3;
 const P99_TARGET_MS = 10;
+/** A live view subscribed (/live/{client}) may cost the accounts host at most this share of its throughput. */
+const LIVE_VIEW_COST = 0.05;
 
 interface Figures {
 	rps: number;
@@ -101,11 +104,32 @@ function combine(rounds: Figures[]): Figures {
 	};
 }
 
+/**
+ * `run` with a live view of the bench client subscribed, as a browser on /live/{client} is: its event stream is
+ * read (and dropped) until the run ends. From this machine, which administers the default workspace.
+ */
+async function withLiveView(run: () => Promise<Figures>): Promise<Figures> {
+	const controller = new AbortController();
+	const response = await fetch(`${EXPLORER}/live/${encodeURIComponent(BENCH_CLIENT.client_id)}/events`, { signal: controller.signal });
+	if (!response.ok || !response.body) throw new Error(`the live view's event stream answered ${response.status}`);
+	const reader = response.body.getReader();
+	const reading = (async () => {
+		while (!(await reader.read()).done);
+	})().catch(() => undefined);
+	try {
+		return await run();
+	} finally {
+		controller.abort();
+		await reading;
+	}
+}
+
 const percent = (part: Figures, whole: Figures) => `${((part.rps / whole.rps) * 100).toFixed(0)}% (${part.rps.toFixed(0)} req/s)`;
 
 export async function benchLoad(log: (line: string) => void): Promise<{ measurements: Measurement[]; notes: string[] }> {
 	const servers = await startChild<ServersReady>('./servers.ts');
-	const ours = await startSandboxAsNpmStart(ROUNDS * TOKEN_CODES + TOKEN_WARMUP_CODES, log).catch(async (error: unknown) => {
+	// Each token run, with and without a live view, uses fresh codes of its own.
+	const ours = await startSandboxAsNpmStart(2 * (ROUNDS * TOKEN_CODES + TOKEN_WARMUP_CODES), log).catch(async (error: unknown) => {
 		await servers.stop();
 		throw error;
 	});
@@ -113,19 +137,25 @@ export async function benchLoad(log: (line: string) => void): Promise<{ measurem
 		const { bareUrl, peerUrl } = servers.message;
 		const { accessToken, codes } = ours;
 		const meHeaders = { authorization: `Bearer ${accessToken}`, 'user-agent': 'autocannon' };
-		const tokenCodes = (round: number) => codes.slice(TOKEN_WARMUP_CODES + round * TOKEN_CODES, TOKEN_WARMUP_CODES + (round + 1) * TOKEN_CODES);
+		const half = ROUNDS * TOKEN_CODES + TOKEN_WARMUP_CODES;
+		/** The codes of a token run: the first half's for the plain runs, the second's with a live view. */
+		const codesOf = (round: number, live: boolean) => {
+			const base = live ? half : 0;
+			return round < 0 ? codes.slice(base, base + TOKEN_WARMUP_CODES) : codes.slice(base + TOKEN_WARMUP_CODES + round * TOKEN_CODES, base + TOKEN_WARMUP_CODES + (round + 1) * TOKEN_CODES);
+		};
+		// Duration-bound like the others, but never past the last fresh code (a reused code would be a cheap 400).
+		const tokenRun = (s: number, round: number, live: boolean) => cannon({ url: ACCOUNTS_URL, amount: codesOf(round, live).length, requests: tokenRequests(codesOf(round, live)) }, s);
+		const meRun = (s: number) => cannon({ url: `${ACCOUNTS_URL}/api/v3/me.json`, duration: s, headers: meHeaders });
 		const runs = {
 			bare: { label: 'bare node:http', run: (s: number) => cannon({ url: bareUrl, duration: s, headers: meHeaders }) },
 			peerUserinfo: { label: 'peer GET /userinfo', run: (s: number) => cannon({ url: `${peerUrl}/userinfo`, duration: s, headers: meHeaders }) },
-			me: { label: 'ours GET /api/v3/me.json', run: (s: number) => cannon({ url: `${ACCOUNTS_URL}/api/v3/me.json`, duration: s, headers: meHeaders }) },
+			me: { label: 'ours GET /api/v3/me.json', run: meRun },
+			meLive: { label: 'ours GET /api/v3/me.json, live view subscribed', run: (s: number) => withLiveView(() => meRun(s)) },
 			peerToken: { label: 'peer POST /token', run: (s: number) => cannon({ url: peerUrl, duration: s, requests: peerTokenRequests() }) },
-			token: {
-				label: 'ours POST /oauth/token (fresh code each)',
-				// Duration-bound like the others, but never past the last fresh code (a reused code would be a cheap 400).
-				run: (s: number, round: number) => {
-					const fresh = round < 0 ? codes.slice(0, TOKEN_WARMUP_CODES) : tokenCodes(round);
-					return cannon({ url: ACCOUNTS_URL, amount: fresh.length, requests: tokenRequests(fresh) }, s);
-				}
+			token: { label: 'ours POST /oauth/token (fresh code each)', run: (s: number, round: number) => tokenRun(s, round, false) },
+			tokenLive: {
+				label: 'ours POST /oauth/token, live view subscribed (fresh code each)',
+				run: (s: number, round: number) => withLiveView(() => tokenRun(s, round, true))
 			}
 		};
 		type Run = keyof typeof runs;
@@ -152,6 +182,18 @@ export async function benchLoad(log: (line: string) => void): Promise<{ measurem
 				{ metric: 'me.json throughput vs bare', measured: percent(m.me, m.bare), target: `≥ the peer's /userinfo (${(peerRatio * 100).toFixed(0)}%)`, pass: m.me.rps / m.bare.rps >= peerRatio },
 				{ metric: 'peer (oauth2-mock-server) POST /token vs bare', measured: percent(m.peerToken, m.bare), target: '(reported)', pass: null },
 				{ metric: 'token exchange throughput vs bare', measured: percent(m.token, m.bare), target: `≥ ${TOKEN_TARGET * 100}%`, pass: m.token.rps / m.bare.rps >= TOKEN_TARGET },
+				{
+					metric: 'me.json throughput with a live view subscribed',
+					measured: `${percent(m.meLive, m.me).split(' ')[0]} of without (${m.meLive.rps.toFixed(0)} req/s, p99 ${m.meLive.p99} ms)`,
+					target: `≥ ${(1 - LIVE_VIEW_COST) * 100}%`,
+					pass: m.meLive.rps / m.me.rps >= 1 - LIVE_VIEW_COST
+				},
+				{
+					metric: 'token exchange throughput with a live view subscribed',
+					measured: `${percent(m.tokenLive, m.token).split(' ')[0]} of without (${m.tokenLive.rps.toFixed(0)} req/s, p99 ${m.tokenLive.p99} ms)`,
+					target: `≥ ${(1 - LIVE_VIEW_COST) * 100}%`,
+					pass: m.tokenLive.rps / m.token.rps >= 1 - LIVE_VIEW_COST
+				},
 				{ metric: 'me.json p99 latency, 50 connections', measured: `${m.me.p99} ms (peer /userinfo ${m.peerUserinfo.p99} ms)`, target: `< ${P99_TARGET_MS} ms`, pass: m.me.p99 < P99_TARGET_MS },
 				{ metric: 'token exchange p99 latency, 50 connections', measured: `${m.token.p99} ms (peer /token ${m.peerToken.p99} ms)`, target: `< ${P99_TARGET_MS} ms`, pass: m.token.p99 < P99_TARGET_MS },
 				{

@@ -30,7 +30,7 @@ test('the reference page has no serious axe violations', async ({ page }) => {
 	expect(await seriousViolations(page)).toEqual([]);
 });
 
-for (const path of ['/runs', '/sandbox', '/scenarios', '/check']) {
+for (const path of ['/runs', '/sandbox', '/scenarios', '/check', '/live', '/live/demo-client']) {
 	test(`${path} has no serious axe violations`, async ({ page }) => {
 		await open(page, path);
 		expect(await seriousViolations(page)).toEqual([]);

@@ -42,6 +42,17 @@ export async function resetSandbox(): Promise<void> {
  * Authorise or Cancel. Ends when the browser is back on the explorer; returns the sandbox pages it went through.
  */
 export async function signInAndDecide(page: Page, login: string, decision: Decision): Promise<string[]> {
+	const seen = await decideOnSandbox(page, login, decision);
+	await page.waitForURL((url) => url.origin === EXPLORER);
+	await hydrated(page);
+	return seen;
+}
+
+/**
+ * signInAndDecide's steps for any client application: ends once Authorise or Cancel has been clicked, wherever the
+ * redirect leads; returns the sandbox pages it went through.
+ */
+export async function decideOnSandbox(page: Page, login: string, decision: Decision): Promise<string[]> {
 	await page.waitForURL((url) => url.origin === AUTH_HOST);
 	const seen: string[] = [];
 	for (let step = 0; step < 4; step++) {
@@ -55,8 +66,6 @@ export async function signInAndDecide(page: Page, login: string, decision: Decis
 			await page.getByRole('button', { name: 'Submit proof' }).click();
 		} else if (kind === 'consent') {
 			await page.getByRole('button', { name: decision === 'authorise' ? 'Authorise' : 'Cancel' }).click();
-			await page.waitForURL((url) => url.origin === EXPLORER);
-			await hydrated(page);
 			return seen;
 		} else {
 			throw new Error(`Unexpected sandbox page "${kind}": ${await page.locator('main').innerText()}`);

@@ -3,6 +3,7 @@
  * (`SECTIONS` in the protocol model) land on an anchor: `/reference#section-<number>`.
  */
 import { SECTIONS } from '$lib/protocol';
+import { sectionAnchor } from '$lib/flow/verdict';
 
 type SectionKey = keyof typeof SECTIONS;
 
@@ -31,9 +32,7 @@ export interface ReferenceSection {
 	anchor: string;
 }
 
-export function sectionAnchor(number: string): string {
-	return `section-${number}`;
-}
+export { sectionAnchor };
 
 /** Every section the protocol model cites, in the interface's order. */
 export const REFERENCE_SECTIONS: readonly ReferenceSection[] = (Object.keys(SECTIONS) as SectionKey[]).map((key) => ({

@@ -45,6 +45,11 @@ describe('flowSteps', () => {
 		expect(flowSteps(flow).find((s) => s.id === 't1-response')?.label).toBe('400 token response');
 	});
 
+	it('draws the arrival at the app as an error when the app\'s callback page then failed', () => {
+		const steps = flowSteps({ link: true, callback: 'code', appFailed: true, exchanges: [] });
+		expect(steps.slice(1, 3).map((s) => `${s.id}:${s.state}`)).toEqual(['redirect:done', 'callback:error']);
+	});
+
 	it('draws a cancel as a cancel, not an error', () => {
 		const steps = flowSteps({ link: true, callback: 'cancel', exchanges: [exchange('m', 'me', 401)] });
 		expect(steps.slice(1, 3).map((s) => s.state)).toEqual(['cancel', 'cancel']);

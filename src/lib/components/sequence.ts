@@ -28,6 +28,8 @@ export interface FlowSoFar {
 	/** Whether the browser was sent to the authorisation link. */
 	link: boolean;
 	callback: CallbackResult['kind'] | null;
+	/** The app's own page at the redirect URI failed after the redirect (an imported HAR shows its answer). */
+	appFailed?: boolean;
 	/** The token and me.json exchanges shown on the page, in order (others are not drawn). */
 	exchanges: readonly Pick<RecordedExchange, 'id' | 'step' | 'response' | 'failure'>[];
 }
@@ -75,7 +77,7 @@ export function flowSteps(flow: FlowSoFar): SequenceStep[] {
 	return [
 		{ id: 'authorise', label: 'GET /sso/{supergroup}', from: 'browser', to: 'auth', state: flow.link ? 'done' : 'pending' },
 		{ id: 'redirect', label: cancelled ? 'redirect without code (cancel)' : 'redirect with code', from: 'auth', to: 'browser', state: callbackState },
-		{ id: 'callback', label: 'GET /callback', from: 'browser', to: 'client', state: callbackState },
+		{ id: 'callback', label: 'GET /callback', from: 'browser', to: 'client', state: flow.appFailed ? 'error' : callbackState },
 		...exchanged,
 		...pending
 	];

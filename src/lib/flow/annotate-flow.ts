@@ -3,10 +3,12 @@
  * link and callback give what the walk knew. A walk, its saved run's permalink, an imported HAR of it and the
  * sandbox's live log of it are therefore annotated identically, with no state beyond the record.
  */
+import { callbackAppFailure } from './browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose';
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
+import type { FlowHints } from './flags';
 import type { FlowRecord } from './record';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
 
@@ -24,7 +26,12 @@ function succeeded(exchange: RecordedExchange): boolean {
 	return exchange.response?.status === 200;
 }
 
-export function annotateFlow(flow: FlowRecord): AnnotatedFlow {
+/** Whether the request shows what it sent in a header a sanitised export strips: unknown when it was stripped. */
+function strippedHeader(hints: FlowHints, name: string): boolean {
+	return hints.sanitised?.hidden.some((h) => h.toLowerCase() === name) ?? false;
+}
+
+export function annotateFlow(flow: FlowRecord, hints: FlowHints = {}): AnnotatedFlow {
 	const linkRedirectUri = linkParam(flow, 'redirect_uri');
 	const linkClientId = linkParam(flow, 'client_id');
 	const callbackResult = flow.callback && linkRedirectUri ? classifyCallback(flow.callback.url, { redirectUri: linkRedirectUri }) : null;
@@ -59,11 +66,13 @@ export function annotateFlow(flow: FlowRecord): AnnotatedFlow {
 				target,
 				sentGrantCode: token !== undefined && !token.includes(MASK) && token === issuedCode,
 				sentUserAgent: requestHeader(exchange.request, 'user-agent') !== undefined,
-				sentToken: token !== undefined,
+				sentToken: token !== undefined ? true : strippedHeader(hints, 'authorization') ? 'unknown' : false,
 				today: (flow.sandboxClock ?? exchange.startedAt).slice(0, 10)
 			});
 		}
 		return null;
 	});
-	return { callback: callbackResult ? annotateCallback(callbackResult) : null, exchanges };
+	// The redirect may be fine while the app's own page at the redirect URI then failed: that is no success.
+	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(flow)) ?? annotateCallback(callbackResult) : null;
+	return { callback, exchanges };
 }

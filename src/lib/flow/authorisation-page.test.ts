@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUTHORISATION_ERRORS, TOKEN_ERRORS } from '$lib/protocol';
-import { annotateAuthorisationError, authorisationRow, shownAuthorisationRow } from './authorisation-page';
+import { annotateAuthorisationAnswer, annotateAuthorisationError, authorisationRow, shownAuthorisationRow } from './authorisation-page';
 
 const redirectRow = AUTHORISATION_ERRORS.find((row) => row.id === 'auth-invalid-redirect-uri')!;
 
@@ -53,5 +53,16 @@ describe('annotateAuthorisationError', () => {
 			expect(annotation.summary).toBe(`This is section 7.1, row ${redirectRow.id}. The service shows this to the user and never redirects.`);
 			expect(annotation.candidates.map((c) => [c.causeId, c.likelihood])).toEqual(redirectRow.causes.map((c) => [c.id, 'possible']));
 		}
+	});
+});
+
+describe('annotateAuthorisationAnswer', () => {
+	const answer = (status: number, body: string) => ({ response: { status, statusText: '', headers: [], body, truncated: false } });
+
+	it('annotates an error page with the row it shows; nothing for a redirect, a page without a row, or no answer', () => {
+		expect(annotateAuthorisationAnswer(answer(400, `<main><p>${redirectRow.message}</p></main>`))).toMatchObject({ outcome: 'error', rowId: redirectRow.id });
+		expect(annotateAuthorisationAnswer(answer(303, redirectRow.message))).toBeNull();
+		expect(annotateAuthorisationAnswer(answer(404, '<p>Page not found</p>'))).toBeNull();
+		expect(annotateAuthorisationAnswer({ response: null })).toBeNull();
 	});
 });

@@ -4,6 +4,7 @@
  */
 import { AUTHORISATION_ERRORS } from '$lib/protocol';
 import type { Annotation } from './diagnose';
+import type { RecordedExchange } from './exchange';
 
 /** A row of 7.1, with its literal id. */
 export type AuthorisationRow = (typeof AUTHORISATION_ERRORS)[number];
@@ -40,4 +41,12 @@ export function annotateAuthorisationError(row: AuthorisationRow, causeId?: stri
 		...(cause ? { causeId: cause.id, fix: cause.fix } : {}),
 		candidates
 	};
+}
+
+/** An authorisation page's answer as an annotation: the 7.1 row an error page shows; null for any other answer. */
+export function annotateAuthorisationAnswer(exchange: Pick<RecordedExchange, 'response'>): Annotation | null {
+	const response = exchange.response;
+	if (!response || response.status < 400) return null;
+	const row = shownAuthorisationRow(response.body);
+	return row ? annotateAuthorisationError(row) : null;
 }

@@ -21,7 +21,7 @@ export const CANCEL_MEANING =
 	'Cancelled by the user: not an error, and it says nothing about the user\'s verification status.';
 
 /** Scheme, authority and path: the part of a redirect URI the service matches on (2.1, 4.1.1). */
-function registeredPart(url: URL): string {
+export function registeredPart(url: URL): string {
 	return `${url.protocol}//${url.host}${url.pathname}`;
 }
 

@@ -14,7 +14,8 @@ export interface MeKnowledge {
 	target: Target;
 	sentGrantCode?: boolean;
 	sentUserAgent: boolean;
-	sentToken: boolean;
+	/** 'unknown': the record cannot show it (a sanitised HAR export stripped `Authorization`). */
+	sentToken: boolean | 'unknown';
 	/** Today's date (YYYY-MM-DD) on the target's clock; defaults to the exchange's start date (UTC). */
 	today?: string;
 }
@@ -23,6 +24,14 @@ export interface MeKnowledge {
 const ME_EVIDENCE: { [R in MeErrorId]: (known: MeKnowledge) => EvidenceOf<R>[] } = {
 	'me-bad-request': () => [],
 	'me-unauthorized': (known) => {
+		if (known.sentToken === 'unknown')
+			return [
+				{
+					causeId: 'missing-token',
+					likelihood: 'possible',
+					why: 'The HAR was exported sanitised: its export removed `Authorization`, so whether this request sent a token is unknown.'
+				}
+			];
 		if (!known.sentToken) return [{ causeId: 'missing-token', likelihood: 'likely', why: 'This request sent no token.' }];
 		if (known.sentGrantCode)
 			return [{ causeId: 'grant-code', likelihood: 'likely', why: 'This request sent the grant code, not the access token.' }];
@@ -59,7 +68,7 @@ function meSuccess(body: unknown, known: MeKnowledge, today: string): Annotation
 	const problems = parsed.success ? [] : zodProblems(parsed.error);
 	if (known.sentGrantCode)
 		problems.push('The service accepted a grant code in place of an access token; 5.4 says it must not.');
-	if (!known.sentToken) problems.push('The service answered without a token; 4.3 requires one.');
+	if (known.sentToken === false) problems.push('The service answered without a token; 4.3 requires one.');
 	const record = (body ?? {}) as Record<string, unknown>;
 	const rawItems = Array.isArray(record['verifications']) ? (record['verifications'] as unknown[]) : [];
 	const keys = [...new Set(rawItems.map(verificationKeyOf).filter((k) => k !== undefined))];

@@ -27,4 +27,23 @@ export interface RecordedExchange {
 	response: RecordedResponse | null;
 	failure: TransportFailure | null;
 	masked: MaskedValue[];
+	/** Evidence added to a saved run after it was made (support/join.ts): where the exchange came from. */
+	evidence?: ExchangeEvidence;
+	/**
+	 * The last characters of the access token this exchange issued (token) or presented (me.json), kept when the
+	 * token itself is redacted, as the sandbox's log keeps them: what matches a me.json to its token exchange.
+	 */
+	tokenTails?: readonly string[];
+}
+
+/** Where evidence added to a run came from. */
+export const EVIDENCE_SOURCES = ['curl', 'http', 'har', 'sandbox-log', 'sent'] as const;
+export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
+
+export interface ExchangeEvidence {
+	source: EvidenceSource;
+	/** Whether `startedAt` is when it happened (a HAR, the sandbox's log, a send) or only when it was pasted. */
+	timed: boolean;
+	/** How it was placed among the run's exchanges. */
+	matchedBy: 'time' | 'code' | 'token' | 'step';
 }

@@ -25,8 +25,8 @@ describe('crossFlags', () => {
 	});
 
 	it('reports the link\'s own findings from the linter, without its info notes', () => {
-		const flags = crossFlags(flow({ link: `${LINK}&client_secret=s3cret-value&state=x` }));
-		expect(flags.map((f) => f.id)).toEqual(['client-secret-parameter']);
+		const flags = crossFlags(flow({ link: `${LINK}&client_secret=s3cret-value&state=x&scope=openid` }));
+		expect(flags.map((f) => f.id)).toEqual(['client-secret-parameter', 'state-parameter']);
 		expect(flags[0]).toMatchObject({ severity: 'error', section: '2.1' });
 		expect(flags[0]?.message).not.toContain('s3cret-value');
 	});
@@ -78,5 +78,19 @@ describe('crossFlags', () => {
 
 	it('flags a token exchange sent by a browser', () => {
 		expect(ids(flow({ exchanges: [token('code=c-1', 200, 't', { Origin: 'https://shop.example.com' })] }))).toEqual(['token-from-browser']);
+	});
+
+	it('includes the faults across time (flow-flags.ts), for every source', () => {
+		const me = (status: number, id: string) => exchange('me', { url: ME, headers: { 'User-Agent': 'a', Authorization: 'Bearer tok' } }, { status }, id);
+		expect(ids(flow({ exchanges: [me(404, 'first'), me(404, 'again')] }))).toEqual(['token-used-after-deletion', 'deletion-requested']);
+	});
+
+	it('flags the cancel loop the live view saw between two flows, from its hint, once, with the state warning the linter gives', () => {
+		const withState = `${LINK}&state=abc`;
+		const link = exchange('link', { url: withState }, { status: 200 }, 'l');
+		const flags = crossFlags(flow({ link: withState, exchanges: [link] }), { followsCancel: { flowId: 'f-1', secondsAfter: 2 } });
+		expect(flags.map((f) => f.id)).toEqual(['cancel-loop', 'state-parameter']);
+		expect(flags[0]?.message).toContain('passport-oauth2');
+		expect(ids(flow({ link: withState, exchanges: [link] }))).toEqual(['state-parameter']);
 	});
 });

@@ -2,12 +2,16 @@
  * What is wrong across the requests of a flow, which no single exchange's annotation can see: the secret in the
  * link, a `redirect_uri` at the token endpoint that is not the link's, one code exchanged twice, an exchange after
  * a cancel, a grant code sent to me.json, me.json without `User-Agent`, a token exchange made from a browser.
- * The link's own findings come from the link linter.
+ * The link's own findings come from the link linter; what the browser's side shows of the app's callback page, from
+ * browser-flags.ts; faults across time (an exchange after 2 hours, a token used after deletion, the live view's
+ * cancel loop), from flow-flags.ts.
  */
 import { SECTIONS, errorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback } from './callback';
-import { redirectUriDiff, type UriDiff } from './diagnose';
+import { browserFlags } from './browser-flags';
+import { flowFlags, type FollowedCancel } from './flow-flags';
+import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose';
 import type { RecordedExchange } from './exchange';
 import { lintLink } from './lint';
 import { linkRedirectUri, type FlowRecord } from './record';
@@ -22,6 +26,17 @@ export interface CrossFlag {
 	fix: string;
 	/** The exchange the flag is about, when it is about one. */
 	exchangeId?: string;
+	/** When the flag is a failure whose cause the record cannot name: the table's causes, most likely first. */
+	candidates?: Candidate[];
+}
+
+/**
+ * A HAR exported sanitised (Chrome's default since version 130; other browsers offer the same): the export removed
+ * these headers from every request and response, so what they carried is unknown, never missing.
+ */
+export interface SanitisedExport {
+	/** The header names the export strips, e.g. `Cookie`, `Set-Cookie`, `Authorization`. */
+	hidden: string[];
 }
 
 /** What the record alone cannot show, told by whoever made it. */
@@ -31,6 +46,10 @@ export interface FlowHints {
 	 * by value): the masked link the linter sees no longer shows it.
 	 */
 	secretInLink?: boolean;
+	/** The record came from a sanitised export: no finding may rest on the headers it hid. */
+	sanitised?: SanitisedExport;
+	/** The live view split this flow from one that ended in a cancel just before its link (reconstruct.ts). */
+	followsCancel?: FollowedCancel | null;
 }
 
 interface Numbered {
@@ -211,7 +230,9 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[]
 		...reusedCodeFlags(tokens),
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
-		...meFlags(flow, mes)
+		...meFlags(flow, mes),
+		...browserFlags(flow),
+		...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })
 	];
 	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 }

@@ -174,20 +174,35 @@ export const redirectTargetRule: Rule = (link) => {
 	return findings;
 };
 
+/** How to get past a client library's `state` check, which the service never answers. */
+export const STATE_CHECK_FIX =
+	'Either drop `state`, or keep it and tell your client library to skip its `state` check on the redirect (protect the sign-in another way, e.g. a SameSite session cookie).';
+
+/**
+ * `state` and `scope`, which the interface does not use (5.6). `state` is a warning: the service never sends it back,
+ * so a client library that checks it on the redirect (Authlib and requests-oauthlib add it by default, passport-oauth2
+ * with `state: true`) fails every sign-in with a state mismatch. `scope` changes nothing.
+ */
 export const unusedParamRule: Rule = (link) =>
-	UNUSED_PARAMS.filter((name) => param(link, name)).map((name) => ({
-		id: `${name}-parameter`,
-		severity: 'info' as const,
-		message:
-			name === 'state'
-				? 'The link carries `state`, which the interface does not use (5.6): the service ignores it and does not send it back on the redirect. Harmless, but a client library that checks `state` on return will reject every sign-in.'
-				: 'The link carries `scope`, which the interface does not use (5.6): the service ignores it. Harmless.',
-		section: SECTIONS.authentication,
-		fix:
-			name === 'state'
-				? 'Either drop `state`, or keep it and tell your client library to skip its `state` check on the redirect (protect the sign-in another way, e.g. a SameSite session cookie).'
-				: 'Drop `scope`, or leave it: it changes nothing.'
-	}));
+	UNUSED_PARAMS.filter((name) => param(link, name)).map((name) =>
+		name === 'state'
+			? {
+					id: 'state-parameter',
+					severity: 'warning' as const,
+					message:
+						'The link carries `state`, which the interface does not use (5.6): the service ignores it and never sends it back on the redirect. A client library that checks `state` on return rejects every sign-in with a state mismatch: Authlib and requests-oauthlib add `state` by default (MismatchingStateError), passport-oauth2 with `state: true` ("Unable to verify authorization request state").',
+					section: SECTIONS.authentication,
+					fix: STATE_CHECK_FIX
+				}
+			: {
+					id: 'scope-parameter',
+					severity: 'info' as const,
+					message:
+						'The link carries `scope`, which the interface does not use (5.6): the service ignores it. Harmless; generic OAuth client libraries add it from their configuration.',
+					section: SECTIONS.authentication,
+					fix: 'Drop `scope`, or leave it: it changes nothing.'
+				}
+	);
 
 export const duplicateRule: Rule = ({ params }) => {
 	const seen = new Set<string>();

@@ -177,12 +177,14 @@ describe('lintLink', () => {
 		expect(only(lintLink(link({ authUrl: 'https://other.example' }), context), 'other-host').severity).toBe('warning');
 	});
 
-	it('notes state and scope as not used, with the client-library caveat for state', () => {
+	it('warns about state (client libraries that check it reject every sign-in) and notes scope as not used', () => {
 		const findings = lintLink(link({ extraLinkParams: [['state', 'xyz'], ['scope', 'openid']] }), context);
 		const state = only(findings, 'state-parameter');
-		expect(state.severity).toBe('info');
+		expect(state.severity).toBe('warning');
 		expect(state.section).toBe(SECTIONS.authentication);
-		expect(state.message).toMatch(/harmless/i);
+		expect(state.message).toMatch(/never sends it back/);
+		expect(state.message).toMatch(/Authlib and requests-oauthlib add `state` by default/);
+		expect(state.message).toMatch(/state mismatch/);
 		expect(state.fix).toMatch(/skip its `state` check/);
 		expect(only(findings, 'scope-parameter').severity).toBe('info');
 	});
@@ -200,7 +202,7 @@ describe('lintLink', () => {
 	});
 
 	it('lists errors before warnings before notes', () => {
-		const findings = lintLink(link({ country: 'gb', redirectUri: 'http://app.example/cb', extraLinkParams: [['state', '1']] }), context);
+		const findings = lintLink(link({ country: 'gb', redirectUri: 'http://app.example/cb', extraLinkParams: [['scope', 'openid']] }), context);
 		expect(findings.map((f) => f.severity)).toEqual(['error', 'warning', 'info']);
 	});
 });

@@ -50,7 +50,11 @@ export function escapeRegExp(text: string): string {
 
 /** UTF-8 text to base64 (btoa alone only takes Latin-1). */
 export function base64EncodeUtf8(text: string): string {
-	const bytes = new TextEncoder().encode(text);
+	return base64OfBytes(new TextEncoder().encode(text));
+}
+
+/** Bytes to base64. */
+export function base64OfBytes(bytes: Uint8Array): string {
 	let binary = '';
 	for (const byte of bytes) binary += String.fromCharCode(byte);
 	return btoa(binary);

@@ -4,7 +4,8 @@
  * saved or exported run (`run`) each read it; none keeps a list of its own. And every form a known secret's value
  * can take (`encodedForms`), which every place that hides a value it knows looks for.
  */
-import { encodeComponent, escapeRegExp, formEncode, memoizeByString, replaceEach } from './encoding';
+import { base64OfBytes, encodeComponent, escapeRegExp, formEncode, memoizeByString, replaceEach } from './encoding';
+import { looksLikeJson, parseJson } from './json';
 
 export const SECRET_PARAMETERS = ['client_secret', 'password', 'access_token', 'refresh_token', 'code'] as const;
 export type SecretParameter = (typeof SECRET_PARAMETERS)[number];
@@ -150,11 +151,6 @@ function jsonForms(text: string): string[] {
 	return [...bases, ...bases.flatMap((base) => HEX_CASES.map((hexCase) => nonAsciiEscaped(base, hexCase))), ...HEX_CASES.map(everyChar)];
 }
 
-function base64Of(bytes: Uint8Array): string {
-	let binary = '';
-	for (const byte of bytes) binary += String.fromCharCode(byte);
-	return btoa(binary);
-}
 const base64Url = (base64: string) => base64.replace(/\+/g, '-').replace(/\//g, '_');
 
 /** Shorter runs of base64 could be part of any other base64 text. */
@@ -167,11 +163,11 @@ const MIN_BASE64_RUN = 6;
  */
 function base64Forms(text: string): string[] {
 	const bytes = utf8.encode(text.toWellFormed());
-	const forms = [base64Of(bytes)];
+	const forms = [base64OfBytes(bytes)];
 	for (const offset of [0, 1, 2]) {
 		const shifted = new Uint8Array(offset + bytes.length);
 		shifted.set(bytes, offset);
-		const run = base64Of(shifted).slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+		const run = base64OfBytes(shifted).slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
 		if (run.length >= MIN_BASE64_RUN) forms.push(run);
 	}
 	return forms.flatMap((form) => [form, form.replace(/=+$/, '')]).flatMap((form) => [form, base64Url(form)]);
@@ -225,15 +221,6 @@ function holdsAsWritten(text: string, forms: readonly string[]): boolean {
 	return pattern ? pattern.test(text) : forms.some((form) => text.includes(form));
 }
 
-const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
 
 /** `value` with `fn` applied to every string in it, keys included. */
 function mapJsonStrings(value: unknown, fn: (text: string) => string): unknown {

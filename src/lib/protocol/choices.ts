@@ -146,6 +146,18 @@ export const SANDBOX_CHOICES = [
 		why: 'It is a malformed request; the table\'s 400 row is the closest.'
 	},
 	{
+		id: 'outcome-rules',
+		topic: 'Outcomes on demand (sandbox control API `/sandbox/outcomes`, not the interface)',
+		sandbox: 'A one-shot rule set on a client answers the first request of that client that reaches its stage, then is marked used (when, on the workspace clock, and which request; the newest 20 are kept). Authorisation: the next Authorise (on the page or `POST /sandbox/authorize`) redirects as a cancel; a user\'s own Cancel leaves the rule set. Token endpoint: the next code exchange that passed `grant_type`, client authentication and the required parameters (refresh requests are not touched). me.json: the next request with a valid access token of the client, after the `Host` and `User-Agent` checks. One pending rule per stage and client; setting another replaces it.',
+		why: 'Integrators test how their app handles each outcome without changing their code. A rule is consumed only by a request that authenticated as its client (or carried its token), so nobody else can use it up.'
+	},
+	{
+		id: 'outcome-keeps-code',
+		topic: 'Outcomes on demand: what a token rule answers, and the code',
+		sandbox: '`token-invalid-grant` answers exactly what a code already exchanged gets, `token-invalid-client` exactly what a wrong client secret gets (with `WWW-Authenticate` when the credentials came in an Authorization header). The code is not looked at and stays usable: the next exchange can still succeed.',
+		why: 'The app under test sees the real row; keeping the code lets it retry, as after any failed exchange (choice failed-exchange-keeps-code).'
+	},
+	{
 		id: 'wrong-method',
 		topic: 'Other HTTP methods on the endpoints',
 		sandbox: '`/oauth/token` answers other methods than POST with 405 and an invalid_request body; `me.json` answers other methods than GET (and HEAD) with 405 and a `message`.',

@@ -11,3 +11,4 @@ export * from './errors';
 export * from './errata';
 export * from './choices';
 export type * from './schemas';
+export * from './outcomes';

@@ -110,13 +110,13 @@ describe('authorisation rules: redirect (4.1.1)', () => {
 	it('authorise: adds code and keeps the extra parameters byte for byte', () => {
 		const store = setup();
 		const user = store.getUserByLogin('student@example.com')!;
-		const { location } = decide(validRequest(store, `${CALLBACK}?shop=42&next=%2Fa%20b`), user.id, 'authorize');
+		const { location } = decide(validRequest(store, `${CALLBACK}?shop=42&next=%2Fa%20b`), user.id, 'authorize', 'test');
 		expect(location).toMatch(/^http:\/\/localhost:3000\/callback\?shop=42&next=%2Fa%20b&code=[A-Za-z0-9_-]{43}$/);
 	});
 	it('authorise: overwrites an extra code parameter', () => {
 		const store = setup();
 		const user = store.getUserByLogin('student@example.com')!;
-		const { location } = decide(validRequest(store, `${CALLBACK}?code=stale&a=1`), user.id, 'authorize');
+		const { location } = decide(validRequest(store, `${CALLBACK}?code=stale&a=1`), user.id, 'authorize', 'test');
 		const params = new URL(location).searchParams;
 		expect(params.getAll('code')).toHaveLength(1);
 		expect(params.get('code')).not.toBe('stale');
@@ -126,15 +126,15 @@ describe('authorisation rules: redirect (4.1.1)', () => {
 		const store = setup();
 		const user = store.getUserByLogin('student@example.com')!;
 		const redirectUri = `${CALLBACK}?a=1`;
-		const code = new URL(decide(validRequest(store, redirectUri), user.id, 'authorize').location).searchParams.get('code')!;
+		const code = new URL(decide(validRequest(store, redirectUri), user.id, 'authorize', 'test').location).searchParams.get('code')!;
 		expect(store.exchangeCode(code, 'demo-client', CALLBACK)).toEqual({ ok: false, cause: 'redirect-mismatch' });
 		const exchange = store.exchangeCode(code, 'demo-client', redirectUri);
 		expect(exchange.ok && exchange.userId).toBe(user.id);
 	});
 	it('cancel: no code, extra parameters kept, a stray code removed', () => {
 		const store = setup();
-		expect(decide(validRequest(store, `${CALLBACK}?code=stale&a=1`), 1, 'cancel')).toEqual({ location: `${CALLBACK}?a=1` });
-		expect(decide(validRequest(store), 1, 'cancel')).toEqual({ location: CALLBACK });
+		expect(decide(validRequest(store, `${CALLBACK}?code=stale&a=1`), 1, 'cancel', 'test')).toEqual({ location: `${CALLBACK}?a=1` });
+		expect(decide(validRequest(store), 1, 'cancel', 'test')).toEqual({ location: CALLBACK });
 	});
 	it('recognises an encoded `code` name as code', () => {
 		expect(redirectLocation('https://a.example/cb?co%64e=1&b=2', null)).toBe('https://a.example/cb?b=2');

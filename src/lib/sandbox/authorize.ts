@@ -171,10 +171,15 @@ export function redirectLocation(redirectUri: string, code: string | null): stri
 
 /**
  * The redirect after the user's decision. Authorise issues a code in the request's workspace, bound to the client,
- * the user (of that workspace) and the exact redirect URI.
+ * the user (of that workspace) and the exact redirect URI, unless the client has an `authorise-cancel` outcome rule:
+ * that Authorise uses it up and redirects as a cancel (sandbox choice 'outcome-rules'). `via` names the request
+ * for the rule's history.
  */
-export function decide(request: AuthorizationRequest, userId: number, decision: 'authorize' | 'cancel'): { location: string } {
+export function decide(request: AuthorizationRequest, userId: number, decision: 'authorize' | 'cancel', via: string): { location: string } {
 	if (decision === 'cancel') return { location: redirectLocation(request.redirectUri, null) };
+	if (request.workspace.takeOutcome(request.client.client_id, 'authorise', via) === 'authorise-cancel') {
+		return { location: redirectLocation(request.redirectUri, null) };
+	}
 	const code = request.workspace.issueCode({ clientId: request.client.client_id, userId, redirectUri: request.redirectUri });
 	return { location: redirectLocation(request.redirectUri, code) };
 }

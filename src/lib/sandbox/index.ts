@@ -84,8 +84,20 @@ const SandboxEnv = z.object({
 	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber('SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR', DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true)
 });
 
+const SANDBOX_VARIABLES = Object.keys(SandboxEnv.shape);
+/** The last settings read, by the values of the variables they come from: the explorer asks on every request. */
+let lastSettings: { key: string; options: SandboxOptions } | null = null;
+
 /** The sandbox's settings from the environment; throws one clear message naming every bad variable. */
 export function sandboxConfigFromEnv(env: Record<string, string | undefined>): SandboxOptions {
+	const key = SANDBOX_VARIABLES.map((name) => env[name] ?? '').join('\0');
+	if (lastSettings?.key === key) return lastSettings.options;
+	const options = parseSandboxEnv(env);
+	lastSettings = { key, options };
+	return options;
+}
+
+function parseSandboxEnv(env: Record<string, string | undefined>): SandboxOptions {
 	const parsed = SandboxEnv.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

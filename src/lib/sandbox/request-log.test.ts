@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { MASK } from '../http/exchange';
-import { loggedServer, useWorkspace, type LoggedExchange } from './request-log';
+import { correlationDigest, loggedServer, useWorkspace, type LoggedExchange } from './request-log';
 import { openStore, type SandboxStore } from './store';
 
 let store: SandboxStore;
@@ -250,5 +250,53 @@ describe('request log: one per workspace', () => {
 		expect(workspace.recentLog(10)).toHaveLength(1);
 		expect(entry!.request.headers).toContainEqual({ name: 'X-Sandbox-Workspace-Key', value: MASK });
 		expect(JSON.stringify(entry)).not.toContain(key.split('.')[1]);
+	});
+});
+
+describe('correlation keys and live subscription', () => {
+	afterEach(async () => {
+		await new Promise((resolve) => server.close(resolve));
+		store.close();
+	});
+
+	it('joins a redirect, its exchange and a me.json call by digests that reveal no value', async () => {
+		const code = 'code-abcdefghijklmnopqrstuvwxyz';
+		const token = 'token-abcdefghijklmnopqrstuvwxyz';
+		const origin = await serve(async (req, res) => {
+			await readAll(req);
+			if (req.url!.startsWith('/flow/')) res.writeHead(303, { Location: `http://app.example/cb?code=${code}` }).end();
+			else if (req.url!.startsWith('/oauth/token')) res.writeHead(200, { 'Content-Type': 'application/json' }).end(`{"access_token":"${token}","refresh_token":"refresh-abcdefghijklmnop"}`);
+			else res.writeHead(200).end('{}');
+		});
+		await fetch(`${origin}/flow/FLOWid123/consent`, { method: 'POST', body: 'decision=authorize', redirect: 'manual' });
+		await fetch(`${origin}/oauth/token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa('demo-client:s3cret-value')}` },
+			body: `grant_type=authorization_code&code=${code}`
+		});
+		await fetch(`${origin}/api/v3/me.json`, { headers: { authorization: `Bearer ${token}` } });
+		const [consent, exchange, me] = await entries(3);
+		expect(consent!.keys.authFlow).toBe(correlationDigest('FLOWid123'));
+		expect(consent!.keys.code).toBe(exchange!.keys.code);
+		expect(exchange!.keys.clientId).toBe('demo-client');
+		expect(exchange!.keys.issued?.[0]).toBe(me!.keys.presented);
+		for (const entry of [consent, exchange, me]) {
+			expect(JSON.stringify(entry)).not.toContain(code.slice(5));
+			expect(JSON.stringify(entry)).not.toContain(token.slice(6));
+		}
+	});
+
+	it('tells a subscriber of each entry as it is recorded, building it once, until it unsubscribes', async () => {
+		const origin = await serve((req, res) => res.writeHead(204).end());
+		const seen: LoggedExchange[] = [];
+		const unsubscribe = store.subscribeLog((live) => seen.push(live.entry.build() as LoggedExchange));
+		await fetch(`${origin}/one`);
+		for (let i = 0; i < 100 && seen.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		unsubscribe();
+		await fetch(`${origin}/two`);
+		const written = await entries(2);
+		expect(seen.map((e) => new URL(e.request.url).pathname)).toEqual(['/one']);
+		expect(written[0]).toEqual(seen[0]);
+		expect(written[0]!.ref).not.toBe(written[1]!.ref);
 	});
 });

@@ -19,7 +19,9 @@
  * would show one integrator's mistakes to another).
  */
 import type Database from 'better-sqlite3';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerOptions } from 'node:http';
+import { correlationValues, type CorrelationValues } from '../http/correlation';
 import { MASK, type HttpHeader, type RecordedRequest, type RecordedResponse } from '../http/exchange';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { SandboxStore, SandboxWorkspace } from './store';
@@ -47,7 +49,44 @@ export interface LogEntry {
 	entry: unknown;
 }
 
+/**
+ * What ties an entry to the other requests of its sign-in, without revealing any credential: the client id as
+ * sent, and short keyed digests (HMAC with a key of this process, never shown) of the sign-in flow's id, the grant
+ * code the redirect carried or the exchange sent, the token presented and the tokens issued. Equal values give
+ * equal digests, so the live view joins a redirect to its exchange and an exchange to its me.json calls.
+ */
+export interface CorrelationKeys {
+	clientId?: string;
+	authFlow?: string;
+	code?: string;
+	presented?: string;
+	issued?: string[];
+}
+
+const CORRELATION_KEY = randomBytes(32);
+
+/** A short keyed digest: joins equal values, reveals none (96 bits: no collision among a log's entries). */
+export function correlationDigest(value: string): string {
+	return createHmac('sha256', CORRELATION_KEY).update(value).digest('base64url').slice(0, 16);
+}
+
+function correlationKeys(values: CorrelationValues): CorrelationKeys {
+	const keys: CorrelationKeys = {};
+	if (values.clientId !== undefined) keys.clientId = values.clientId;
+	if (values.authFlow !== undefined) keys.authFlow = correlationDigest(values.authFlow);
+	if (values.code !== undefined) keys.code = correlationDigest(values.code);
+	if (values.presented !== undefined) keys.presented = correlationDigest(values.presented);
+	if (values.issued.length > 0) keys.issued = values.issued.map(correlationDigest);
+	return keys;
+}
+
+/** Tells this process's entries apart from each other and from a previous run's (ids are given only when written). */
+const PROCESS_TAG = randomBytes(4).toString('hex');
+let captures = 0;
+
 export interface LoggedExchange {
+	/** Unique among every entry this sandbox logged: the live view's id of the exchange. */
+	ref: string;
 	host: SandboxHost;
 	/** Sandbox clock time when the request arrived. */
 	sandboxAt: string;
@@ -55,6 +94,7 @@ export interface LoggedExchange {
 	request: RecordedRequest;
 	/** Null when the client went away before a response was sent. */
 	response: RecordedResponse | null;
+	keys: CorrelationKeys;
 }
 
 /** Bodies are recorded up to this many bytes. */
@@ -148,8 +188,11 @@ class ExchangeCapture implements LogEntrySource {
 	private readonly contentType: string | undefined;
 
 	private readonly startedMs = performance.now();
+	private readonly serial = ++captures;
 	/** On the default workspace's clock, until the request's workspace is found. */
 	private sandboxAtMs: number;
+	/** Built once: the log's writer and a live subscriber may both ask. */
+	private built: LoggedExchange | undefined;
 
 	constructor(
 		private readonly store: SandboxStore,
@@ -176,25 +219,35 @@ class ExchangeCapture implements LogEntrySource {
 	}
 
 	build(): LoggedExchange {
+		return (this.built ??= this.assemble());
+	}
+
+	private assemble(): LoggedExchange {
 		const sentHeaderRecord = { ...this.response?.headers, ...headersOfWriteHead(this.writeHeadHeaders) };
 		const requestBody = this.requestBody.text();
+		const requestHeaders = headerPairs(this.rawHeaders);
+		const responseHeaders = headerList(sentHeaderRecord);
+		const responseBody = this.responseBody.text();
+		const raw = { url: this.url, headers: requestHeaders, body: requestBody };
 		return {
+			ref: `${PROCESS_TAG}.${this.serial}`,
 			host: this.host,
 			sandboxAt: new Date(this.sandboxAtMs).toISOString(),
 			durationMs: this.durationMs,
 			request: {
 				method: this.method,
 				url: maskUrl(this.url),
-				headers: headerPairs(this.rawHeaders).map(maskHeader),
+				headers: requestHeaders.map(maskHeader),
 				body: requestBody === '' ? null : maskBody(requestBody, this.contentType)
 			},
 			response: this.response && {
 				status: this.response.status,
 				statusText: this.response.statusText,
-				headers: headerList(sentHeaderRecord).map(maskHeader),
-				body: maskBody(this.responseBody.text(), sentHeaderRecord['content-type']?.toString()),
+				headers: responseHeaders.map(maskHeader),
+				body: maskBody(responseBody, sentHeaderRecord['content-type']?.toString()),
 				truncated: this.responseBody.truncated
-			}
+			},
+			keys: correlationKeys(correlationValues(raw, this.response && { headers: responseHeaders, body: responseBody }))
 		};
 	}
 }
@@ -300,8 +353,23 @@ export const LOG_CAPACITY = WORKSPACE_LIMITS.logEntries;
 const LOG_IDLE_MS = 200;
 const LOG_MAX_WAIT_MS = 5000;
 
+/** An entry as it is recorded, before it is written: its source builds it (once) when asked. */
+export interface LiveLogEntry {
+	atMs: number;
+	host: SandboxHost;
+	entry: LogEntrySource;
+}
+
+/** Told of each entry a workspace's log records, as it is recorded. */
+export type LogListener = (entry: LiveLogEntry) => void;
+
 export interface LogBuffer {
 	log(workspace: string, input: LogEntryInput): void;
+	/**
+	 * Calls `listener` with each entry the workspace's log records from now on; answers the unsubscribe. With no
+	 * listener a recorded entry costs one failed map lookup more, and none is built early.
+	 */
+	subscribe(workspace: string, listener: LogListener): () => void;
 	/** The workspace's newest `limit` entries, newest first, once the waiting ones are written. */
 	recent(workspace: string, limit: number): LogEntry[];
 	/** Writes the waiting entries now. */
@@ -351,6 +419,7 @@ export function openLogBuffer(db: Database.Database): LogBuffer {
 	);
 
 	const pending = new Map<string, PendingRing>();
+	const listeners = new Map<string, Set<LogListener>>();
 	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
 	let firstPendingAtMs = 0;
 	let lastLogAtMs = 0;
@@ -384,12 +453,24 @@ export function openLogBuffer(db: Database.Database): LogBuffer {
 			lastLogAtMs = Date.now();
 			let ring = pending.get(workspace);
 			if (!ring) pending.set(workspace, (ring = new PendingRing()));
-			ring.push({ atMs: lastLogAtMs, host, entry });
+			const pendingEntry = { atMs: lastLogAtMs, host, entry };
+			ring.push(pendingEntry);
 			if (logFlushTimer === undefined) {
 				firstPendingAtMs = lastLogAtMs;
 				// Unreferenced: a waiting log entry never keeps the process alive (close() writes it).
 				logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS).unref();
 			}
+			const watching = listeners.get(workspace);
+			if (watching) for (const listener of watching) listener(pendingEntry);
+		},
+		subscribe(workspace, listener) {
+			let watching = listeners.get(workspace);
+			if (!watching) listeners.set(workspace, (watching = new Set()));
+			watching.add(listener);
+			return () => {
+				watching.delete(listener);
+				if (watching.size === 0 && listeners.get(workspace) === watching) listeners.delete(workspace);
+			};
 		},
 		recent(workspace, limit) {
 			flushLog();

@@ -33,8 +33,10 @@ async function hook(path: string, init: RequestInit & { duplex?: 'half' }) {
 }
 
 describe('limitRequestBodies', () => {
-	it('gives the import 250 MB, every other route 1 MB', () => {
+	it("gives the import and a run's evidence (a server-side HAR) 250 MB, every other route 1 MB", () => {
 		expect(bodyLimitFor('/api/import')).toBe(MAX_HAR_BYTES);
+		expect(bodyLimitFor('/runs/0b7e-run/evidence')).toBe(MAX_HAR_BYTES);
+		expect(bodyLimitFor('/runs/0b7e-run')).toBe(DEFAULT_BODY_LIMIT);
 		expect(bodyLimitFor('/api/walk/client')).toBe(DEFAULT_BODY_LIMIT);
 		expect(bodyLimitFor('/sandbox')).toBe(DEFAULT_BODY_LIMIT);
 	});

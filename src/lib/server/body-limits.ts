@@ -16,8 +16,14 @@ export const IMPORT_JSON_LIMIT = 10 * 1024 * 1024;
 /** Every other route: walk steps, lessons, scenarios, the control panel's forms. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** A run page's evidence: a server-side HAR file itself as the body (`?kind=har`), read as it streams like the import. */
+const EVIDENCE_PATH = /^\/runs\/[^/]+\/evidence$/;
+
+/** The routes that take a HAR file as the body and read it as it streams, capped at MAX_HAR_BYTES. */
+const takesHar = (pathname: string) => pathname === IMPORT_PATH || EVIDENCE_PATH.test(pathname);
+
 export function bodyLimitFor(pathname: string): number {
-	return pathname === IMPORT_PATH ? MAX_HAR_BYTES : DEFAULT_BODY_LIMIT;
+	return takesHar(pathname) ? MAX_HAR_BYTES : DEFAULT_BODY_LIMIT;
 }
 
 export function tooLarge(limit: number, size?: number): Response {
@@ -26,7 +32,7 @@ export function tooLarge(limit: number, size?: number): Response {
 }
 
 function tooLargeFor(pathname: string, limit: number, size: number): Response {
-	return pathname === IMPORT_PATH ? json({ message: harTooLargeMessage(limit, size) }, { status: 413 }) : tooLarge(limit, size);
+	return takesHar(pathname) ? json({ message: harTooLargeMessage(limit, size) }, { status: 413 }) : tooLarge(limit, size);
 }
 
 /** A body's chunks as they arrive. */
@@ -53,14 +59,15 @@ export async function readBodyUpTo(body: ReadableStream<Uint8Array>, limit: numb
 
 /**
  * The hook: a declared length over the route's limit is refused at once. A body without a declared length
- * (chunked) is read here up to the limit, except the import's, which the route reads as a stream and caps.
+ * (chunked) is read here up to the limit, except a HAR's (the import, a run's evidence), which the route reads as a
+ * stream and caps.
  */
 export const limitRequestBodies: Handle = async ({ event, resolve }) => {
 	const { request } = event;
 	const limit = bodyLimitFor(event.url.pathname);
 	const declared = request.headers.get('content-length');
 	if (declared !== null) return Number(declared) > limit ? tooLargeFor(event.url.pathname, limit, Number(declared)) : resolve(event);
-	if (request.body === null || event.url.pathname === IMPORT_PATH) return resolve(event);
+	if (request.body === null || takesHar(event.url.pathname)) return resolve(event);
 	const bytes = await readBodyUpTo(request.body, limit);
 	if (bytes === null) return tooLarge(limit);
 	event.request = new Request(request, { body: new Uint8Array(bytes) });

@@ -14,6 +14,8 @@ import { checkLink } from './check';
 import { runOwner } from './run-access';
 import { clientWorkspace } from './client-workspace';
 import { services } from './services';
+import { keepAddedEvidence } from '$lib/support/join';
+import type { Run } from '$lib/support/run';
 import {
 	ClientSettings,
 	ExchangeOptions,
@@ -163,7 +165,10 @@ async function view(s: ExplorerSession) {
 async function saveRun({ walk, owner }: ExplorerSession) {
 	if (!isRun(walk)) return;
 	const { runs } = await services();
-	runs.save(walkToRun(walk, await sandboxNow(walk), new Date()), walkSecrets(walk), owner);
+	// Evidence added on the run's page stays when the walk goes on (join.ts).
+	const walked = walkToRun(walk, await sandboxNow(walk), new Date());
+	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
+	runs.save(run, walkSecrets(walk), owner);
 }
 
 export async function loadWalkPage(sessionId: string | undefined) {

@@ -64,8 +64,18 @@ describe('panel data', () => {
 			redirect_uris: ['https://my-app.example/cb', 'https://my-app.example/other'],
 			countries: ['uk', 'fr'],
 			verification_key: 'supergroup',
-			secret_set: true
+			secret_set: true,
+			pending_outcomes: []
 		});
+	});
+
+	it('lists each client\'s pending outcome rules', () => {
+		store.setOutcome('demo-client', 'me-404');
+		store.setOutcome('demo-client', 'authorise-cancel');
+		store.takeOutcome('demo-client', 'authorise', 'test');
+		const clients = panelState(store).clients;
+		expect(clients.find((c) => c.client_id === 'demo-client')?.pending_outcomes).toEqual(['me-404']);
+		expect(clients.find((c) => c.client_id === 'group-key-client')?.pending_outcomes).toEqual([]);
 	});
 
 	it('marks each verification active or expired on the sandbox clock', () => {
@@ -80,11 +90,13 @@ describe('panel data', () => {
 
 	it('shows the latest requests with method, target and status, newest first', () => {
 		const exchange = (path: string, status: number): LoggedExchange => ({
+			ref: path,
 			host: 'accounts',
 			sandboxAt: store.now().toISOString(),
 			durationMs: 1.5,
 			request: { method: 'GET', url: `http://localhost:3002${path}`, headers: [], body: null },
-			response: { status, statusText: '', headers: [], body: '{}', truncated: false }
+			response: { status, statusText: '', headers: [], body: '{}', truncated: false },
+			keys: {}
 		});
 		expect(newestRequestId(store)).toBe(0);
 		store.log({ host: 'accounts', entry: { build: () => exchange('/me.json?access_token=••••••abcd', 401) } });

@@ -4,7 +4,7 @@
  * Nothing returned from here carries a client secret or a password.
  */
 import { z } from 'zod';
-import { durationWords } from '$lib/protocol';
+import { OUTCOME_STAGES, durationWords } from '$lib/protocol';
 import { publicClient, saveClient } from '$lib/sandbox/accounts/control';
 import { ClientBody, ClockBody, UserBody, realDate } from '$lib/sandbox/accounts/control-schemas';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
@@ -16,8 +16,9 @@ import type { ClientFormValues, Feedback, PanelClient, PanelForm, PanelLogEntry,
 /** How many of the latest requests the panel shows. */
 export const LOG_SHOWN = 50;
 
-export function panelClient(client: SandboxClient): PanelClient {
-	return { ...publicClient(client), secret_set: client.client_secret !== '' };
+export function panelClient(client: SandboxClient, store: SandboxWorkspace): PanelClient {
+	const pending_outcomes = OUTCOME_STAGES.flatMap((stage) => store.pendingOutcome(client.client_id, stage.id) ?? []);
+	return { ...publicClient(client), secret_set: client.client_secret !== '', pending_outcomes };
 }
 
 export function panelUser(user: SandboxUser, today: string): PanelUser {
@@ -34,7 +35,7 @@ export function panelState(store: SandboxWorkspace): PanelState {
 	return {
 		now: store.now().toISOString(),
 		today,
-		clients: store.listClients().map(panelClient),
+		clients: store.listClients().map((client) => panelClient(client, store)),
 		users: store.listUsers().map((u) => panelUser(u, today))
 	};
 }

@@ -34,6 +34,11 @@ export interface RunStore {
 	/** `owner`: only that owner's runs (the /runs page always passes it); every run without it. */
 	list(options?: { query?: string; limit?: number; owner?: string }): RunSummary[];
 	remove(id: string): boolean;
+	/**
+	 * Whether a run saved since this store opened holds evidence added on its page (support/join.ts): a walk's
+	 * next save must keep it. Known in memory only, as the walks that could drop it are.
+	 */
+	hasAddedEvidence(id: string): boolean;
 	close(): void;
 }
 
@@ -281,6 +286,8 @@ export function openRunStore(path: string): RunStore {
 
 	/** The exchange rows last written for each run. */
 	const written = new Map<string, ExchangeRow[]>();
+	/** Runs saved with added evidence (a few ids: one per run a person joined evidence to). */
+	const withEvidence = new Set<string>();
 
 	return {
 		save(run, secrets, owner = null) {
@@ -289,6 +296,7 @@ export function openRunStore(path: string): RunStore {
 			const previous = written.get(id);
 			written.delete(id);
 			setRecent(written, id, write(redacted, new Date().toISOString(), previous, owner), REMEMBERED_RUNS);
+			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(id);
 			return redacted;
 		},
 		get: (id) => find(id)?.run,
@@ -298,8 +306,10 @@ export function openRunStore(path: string): RunStore {
 			const rows = search.all({ pattern, limit, owner: owner ?? null }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
 			return rows.map(({ prefix, empty, parts, ...summary }) => ({ ...summary, outcome: outcomeOf(prefix, parts, empty) }));
 		},
+		hasAddedEvidence: (id) => withEvidence.has(id),
 		remove: (id) => {
 			written.delete(id);
+			withEvidence.delete(id);
 			return db.transaction(() => {
 				removeExchangesFrom.run(id, 0);
 				return removeHead.run(id).changes === 1;

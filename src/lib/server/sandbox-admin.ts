@@ -12,7 +12,7 @@ import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
-import type { SandboxWorkspace } from '$lib/sandbox/store';
+import { DEFAULT_WORKSPACE_ID, type SandboxWorkspace } from '$lib/sandbox/store';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from './explorer';
 
 /**
@@ -65,6 +65,19 @@ export async function panelWorkspace(event: RequestEvent): Promise<{ workspace: 
 	return { workspace, readOnly: member === null && settings().publicMode };
 }
 
+/**
+ * Whether this request may read `workspace`'s request log, as the panel shows it: the session's own workspace,
+ * or the default one to whoever administers the sandbox outside public mode (there it is everyone's requests).
+ * Never another workspace's.
+ */
+export async function mayReadWorkspaceLog(event: RequestEvent, workspace: SandboxWorkspace): Promise<boolean> {
+	const { controlApi, publicMode } = settings();
+	if (!controlApi) return false;
+	const { workspace: own, member } = await sessionWorkspaceOf(event.locals.sessionId);
+	if (member !== null) return own?.id === workspace.id;
+	return workspace.id === DEFAULT_WORKSPACE_ID && !publicMode && (await defaultAdminAccess(event)) === 'allowed';
+}
+
 /** The panel's login: true (and the session remembered) when `token` is the admin token. */
 export async function logInAsSandboxAdmin(event: RequestEvent, token: string): Promise<boolean> {
 	const { adminToken } = settings();
@@ -78,15 +91,21 @@ const isSandboxPath = (path: string) => path === '/sandbox' || path.startsWith('
 const isLoginDoor = (event: RequestEvent) =>
 	event.url.pathname === '/sandbox' && (event.request.method === 'GET' || (event.request.method === 'POST' && event.url.search === '?/login'));
 
-/** Every request under /sandbox passes here (after the session hook). */
-export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
-	if (!isSandboxPath(event.url.pathname)) return resolve(event);
-	const access = await sandboxAdminAccess(event);
-	if (access === 'off') return json({ message: OFF_MESSAGE }, { status: 404 });
-	if (access === 'allowed' || isLoginDoor(event)) return resolve(event);
+/** Why an access other than `allowed` refuses, as a status and a message a person can act on. */
+export function accessRefusal(access: Exclude<SandboxAdminAccess, 'allowed'>): { status: 403 | 404; message: string } {
+	if (access === 'off') return { status: 404, message: OFF_MESSAGE };
 	const message =
 		access === 'token-needed'
 			? 'Sandbox administration needs the admin token: give it on the /sandbox page first.'
 			: 'Sandbox administration is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.';
-	return json({ message }, { status: 403 });
+	return { status: 403, message };
+}
+
+/** Every request under /sandbox passes here (after the session hook). */
+export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
+	if (!isSandboxPath(event.url.pathname)) return resolve(event);
+	const access = await sandboxAdminAccess(event);
+	if (access === 'allowed' || (access !== 'off' && isLoginDoor(event))) return resolve(event);
+	const { status, message } = accessRefusal(access);
+	return json({ message }, { status });
 };

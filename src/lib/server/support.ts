@@ -13,6 +13,10 @@ import { scenariosReproducing } from '$lib/scenarios/reproduce';
 import { assembleRun, describeRedactions } from '$lib/support/redact';
 import { runToMarkdown, runToShellScript } from '$lib/support/report';
 import { newRunId, type Run } from '$lib/support/run';
+import { timelineOf } from '$lib/support/join';
+import { flowVerdict } from '$lib/flow/verdict';
+import type { FlowHints } from '$lib/flow/flags';
+import { describeSanitised } from '$lib/support/sanitised';
 import { runAsSeenBy, runOwner } from './run-access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
 import { services } from './services';
@@ -20,17 +24,23 @@ import { config } from './config';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
-/** The run as this session may see it (see run-access.ts). */
-async function findRun(id: string, sessionId: string | undefined): Promise<Run> {
+/** The run as this session may see it (see run-access.ts), and whether the session owns it. */
+async function findOwnRun(id: string, sessionId: string | undefined): Promise<{ run: Run; owned: boolean }> {
 	const found = RUN_ID.test(id) ? (await services()).runs.find(id) : undefined;
 	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
-	return runAsSeenBy(found.run, found.owner, sessionId);
+	const owned = found.owner !== null && sessionId !== undefined && found.owner === runOwner(sessionId);
+	return { run: await runAsSeenBy(found.run, found.owner, sessionId), owned };
 }
 
-/** Everything the run page shows, derived from the stored (redacted) run. */
-export function presentRun(run: Run) {
+async function findRun(id: string, sessionId: string | undefined): Promise<Run> {
+	return (await findOwnRun(id, sessionId)).run;
+}
+
+/** Everything the run page shows, derived from the stored (redacted) run (and what its source knows beyond it). */
+export function presentRun(run: Run, hints: FlowHints = {}) {
 	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
-	const { annotations, flags } = diagnoseRun(run);
+	const diagnosis = diagnoseRun(run, hints);
+	const { annotations, flags } = diagnosis;
 	const callback = run.callback
 		? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
 		: null;
@@ -39,13 +49,18 @@ export function presentRun(run: Run) {
 		annotations,
 		callback,
 		redactionNotes: describeRedactions(run.redactions),
+		sanitised: run.sanitised ? describeSanitised(run.sanitised) : null,
 		flags,
+		verdict: flowVerdict(run, diagnosis),
+		timeline: timelineOf(run),
 		reproduce: scenariosReproducing(annotations.exchanges.filter((a) => a !== null), callback?.result.kind === 'cancel')
 	};
 }
 
 export async function loadRunPage(id: string, sessionId: string | undefined) {
-	return presentRun(await findRun(id, sessionId));
+	const { run, owned } = await findOwnRun(id, sessionId);
+	// Only the owner adds evidence (server/evidence.ts refuses anyone else); the page offers it to the owner only.
+	return { ...presentRun(run), owned };
 }
 
 /** The session's own runs: nobody is listed another person's. */

@@ -7,7 +7,8 @@ import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/http/encod
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse } from '$lib/http/exchange';
 import { redactRun } from './redact';
-import { inferTarget, newRunId, stepOfRequest, type ImportOptions, type ImportResult, type Run } from './run';
+import { inferTarget, newRunId, type ImportOptions, type ImportResult, type Run } from './run';
+import { stepOfRequest } from '$lib/flow/steps';
 import { shellWords } from './shell-words';
 import { headerValue } from '$lib/http/headers';
 
@@ -23,6 +24,7 @@ interface Pasted {
 
 const SOURCE_NAMES = { curl: 'curl command', http: 'HTTP request' } as const;
 
+/** The run of one pasted exchange, its secrets still in it: `parseCurl` and `parseRawHttp` redact it. */
 function pastedRun(pasted: Pasted, source: 'curl' | 'http', options: ImportOptions): ImportResult {
 	const url = parseHttpUrl(pasted.url);
 	if (!url.ok) return { ok: false, message: `The request's address ${JSON.stringify(pasted.url)} cannot be used: ${url.reason}.` };
@@ -57,8 +59,10 @@ function pastedRun(pasted: Pasted, source: 'curl' | 'http', options: ImportOptio
 		redactions: [],
 		source
 	};
-	return { ok: true, run: redactRun(run) };
+	return { ok: true, run };
 }
+
+const redacted = (result: ImportResult): ImportResult => (result.ok ? { ok: true, run: redactRun(result.run) } : result);
 
 /* ------------------------------------------------------------------ curl */
 
@@ -250,6 +254,14 @@ function commandUrl(opts: Option[]): string | { error: string } {
 }
 
 export function parseCurl(command: string, importOptions: ImportOptions = {}): ImportResult {
+	return redacted(readCurl(command, importOptions));
+}
+
+/**
+ * A curl command as a run, NOT redacted: only for a caller that sends the request as pasted (the run page's
+ * "send"), and redacts the run before anything else sees it.
+ */
+export function readCurl(command: string, importOptions: ImportOptions = {}): ImportResult {
 	const split = shellWords(command.trim().replace(/^\$\s+/, ''));
 	if (!split.ok) return split;
 	const [program, ...words] = split.words;
@@ -320,6 +332,11 @@ function parseResponse(text: string): { ok: true; response: RecordedResponse } |
 }
 
 export function parseRawHttp(text: string, importOptions: ImportOptions = {}): ImportResult {
+	return redacted(readRawHttp(text, importOptions));
+}
+
+/** A raw HTTP exchange as a run, NOT redacted (see `readCurl`). */
+export function readRawHttp(text: string, importOptions: ImportOptions = {}): ImportResult {
 	const normalised = text.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '');
 	const { head, rest } = splitHead(normalised);
 	const line = REQUEST_LINE.exec(head[0]?.trim() ?? '');

@@ -1,8 +1,13 @@
-/** A saved run's diagnosis: the flow engine's, told what redaction found that the redacted run no longer shows. */
+/**
+ * A saved run's diagnosis: the flow engine's, told what redaction found that the redacted run no longer shows, and
+ * which headers a sanitised HAR export hid.
+ */
 import { diagnoseFlow, type FlowDiagnosis } from '$lib/flow/diagnose-flow';
+import type { FlowHints } from '$lib/flow/flags';
 import { secretFoundInLink } from './redact';
 import type { Run } from './run';
 
-export function diagnoseRun(run: Run): FlowDiagnosis {
-	return diagnoseFlow(run, { secretInLink: secretFoundInLink(run) });
+/** `hints`: what the run's source knows beyond the run (the live view: that the flow followed a cancel). */
+export function diagnoseRun(run: Run, hints: FlowHints = {}): FlowDiagnosis {
+	return diagnoseFlow(run, { ...hints, secretInLink: secretFoundInLink(run), ...(run.sanitised ? { sanitised: run.sanitised } : {}) });
 }

@@ -5,7 +5,7 @@
  */
 import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
-import { stepOfRequest } from './run';
+import { stepOfRequest } from '$lib/flow/steps';
 import { headerValue } from '$lib/http/headers';
 
 export interface FoundEntry {

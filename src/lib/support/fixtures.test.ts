@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { harToRun, runToHar } from './har';
 import { diagnoseRun } from './diagnose-run';
+import { flowVerdict } from '$lib/flow/verdict';
 import { runToMarkdown, runToShellScript } from './report';
 import { FIXTURE_COOKIES, FIXTURE_SECRETS } from './test-helpers';
 import { leaks } from '$lib/http/leak-forms';
@@ -56,6 +57,21 @@ const EXPECTED: Record<string, { steps: string[]; flags: string[] }> = {
 	}
 };
 
+/** The verdict each report leads with: its severity, and the row (or section) it names. */
+const VERDICTS: Record<string, string> = {
+	success: 'success',
+	cancel: 'error token-invalid-request',
+	'reused-code': 'error token-invalid-grant',
+	'redirect-uri-mismatch': 'error token-invalid-grant',
+	'wrong-secret': 'error token-invalid-client',
+	'wrong-grant-type': 'error token-unsupported-grant-type',
+	'missing-parameter': 'error token-invalid-request',
+	'me-401-grant-code': 'error me-unauthorized',
+	'me-403-no-user-agent': 'error me-forbidden',
+	'me-404-deleted': 'error me-not-found',
+	'chrome-unrelated': 'error section-4.2'
+};
+
 describe('HAR fixtures', () => {
 	it('has one expectation per fixture file', () => {
 		const files = readdirSync(dir).map((f) => f.replace('.har.json', ''));
@@ -88,6 +104,14 @@ describe('HAR fixtures', () => {
 					return [a?.outcome, a?.rowId, withCause ? a?.causeId : undefined].filter(Boolean).join(' ');
 				});
 				expect(described).toEqual(ANNOTATIONS[name]);
+			});
+
+			it('leads its report with the verdict: a good flow has no false alarm, a failed one names its row', () => {
+				const { run } = imported(name);
+				const verdict = flowVerdict(run, diagnoseRun(run));
+				expect([verdict.severity, verdict.reference?.anchor].filter(Boolean).join(' ')).toBe(VERDICTS[name]);
+				const markdown = runToMarkdown(run, diagnoseRun(run), { origin: 'https://explorer.example.com' });
+				expect(markdown.split('\n')[2]).toContain(verdict.what);
 			});
 
 			it('round-trips: runToHar, JSON, harToRun gives the same run and the same annotations', () => {

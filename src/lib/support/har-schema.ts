@@ -4,7 +4,7 @@
  * fields, and those are dropped. Our own extras live in `_ssoFlowExplorer` fields, read by their own schemas.
  */
 import { z } from 'zod';
-import type { StepId } from '$lib/flow/exchange';
+import { EVIDENCE_SOURCES, type StepId } from '$lib/flow/exchange';
 import { RUN_SOURCES } from './run';
 
 const NameValue = z.object({ name: z.string(), value: z.string() });
@@ -103,7 +103,15 @@ export const EntryExtrasSchema = z.object({
 					where: z.string(),
 					hint: z.string()
 				})
-			)
+			),
+			evidence: z
+				.object({
+					source: z.enum(EVIDENCE_SOURCES),
+					timed: z.boolean(),
+					matchedBy: z.enum(['time', 'code', 'token', 'step'])
+				})
+				.optional(),
+			tokenTails: z.array(z.string()).optional()
 		})
 		.optional(),
 	/** This entry is the run's authorisation link. */
@@ -121,6 +129,8 @@ export const LogExtrasSchema = z.object({
 	target: z.object({ kind: z.enum(['sandbox', 'custom']), authUrl: z.string(), accountsUrl: z.string() }),
 	sandboxClock: z.string().nullable(),
 	redactions: z.array(z.object({ what: z.string(), where: z.string() })),
-	source: z.enum(RUN_SOURCES)
+	source: z.enum(RUN_SOURCES),
+	/** The run came from a sanitised HAR export: the headers it hid. */
+	sanitised: z.object({ hidden: z.array(z.string()) }).optional()
 });
 export type LogExtras = z.infer<typeof LogExtrasSchema>;

@@ -9,6 +9,8 @@ import { jsonParser } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { FlowMembership } from './discover';
 import { HarEntrySchema, type HarEntry } from './har-schema';
+import { SanitisedCheck } from './sanitised';
+import type { SanitisedExport } from '$lib/flow/flags';
 
 /** An entry the scan kept, with its place in the file's `log.entries`. */
 export interface IndexedEntry {
@@ -24,6 +26,8 @@ export type HarScan =
 			entries: IndexedEntry[];
 			/** How many entries the file holds. */
 			total: number;
+			/** Set when the file is a sanitised export (judged over all its entries, see sanitised.ts). */
+			sanitised?: SanitisedExport;
 	  }
 	| { ok: false; problem: 'too-large'; bytes: number }
 	| { ok: false; problem: 'not-json' | 'not-har' }
@@ -224,6 +228,7 @@ class HarAssembler {
  */
 export async function scanHar(chunks: AsyncIterable<Uint8Array | string>, options: ScanOptions): Promise<HarScan> {
 	const membership = new FlowMembership();
+	const sanitised = new SanitisedCheck();
 	const kept = new Map<number, HarEntry>();
 	let malformed: HarScan | null = null;
 	const assembler = new HarAssembler(
@@ -238,6 +243,7 @@ export async function scanHar(chunks: AsyncIterable<Uint8Array | string>, option
 			// A copy: the entry's strings are slices of the chunks they were read from, and would hold each chunk whole.
 			const entry = structuredClone(parsed.data);
 			if (assembler.ours) return void kept.set(index, entry);
+			sanitised.observe(entry);
 			const { keep, release } = membership.admit(entry, index);
 			for (const i of release) kept.delete(i);
 			if (keep) kept.set(index, entry);
@@ -268,5 +274,6 @@ export async function scanHar(chunks: AsyncIterable<Uint8Array | string>, option
 	if (!hadEntries || !isObject(root) || !isObject(root['log'])) return { ok: false, problem: 'not-har' };
 	if (!assembler.ours) for (const i of membership.finish()) kept.delete(i);
 	const entries = [...kept].sort(([a], [b]) => a - b).map(([index, entry]) => ({ index, entry }));
-	return { ok: true, log: root['log'], entries, total: assembler.total };
+	const hidden = assembler.ours ? undefined : sanitised.result();
+	return { ok: true, log: root['log'], entries, total: assembler.total, ...(hidden ? { sanitised: hidden } : {}) };
 }

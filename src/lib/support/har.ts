@@ -21,6 +21,8 @@ import {
 	type LogExtras
 } from './har-schema';
 import { describeRedactions, redactRun } from './redact';
+import { SanitisedCheck } from './sanitised';
+import type { SanitisedExport } from '$lib/flow/flags';
 import { describeSource, inferTarget, newRunId, type ImportOptions, type Run } from './run';
 import { headerValue } from '$lib/http/headers';
 
@@ -121,7 +123,9 @@ function exchangeEntry(exchange: RecordedExchange, index: number, flags: Omit<En
 				hasResponse: response !== null,
 				truncated: response?.truncated ?? false,
 				failure,
-				masked: exchange.masked
+				masked: exchange.masked,
+				...(exchange.evidence ? { evidence: exchange.evidence } : {}),
+				...(exchange.tokenTails ? { tokenTails: [...exchange.tokenTails] } : {})
 			},
 			...flags
 		}
@@ -177,7 +181,8 @@ export function runToHar(run: Run): Har {
 		target: run.target,
 		sandboxClock: run.sandboxClock,
 		redactions: run.redactions,
-		source: run.source
+		source: run.source,
+		...(run.sanitised ? { sanitised: run.sanitised } : {})
 	};
 	return { log: { version: '1.2', creator: CREATOR, comment: run.title, entries, _ssoFlowExplorer: extras } };
 }
@@ -301,7 +306,9 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 			...entryExchange(entry, { id: meta.id, step: meta.step, label: meta.label }),
 			response: meta.hasResponse ? entryResponse(entry, meta.truncated) : null,
 			failure: meta.failure,
-			masked: meta.masked
+			masked: meta.masked,
+			...(meta.evidence ? { evidence: meta.evidence } : {}),
+			...(meta.tokenTails ? { tokenTails: meta.tokenTails } : {})
 		}));
 	const link = tagged.find((t) => t.extras?.runLink)?.entry;
 	const callback = tagged.find((t) => t.extras?.runCallback)?.entry;
@@ -337,8 +344,14 @@ function foundSentences(run: Run, total: number): string[] {
 const NOTHING_FOUND =
 	'requests belongs to the sign-in flow: there is no authorisation link (GET …/sso/{supergroup}), no arrival at a redirect URI, no POST …/oauth/token and no GET …/api/v3/me.json. In DevTools, tick "Preserve log", then click the sign-in link and save the HAR once the flow has finished.';
 
-/** A browser's HAR: the flow found among `indexed` (the file's entries that may belong to it) of its `total`. */
-function discoverRun(indexed: IndexedEntry[], total: number, options: HarImportOptions): HarImport {
+const sanitisedNote = (s: SanitisedExport) =>
+	`the HAR was exported sanitised: no ${s.hidden.join(', ')} header anywhere, so what they carried is unknown (see the note on the run)`;
+
+/**
+ * A browser's HAR: the flow found among `indexed` (the file's entries that may belong to it) of its `total`;
+ * `sanitised` when the file is a sanitised export.
+ */
+function discoverRun(indexed: IndexedEntry[], total: number, sanitised: SanitisedExport | undefined, options: HarImportOptions): HarImport {
 	const entries = indexed.map((e) => e.entry);
 	const flow = discoverFlow(entries);
 	if (flow.entries.length === 0 && flow.link === null) return { ok: false, message: `None of the ${total} ${NOTHING_FOUND}` };
@@ -356,10 +369,15 @@ function discoverRun(indexed: IndexedEntry[], total: number, options: HarImportO
 		callback: flow.callback,
 		exchanges,
 		redactions: [],
-		source: 'har'
+		source: 'har',
+		...(sanitised ? { sanitised } : {})
 	};
 	const redacted = redactRun(run);
-	return { ok: true, run: redacted, found: [...foundSentences(redacted, total), ...describeRedactions(redacted.redactions)] };
+	return {
+		ok: true,
+		run: redacted,
+		found: [...foundSentences(redacted, total), ...(sanitised ? [sanitisedNote(sanitised)] : []), ...describeRedactions(redacted.redactions)]
+	};
 }
 
 /** A HAR given whole, as pasted text or a small file. */
@@ -367,7 +385,9 @@ export function harToRun(text: string, options: HarImportOptions = {}): HarImpor
 	const parsed = parseHar(text, options.maxBytes ?? MAX_HAR_BYTES);
 	if (!parsed.ok) return parsed;
 	const { entries } = parsed.har.log;
-	return runFromHar(parsed.har.log, entries.map((entry, index) => ({ entry, index })), entries.length, options);
+	const check = new SanitisedCheck();
+	for (const entry of entries) check.observe(entry);
+	return runFromHar(parsed.har.log, entries.map((entry, index) => ({ entry, index })), entries.length, check.result(), options);
 }
 
 /**
@@ -383,12 +403,18 @@ export async function harStreamToRun(chunks: AsyncIterable<Uint8Array | string>,
 		const issue = header.error.issues[0]!;
 		return { ok: false, message: malformedMessage({ log: scan.log }, { ...issue, path: ['log', ...issue.path] }) };
 	}
-	return runFromHar(header.data, scan.entries, scan.total, options);
+	return runFromHar(header.data, scan.entries, scan.total, scan.sanitised, options);
 }
 
-function runFromHar(log: Pick<Har['log'], '_ssoFlowExplorer'>, entries: IndexedEntry[], total: number, options: HarImportOptions): HarImport {
+function runFromHar(
+	log: Pick<Har['log'], '_ssoFlowExplorer'>,
+	entries: IndexedEntry[],
+	total: number,
+	sanitised: SanitisedExport | undefined,
+	options: HarImportOptions
+): HarImport {
 	const extras = LogExtrasSchema.safeParse(log._ssoFlowExplorer);
-	if (!extras.success) return discoverRun(entries, total, options);
+	if (!extras.success) return discoverRun(entries, total, sanitised, options);
 	const before = extras.data.redactions.length;
 	// A new id when the caller gives one: an import never overwrites the saved run it was exported from.
 	const restored = restoreRun(

@@ -1,7 +1,8 @@
 /**
  * For the tests and the benchmark only: a HAR as large as the ones customers send, the page's whole traffic with
- * content. The flow is the chrome-unrelated fixture's (with its secrets and cookies), spread among scripts and
- * images of other hosts, each with its body and a cookie of its own. Relative imports, so Playwright can load it.
+ * content. The flow is the chrome-unrelated fixture's (with its secrets and cookies), or the entries given (a HAR
+ * recorded in a test), spread among scripts and images of other hosts, each with its body and a cookie of its own.
+ * Relative imports, so Playwright can load it.
  */
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -13,6 +14,10 @@ export interface LargeHarOptions {
 	bytes: number;
 	/** How many entries it holds, the flow's included. */
 	entries: number;
+	/** The flow's entries; the chrome-unrelated fixture's by default. */
+	flow?: readonly unknown[];
+	/** Exported sanitised (Chrome's default since 130): the page's other requests carry no cookie either. */
+	sanitised?: boolean;
 }
 
 /** A value of each padding entry's cookie: none of it may survive an import. */
@@ -25,7 +30,7 @@ function repeatTo(block: string, length: number): string {
 	return block.repeat(Math.ceil(length / block.length)).slice(0, Math.max(0, length));
 }
 
-function paddingEntry(n: number, bodyLength: number): string {
+function paddingEntry(n: number, bodyLength: number, sanitised: boolean): string {
 	const image = n % 3 !== 0;
 	const url = image ? `https://cdn.example.net/img/photo-${n}.png` : `https://static.example.org/js/bundle-${n}.js`;
 	const mimeType = image ? 'image/png' : 'application/javascript';
@@ -36,11 +41,11 @@ function paddingEntry(n: number, bodyLength: number): string {
 			method: 'GET',
 			url,
 			httpVersion: 'http/2.0',
-			cookies: [{ name: 'cdn_session', value: PADDING_COOKIE }],
+			cookies: sanitised ? [] : [{ name: 'cdn_session', value: PADDING_COOKIE }],
 			headers: [
 				{ name: ':authority', value: new URL(url).host },
 				{ name: 'User-Agent', value: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36' },
-				{ name: 'Cookie', value: `cdn_session=${PADDING_COOKIE}` }
+				...(sanitised ? [] : [{ name: 'Cookie', value: `cdn_session=${PADDING_COOKIE}` }])
 			],
 			queryString: [],
 			headersSize: -1,
@@ -70,7 +75,7 @@ function paddingEntry(n: number, bodyLength: number): string {
 /** The HAR's text, piece by piece (an entry a piece), so a file of hundreds of megabytes is never one string. */
 export function* largeHarPieces(options: LargeHarOptions): Generator<string> {
 	const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { log: { entries: unknown[]; creator: unknown; pages: unknown } };
-	const flow = fixture.log.entries.map((e) => JSON.stringify(e));
+	const flow = (options.flow ?? fixture.log.entries).map((e) => JSON.stringify(e));
 	const padding = Math.max(0, options.entries - flow.length);
 	const flowBytes = flow.reduce((n, e) => n + e.length, 0);
 	const bodyLength = padding === 0 ? 0 : Math.floor((options.bytes - flowBytes) / padding) - 1200; // an entry's fields
@@ -85,7 +90,7 @@ export function* largeHarPieces(options: LargeHarOptions): Generator<string> {
 	};
 	for (let n = 0; n < padding; n++) {
 		if (n === flowAt) for (const e of flow) yield separated(e);
-		yield separated(paddingEntry(n, bodyLength));
+		yield separated(paddingEntry(n, bodyLength, options.sanitised ?? false));
 	}
 	if (flowAt >= padding) for (const e of flow) yield separated(e);
 	yield ']}}';

@@ -8,7 +8,8 @@ import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/for
 import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
 import { MASK } from '$lib/http/exchange';
 import type { Redaction } from './run';
-import { isMasked, jsonStringEntries, looksLikeForm, looksLikeJson, looksLikeUrl, parseJson, type PartMap, type TextMap } from './redact-texts';
+import { looksLikeJson, parseJson } from '$lib/http/json';
+import { isMasked, jsonStringEntries, looksLikeForm, looksLikeUrl, type PartMap, type TextMap } from './redact-texts';
 
 export const WHAT = {
 	clientSecret: 'client secret',

@@ -79,15 +79,6 @@ export const looksLikeUrl = (text: string) => /^https?:\/\//i.test(text.trim());
 /** A body of `name=value` pairs with no whitespace, as form bodies are. */
 export const looksLikeForm = (body: string) => /^[^\s=&]+=\S*$/.test(body);
 
-export const looksLikeJson = (body: string) => /^\s*[{[]/.test(body);
-
-export function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
 
 /** Every `[key, value]` with a string value, at any depth of a parsed JSON document. */
 export function jsonStringEntries(value: unknown): [string, string][] {

@@ -19,6 +19,7 @@ import { WHAT, codesIn, redactByName, searchable, type NamedPart, type Needle } 
 import { redactBySearch, searchesOf, type Search } from './redact-search';
 import { LINK_PLACE, exchangePlace, mapExchangeAt, mapHead } from './redact-texts';
 import type { Run } from './run';
+import { keepTokenTails } from './token-tails';
 
 export { assembleRun, describeRedactions, type RedactedExchange, type RedactedRun } from './redact-assembly';
 export { WHAT } from './redact-name';
@@ -110,7 +111,8 @@ function redactGrowing(run: Run, known: KnownSecrets, previous?: ExchangesShare)
 	const learnt = earlier && namedKept ? earlier.learnt.slice() : [];
 	const learntValues = new Set(earlier && namedKept ? earlier.learntValues : []);
 	for (let i = namedKept; i < exchanges.length; i++) {
-		const part = redactByName(exchanges[i]!, mapExchangeAt(i), codes);
+		// The token's tail is kept before the token is hidden: it matches evidence added later (join.ts).
+		const part = redactByName(keepTokenTails(exchanges[i]!), mapExchangeAt(i), codes);
 		named.push(part);
 		learn(learnt, learntValues, part.needles);
 	}

@@ -41,6 +41,17 @@ describe('runToMarkdown', () => {
 		expect(md).toContain(`- Permalink: ${ORIGIN}/runs/${walked.id} (exports: ${ORIGIN}/runs/${walked.id}/export/har`);
 	});
 
+	it('leads with the verdict: what happened, the row linked absolutely, the cause, the fix and the permalink', () => {
+		const lines = md.split('\n');
+		expect(lines[0]).toBe('# reused code');
+		expect(lines[2]).toBe('**What went wrong:** The token exchange (exchange 2) failed: 400 invalid_grant.');
+		const verdict = md.slice(0, md.indexOf('- Permalink:'));
+		expect(verdict).toContain(`- Row: [7.2 token-invalid-grant](${ORIGIN}/reference#token-invalid-grant)`);
+		expect(verdict).toMatch(/- Likely cause: Exchange 2 \(token\) sends the code that exchange 1 already exchanged/);
+		expect(verdict).toContain('- Fix: ');
+		expect(verdict).toContain(`- Run: ${ORIGIN}/runs/${walked.id} (exchange 2)`);
+	});
+
 	it('states the outcome: the callback, then the last step with its annotation and fix', () => {
 		const outcome = md.slice(md.indexOf('## Outcome'), md.indexOf('## What is wrong'));
 		expect(outcome).toContain('The redirect back: Authorised: a grant code arrived. The user authorised the client.');

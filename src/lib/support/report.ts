@@ -15,7 +15,10 @@ import type { AnnotatedFlow } from '$lib/flow/annotate-flow';
 import type { CrossFlag } from '$lib/flow/flags';
 import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
 import { linkRedirectUri } from '$lib/flow/record';
+import { flowVerdict, type Verdict } from '$lib/flow/verdict';
+import { channelOf, EVIDENCE_NAMES } from './join';
 import { describeSource, type Run } from './run';
+import { describeSanitised } from './sanitised';
 import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
@@ -69,8 +72,14 @@ function statusOf(exchange: RecordedExchange): string {
 	return exchange.failure ? `no response (${exchange.failure.kind})` : 'no response recorded';
 }
 
+/** Where an added exchange came from: "back channel, added from a pasted curl command". */
+function provenance(exchange: RecordedExchange): string {
+	if (!exchange.evidence) return '';
+	return ` (${channelOf(exchange)} channel, added from ${EVIDENCE_NAMES[exchange.evidence.source]})`;
+}
+
 function stepSection(exchange: RecordedExchange, n: number, annotation: Annotation | undefined, origin: string): string {
-	const lines = [`### ${n}. ${exchange.step}: ${oneLine(exchange.label)}`, '', `${code(`${exchange.request.method} ${exchange.request.url}`)} → ${statusOf(exchange)}`];
+	const lines = [`### ${n}. ${exchange.step}: ${oneLine(exchange.label)}${provenance(exchange)}`, '', `${code(`${exchange.request.method} ${exchange.request.url}`)} → ${statusOf(exchange)}`];
 	if (annotation) {
 		lines.push('', `**${oneLine(annotation.title)}** (${annotation.outcome}). ${oneLine(annotation.summary)}`);
 		if (annotation.rowId) lines.push('', `Row: ${rowLink(annotation.rowId, origin)}${annotation.causeId ? `, cause \`${annotation.causeId}\`` : ''}`);
@@ -100,8 +109,13 @@ function lastOutcome(run: Run, annotations: AnnotatedFlow): string[] {
 	return [`${head}: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${oneLine(annotation.fix)}`] : [])];
 }
 
-function flagLines(flags: CrossFlag[]): string[] {
-	return flags.map((f) => `- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`);
+function flagLines(flags: CrossFlag[], origin: string): string[] {
+	return flags.flatMap((f) => [
+		`- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`,
+		...(f.candidates ?? []).map(
+			(c, i) => `  ${i + 1}. ${rowLink(c.rowId, origin)} \`${c.causeId}\` (${c.likelihood}): ${oneLine(c.why)} Fix: ${oneLine(c.fix)}`
+		)
+	]);
 }
 
 function rowsMatched(annotations: AnnotatedFlow, origin: string): string[] {
@@ -113,7 +127,28 @@ function section(title: string, lines: string[], empty: string): string {
 	return [`## ${title}`, '', ...(lines.length ? lines : [empty])].join('\n');
 }
 
-export function runToMarkdown(run: Run, { annotations, flags }: FlowDiagnosis, { origin }: ReportContext): string {
+/** The verdict's lines, which lead the report: what happened, where the reference explains it, the cause, the fix. */
+export function verdictLines(verdict: Verdict, permalink: string, origin: string): string[] {
+	const reference = verdict.reference
+		? verdict.reference.kind === 'row'
+			? `- Row: [${verdict.reference.table} ${verdict.reference.rowId}](${origin}/reference#${verdict.reference.anchor})`
+			: `- Section: [${verdict.reference.section}](${origin}/reference#${verdict.reference.anchor})`
+		: null;
+	const exchange = verdict.exchange ? ` (exchange ${verdict.exchange.n})` : '';
+	return [
+		`**${VERDICT_WORDS[verdict.severity]}:** ${oneLine(verdict.what)}`,
+		'',
+		...(reference ? [reference] : []),
+		`- Likely cause: ${oneLine(verdict.cause)}`,
+		`- Fix: ${oneLine(verdict.fix)}`,
+		`- Run: ${permalink}${exchange}`
+	];
+}
+
+const VERDICT_WORDS: Record<Verdict['severity'], string> = { error: 'What went wrong', warning: 'What to look at', cancel: 'What happened', success: 'What happened' };
+
+export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: ReportContext): string {
+	const { annotations, flags } = diagnosis;
 	const permalink = `${origin}/runs/${run.id}`;
 	const target = `${run.target.kind} (authorisation host ${code(run.target.authUrl || 'unknown')}, accounts host ${code(run.target.accountsUrl || 'unknown')})`;
 	const facts = [
@@ -122,13 +157,15 @@ export function runToMarkdown(run: Run, { annotations, flags }: FlowDiagnosis, {
 		`- Target: ${target}`,
 		...(run.sandboxClock ? [`- Sandbox clock: ${run.sandboxClock}`] : []),
 		...(run.link ? [`- Authorisation link: ${code(run.link)}`] : []),
-		...(run.callback ? [`- Redirect back: ${code(run.callback.url)} at ${run.callback.receivedAt}`] : [])
+		...(run.callback ? [`- Redirect back: ${code(run.callback.url)} at ${run.callback.receivedAt}`] : []),
+		...(run.sanitised ? [`- Sanitised HAR: ${describeSanitised(run.sanitised)}`] : [])
 	];
 	return [
 		`# ${oneLine(run.title)}`,
+		verdictLines(flowVerdict(run, diagnosis), permalink, origin).join('\n'),
 		facts.join('\n'),
 		section('Outcome', [...callbackOutcome(run, annotations.callback), ...lastOutcome(run, annotations)], 'No step was recorded.'),
-		section('What is wrong across the requests', flagLines(flags), 'Nothing: each request is consistent with the others.'),
+		section('What is wrong across the requests', flagLines(flags, origin), 'Nothing: each request is consistent with the others.'),
 		section('Rows matched', rowsMatched(annotations, origin), 'No row of the error tables.'),
 		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, origin)), 'No exchange was recorded.'),
 		section('Redacted', run.redactions.map((r) => `- ${oneLine(r.what)}: ${oneLine(r.where)}`), 'Nothing.')

@@ -4,6 +4,7 @@
  */
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { FlowRecord } from '$lib/flow/record';
+import type { SanitisedExport } from '$lib/flow/flags';
 import type { Annotation } from '$lib/flow/diagnose';
 import { errorRow } from '$lib/protocol';
 
@@ -21,15 +22,18 @@ export interface Run extends FlowRecord {
 	createdAt: string;
 	redactions: Redaction[];
 	source: RunSource;
+	/** Present when the run came from a sanitised HAR export (see support/sanitised.ts): what the export hid. */
+	sanitised?: SanitisedExport;
 }
 
-export const RUN_SOURCES = ['walk', 'scenario', 'har', 'curl', 'http'] as const;
+export const RUN_SOURCES = ['walk', 'scenario', 'har', 'curl', 'http', 'live'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 
 /** How a run came to be, for a person: "a walk in the explorer", "an imported HAR". */
 export function describeSource(source: RunSource): string {
 	if (source === 'walk') return 'a walk in the explorer';
 	if (source === 'scenario') return 'a scenario run';
+	if (source === 'live') return 'the sandbox\'s live view of a client\'s own app';
 	return `an imported ${source === 'http' ? 'raw HTTP exchange' : source === 'curl' ? 'curl command' : 'HAR'}`;
 }
 
@@ -41,26 +45,6 @@ export interface ImportOptions {
 	id?: string;
 	/** When the import happened; now by default. */
 	now?: Date;
-}
-
-const TOKEN_PATH = /\/oauth\/token\/?$/;
-const ME_PATH = /\/api\/v3\/me\.json$/;
-const LINK_PATH = /\/sso\/[^/]+$/;
-
-/**
- * Which step of the flow a request belongs to, from its method and URL alone: the token endpoint, me.json, or the
- * authorisation link (a GET of /sso/{supergroup} carrying `response_type` or `client_id`). Null for anything else.
- * A CORS preflight (OPTIONS) is the browser's, not the flow's.
- */
-export function stepOfRequest(method: string, url: string): Exclude<StepId, 'authorise'> | null {
-	const verb = method.toUpperCase();
-	if (verb === 'OPTIONS') return null;
-	const parsed = URL.canParse(url) ? new URL(url) : null;
-	if (!parsed) return null;
-	if (TOKEN_PATH.test(parsed.pathname)) return 'token';
-	if (ME_PATH.test(parsed.pathname)) return 'me';
-	const isLink = LINK_PATH.test(parsed.pathname) && (parsed.searchParams.has('response_type') || parsed.searchParams.has('client_id'));
-	return verb === 'GET' && isLink ? 'link' : null;
 }
 
 function originOf(url: string | undefined): string {

@@ -4,7 +4,7 @@
  * module, so the components depend on no server code. The server builds these from the sandbox's own types, so a
  * change there that these no longer fit fails the type check.
  */
-import type { Supergroup } from '$lib/protocol';
+import type { OutcomeId, Supergroup } from '$lib/protocol';
 import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
 
 export interface PanelClient {
@@ -15,6 +15,8 @@ export interface PanelClient {
 	verification_key: 'supergroup' | 'group';
 	/** Whether a secret is registered; the secret itself never leaves the server. */
 	secret_set: boolean;
+	/** The client's pending outcome rules (sandbox choice 'outcome-rules'), at most one per stage. */
+	pending_outcomes: OutcomeId[];
 }
 
 export interface PanelVerification {

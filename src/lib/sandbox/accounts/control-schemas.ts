@@ -3,7 +3,7 @@
  * API (control.ts, control-workspaces.ts) and by the explorer's sandbox panel, which validates the same forms.
  */
 import { z } from 'zod';
-import { SUPERGROUP_VALUES, checkCountry } from '../../protocol';
+import { OUTCOME_IDS, SUPERGROUP_VALUES, checkCountry } from '../../protocol';
 import { IsoDate } from '../../protocol/schemas';
 
 const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
@@ -84,6 +84,17 @@ export const AuthorizeBody = z.strictObject({
 });
 
 export const ResetBody = z.strictObject({});
+
+const clientId = z.string().min(1, 'name the client').max(200);
+const outcomeId = z.enum(OUTCOME_IDS, {
+	error: (issue) => `${issue.input === undefined ? 'name an outcome' : `\`${String(issue.input)}\` is not an outcome`}; one of: ${OUTCOME_IDS.join(', ')}`
+});
+
+/** `POST /sandbox/outcomes`: sets a one-shot outcome rule on a client (sandbox choice 'outcome-rules'). */
+export const OutcomeBody = z.strictObject({ client_id: clientId, outcome: outcomeId });
+
+/** `POST /sandbox/outcomes/clear`: removes the client's pending rules, or only `outcome`'s. */
+export const OutcomeClearBody = z.strictObject({ client_id: clientId, outcome: outcomeId.optional() });
 
 export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 

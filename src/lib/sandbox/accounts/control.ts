@@ -14,7 +14,8 @@ import { resetToFixtures } from '../fixtures';
 import { useWorkspace } from '../request-log';
 import { ClientIdTakenError, type SandboxClient, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
-import { AuthorizeBody, ClientBody, ResetBody, UserBody, badRequest, clockSchema, describeIssues, type Answer } from './control-schemas';
+import { clearOutcomes, listOutcomes, setOutcome } from './control-outcomes';
+import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, UserBody, badRequest, clockSchema, describeIssues, type Answer } from './control-schemas';
 import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
 import { mediaType, parseParams, readBody, sendJson } from './http';
 import { DEFAULT_READ_ONLY, resolveWorkspace } from './workspace-access';
@@ -63,6 +64,8 @@ interface RouteInput {
 }
 
 type Route = { method: 'GET' | 'POST'; run: (input: RouteInput) => Answer };
+/** A path answers one method, or several (each its own route). */
+type PathRoutes = Route | readonly Route[];
 
 function withBody<S extends z.ZodType>(schema: S, run: (body: z.infer<S>, workspace: SandboxWorkspace) => Answer): Route['run'] {
 	return ({ body, workspace }) => {
@@ -87,7 +90,7 @@ function clockAnswer(workspace: SandboxWorkspace, now: Date): Answer {
 	return { status: 200, body: { now: now.toISOString(), today: workspace.today() } };
 }
 
-function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string, Route> {
+function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string, PathRoutes> {
 	return {
 		'/sandbox/reset': {
 			method: 'POST',
@@ -160,9 +163,14 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 						}
 					};
 				}
-				return { status: 200, body: decide(check.request, user.id, body.decision) };
+				return { status: 200, body: decide(check.request, user.id, body.decision, 'POST /sandbox/authorize') };
 			})
 		},
+		'/sandbox/outcomes': [
+			{ method: 'GET', run: ({ workspace, query }) => listOutcomes(workspace, query) },
+			{ method: 'POST', run: withBody(OutcomeBody, setOutcome) }
+		],
+		'/sandbox/outcomes/clear': { method: 'POST', run: withBody(OutcomeClearBody, clearOutcomes) },
 		'/sandbox/log': {
 			method: 'GET',
 			run: ({ query, workspace, readOnly }) => {
@@ -261,14 +269,17 @@ export function createControlApi(store: SandboxStore, { explorerOrigin, workspac
 			if (req.method !== 'DELETE') return sendJson(res, 405, { error: `${path} answers DELETE, not ${req.method}.` }, { Allow: 'DELETE' });
 			return answer(answerDeletion(req, workspacePath[1]!));
 		}
-		const route = table[path];
-		if (!route) {
+		const pathRoutes = table[path];
+		if (!pathRoutes) {
 			req.resume();
 			return sendJson(res, 404, { error: `No control endpoint ${path}. Endpoints: ${endpoints}.` });
 		}
-		if (req.method !== route.method) {
+		const choices = [pathRoutes].flat();
+		const route = choices.find((r) => r.method === req.method);
+		if (!route) {
 			req.resume();
-			return sendJson(res, 405, { error: `${path} answers ${route.method}, not ${req.method}.` }, { Allow: route.method });
+			const allowed = choices.map((r) => r.method);
+			return sendJson(res, 405, { error: `${path} answers ${allowed.join(' or ')}, not ${req.method}.` }, { Allow: allowed.join(', ') });
 		}
 		const access = resolveWorkspace(req, store, policy.public);
 		if (!access.ok) {

@@ -4,7 +4,8 @@
  * request's workspace: its expiry and the verifications' are judged on that workspace's clock.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MeResponse } from '../../protocol';
+import { addDays } from '../../dates';
+import { SUPERGROUP_VALUES, type MeResponse, type OutcomeOfStage } from '../../protocol';
 import { useWorkspace } from '../request-log';
 import type { AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
@@ -88,11 +89,48 @@ function meDecision(store: SandboxStore, input: MeInput): { outcome: MeOutcome; 
 		return outcome(unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.'));
 	}
 	const { lookup, workspace } = store.findAccessToken(found.token);
-	return { outcome: tokenAnswer(lookup, workspace ?? store), workspace };
+	return { outcome: tokenAnswer(lookup, workspace ?? store, `${input.method} /api/v3/me.json`), workspace };
 }
 
-/** The answer for a looked-up token; `workspace` is the token's, whose clock says which verifications are active. */
-function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace, 'today'>): MeOutcome {
+const INVALID_TOKEN = 'The access token is not valid: unknown or revoked.';
+const deletionRequested = (): MeOutcome => ({ status: 404, body: { message: 'The user of this token has asked for their account to be deleted.' } });
+
+/**
+ * What a me.json outcome rule answers for a valid token (sandbox choice 'outcome-rules'): the 7.3 row's answer as
+ * the sandbox gives it (choice 'me-error-bodies'), or a 200 changed as the rule says.
+ */
+function ruleAnswer(rule: OutcomeOfStage<'me'>, user: SandboxUser, key: VerificationKey, today: string): MeOutcome {
+	switch (rule) {
+		case 'me-401':
+			return unauthorized(INVALID_TOKEN);
+		case 'me-403':
+			return { status: 403, body: null };
+		case 'me-404':
+			return deletionRequested();
+		case 'me-empty-verifications':
+			return { status: 200, body: { sbid_number: user.sbid_number, verifications: [] } };
+		case 'me-expired-verification': {
+			// Each of the user's supergroups (a student's for a user with none), ended yesterday on the workspace clock.
+			const supergroups = user.verifications.length > 0 ? user.verifications.map((v) => v.supergroup) : [SUPERGROUP_VALUES[0]];
+			const expiresOn = addDays(today, -1);
+			return {
+				status: 200,
+				body: {
+					sbid_number: user.sbid_number,
+					verifications: supergroups.map((supergroup) => (key === 'group' ? { group: supergroup, expires_on: expiresOn } : { supergroup, expires_on: expiresOn }))
+				}
+			};
+		}
+		case 'me-group-key':
+			return { status: 200, body: answerFor(user, 'group', today).body };
+	}
+}
+
+/**
+ * The answer for a looked-up token; `workspace` is the token's, whose clock says which verifications are active and
+ * whose client's outcome rule, if any, answers instead (`request` names the request in the rule's history).
+ */
+function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace, 'today' | 'takeOutcome'>, request: string): MeOutcome {
 	switch (lookup.kind) {
 		case 'grant-code':
 			return unauthorized('This is an authorisation grant code, not an access token: exchange it at /oauth/token first.');
@@ -101,12 +139,13 @@ function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace
 		case 'expired':
 			return unauthorized(`The access token expired at ${lookup.expiredAt.toISOString()}; send the user through the flow again.`);
 		case 'unknown':
-			return unauthorized('The access token is not valid: unknown or revoked.');
-		case 'valid':
-			if (lookup.user.deletion_requested) {
-				return { status: 404, body: { message: 'The user of this token has asked for their account to be deleted.' } };
-			}
+			return unauthorized(INVALID_TOKEN);
+		case 'valid': {
+			const rule = workspace.takeOutcome(lookup.client.client_id, 'me', request);
+			if (rule !== null) return ruleAnswer(rule, lookup.user, lookup.client.verification_key, workspace.today());
+			if (lookup.user.deletion_requested) return deletionRequested();
 			return { status: 200, body: answerFor(lookup.user, lookup.client.verification_key, workspace.today()).body };
+		}
 	}
 }
 

@@ -51,7 +51,7 @@ export function issueCode(
 	if (!check.ok) throw new Error(`bad test request: ${check.error.message}`);
 	const user = store.getUserByLogin(login);
 	if (!user) throw new Error(`no fixture user ${login}`);
-	return new URL(decide(check.request, user.id, 'authorize').location).searchParams.get('code')!;
+	return new URL(decide(check.request, user.id, 'authorize', 'consent page (test)').location).searchParams.get('code')!;
 }
 
 /** `POST /oauth/token` with the parameters in the query string, as the interface describes. */

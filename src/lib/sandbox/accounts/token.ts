@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+	AUTHORIZATION_CODE,
 	CODE_VALIDITY,
 	GRANT_PARAMETERS,
 	TOKEN_ERRORS,
@@ -103,7 +104,7 @@ function headerCredentials(header: string): Step<{ clientId: string; clientSecre
  * 2. Client authentication, before anything about the code, so a wrong secret never burns a code. The client_id
  * finds the workspace (an unknown one is checked in the default workspace, to fail in the same time).
  */
-function authenticateClient(store: SandboxStore, input: TokenInput): Step<FoundClient> {
+function authenticateClient(store: SandboxStore, input: TokenInput): Step<AuthenticatedClient> {
 	let credentials: Credentials = {
 		clientId: param(input.params, 'client_id'),
 		clientSecret: param(input.params, 'client_secret'),
@@ -135,12 +136,16 @@ function authenticateClient(store: SandboxStore, input: TokenInput): Step<FoundC
 	if (credentials.clientSecret === undefined) return invalid('`client_secret` is missing; send the secret issued with the client ID.');
 	const workspace = store.findClientAnywhere(credentials.clientId)?.workspace ?? store;
 	const result = workspace.authenticateClient(credentials.clientId, credentials.clientSecret);
-	if (result.ok) return { ok: true, value: { client: result.client, workspace } };
-	return invalid(
-		result.cause === 'unknown-client'
-			? `No client has the id \`${credentials.clientId}\`.`
-			: `The client_secret is not the secret of client \`${credentials.clientId}\`.`
-	);
+	if (result.ok) return { ok: true, value: { found: { client: result.client, workspace }, challenge } };
+	return invalid(result.cause === 'unknown-client' ? `No client has the id \`${credentials.clientId}\`.` : wrongSecret(credentials.clientId));
+}
+
+const wrongSecret = (clientId: string) => `The client_secret is not the secret of client \`${clientId}\`.`;
+
+/** An authenticated client, and the challenge a 401 to its request carries (when it authenticated by header). */
+interface AuthenticatedClient {
+	found: FoundClient;
+	challenge: Record<string, string>;
 }
 
 /** 3. The grant's own parameters are present; the description names each missing one. */
@@ -183,7 +188,20 @@ function tokenResponse(tokens: IssuedTokens): TokenOutcome {
 	};
 }
 
-/** 4. The grant itself, in the client's workspace: the code (atomically consumed) or the refresh token. */
+/**
+ * 4. The client's token outcome rule, for a code exchange (sandbox choices 'outcome-rules' and 'outcome-keeps-code'):
+ * it answers what a code already exchanged, or a wrong secret, gets; the code is not looked at, so it stays usable.
+ */
+function outcomeRule(grantType: GrantType, { found, challenge }: AuthenticatedClient): Failure | null {
+	if (grantType !== AUTHORIZATION_CODE) return null;
+	const outcome = found.workspace.takeOutcome(found.client.client_id, 'token', 'POST /oauth/token');
+	if (outcome === null) return null;
+	return outcome === 'token-invalid-grant'
+		? failure('token-invalid-grant', CODE_FAILURES.used)
+		: failure('token-invalid-client', wrongSecret(found.client.client_id), challenge);
+}
+
+/** 5. The grant itself, in the client's workspace: the code (atomically consumed) or the refresh token. */
 function grant(grantType: GrantType, { client, workspace }: FoundClient, params: Params): TokenOutcome {
 	if (grantType === 'refresh_token') {
 		const result = workspace.refresh(param(params, 'refresh_token')!, client.client_id);
@@ -202,8 +220,9 @@ function tokenDecision(store: SandboxStore, input: TokenInput): { outcome: Token
 	if (!grantType.ok) return { outcome: grantType.failure, workspace: null };
 	const client = authenticateClient(store, input);
 	if (!client.ok) return { outcome: client.failure, workspace: null };
-	const missing = checkRequiredParameters(grantType.value, input.params);
-	return { outcome: missing ?? grant(grantType.value, client.value, input.params), workspace: client.value.workspace };
+	const { found } = client.value;
+	const outcome = checkRequiredParameters(grantType.value, input.params) ?? outcomeRule(grantType.value, client.value) ?? grant(grantType.value, found, input.params);
+	return { outcome, workspace: found.workspace };
 }
 
 /**

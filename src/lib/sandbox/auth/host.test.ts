@@ -211,6 +211,22 @@ describe('the sign-in flow', () => {
 		expect(res.headers.get('location')).toBe(`${REDIRECT}?keep=1`);
 	});
 
+	it('with an authorise-cancel outcome rule, the consent page says so and Authorise redirects as a cancel, once', async () => {
+		store.setOutcome('shop', 'authorise-cancel');
+		const browser = new Browser();
+		const { flow, page } = await browser.start(link({ redirect_uri: `${REDIRECT}?keep=1` }));
+		const consent = await browser.signIn(flow, page, 'student@test');
+		expect(consent).toMatch(/data-outcome-rule="authorise-cancel"[^>]*>.*redirects as a cancel would/s);
+		const res = await browser.post(`${flow}/consent`, { csrf: csrfOf(consent), decision: 'authorize' });
+		expect(res.headers.get('location')).toBe(`${REDIRECT}?keep=1`);
+		expect(store.outcomeRules('shop').used).toEqual([expect.objectContaining({ outcome: 'authorise-cancel', request: 'POST /flow/{id}/consent' })]);
+
+		const next = await browser.start(link({ redirect_uri: `${REDIRECT}?keep=1` }));
+		expect(next.page).not.toContain('data-outcome-rule');
+		const again = await browser.post(`${next.flow}/consent`, { csrf: csrfOf(next.page), decision: 'authorize' });
+		expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+	});
+
 	it('a user without verification passes through the verify page, then consents', async () => {
 		const browser = new Browser();
 		const { flow, page } = await browser.start(link({}, 'graduate'));

@@ -161,7 +161,8 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 				missingChoice: flow.missingProof
 			}));
 		}
-		sendHtml(res, 200, consentPage(chrome, { action: `${base}/consent`, csrf: session.csrfToken, request: view, signedIn }));
+		const outcomeRule = workspace.pendingOutcome(request.client.client_id, 'authorise');
+		sendHtml(res, 200, consentPage(chrome, { action: `${base}/consent`, csrf: session.csrfToken, request: view, signedIn, outcomeRule }));
 	}
 
 	async function submit(req: IncomingMessage, res: ServerResponse, flowId: string, step: Step): Promise<void> {
@@ -227,7 +228,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		}
 		if (decision === 'authorize' && !hasActiveVerification(workspace, user, request.supergroup)) return seeOther(res, back);
 		session.flows.delete(flowId); // a decision ends the flow: a second submit cannot issue a second code
-		seeOther(res, decide(request, user.id, decision).location);
+		seeOther(res, decide(request, user.id, decision, 'POST /flow/{id}/consent').location);
 	}
 
 	async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -2,7 +2,7 @@
  * The authorisation host's pages, rendered on the server. Every value from a request, a client or a user goes
  * through `html`, which escapes it. Pages take plain view data, so they can be rendered and tested on their own.
  */
-import { errorRow, sandboxChoice, supergroupName, type Supergroup } from '../../protocol';
+import { errorRow, outcomeSpec, sandboxChoice, supergroupName, type OutcomeOfStage, type Supergroup } from '../../protocol';
 import type { AuthorizationError } from '../authorize';
 import { attr, html, type SafeHtml } from './html';
 import { AUTH_CSS_PATH, AUTH_ICON_PATH, SHIELD_PATH } from './styles';
@@ -156,6 +156,8 @@ export interface ConsentView {
 	csrf: string;
 	request: RequestView;
 	signedIn: SignedInView;
+	/** The client's pending outcome rule for this page, if any (sandbox choice 'outcome-rules'). */
+	outcomeRule: OutcomeOfStage<'authorise'> | null;
 }
 
 export function consentPage(chrome: Chrome, view: ConsentView): SafeHtml {
@@ -175,6 +177,7 @@ ${signedInBar(view.signedIn)}
 <li>your active verifications and when they expire</li>
 </ul>
 <p class="note">You will then return to <code>${request.returnTo}</code>.</p>
+${view.outcomeRule && outcomeNotice(view.outcomeRule)}
 <form method="post" action="${view.action}">
 ${hiddenCsrf(view.csrf)}
 <div class="actions">
@@ -183,6 +186,12 @@ ${hiddenCsrf(view.csrf)}
 </div>
 </form>`
 	);
+}
+
+/** Tells the tester that an outcome rule will decide what Authorise does, so the cancel that follows is no surprise. */
+function outcomeNotice(outcome: OutcomeOfStage<'authorise'>): SafeHtml {
+	return html`<div class="alert" role="status" data-outcome-rule="${outcome}"><p><strong>Outcome rule active (<code>${outcome}</code>).</strong>
+${richText(outcomeSpec(outcome).answer)} It is used once.</p></div>`;
 }
 
 function initial(name: string): string {

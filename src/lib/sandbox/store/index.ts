@@ -6,6 +6,7 @@
  * - workspaces.ts: the workspaces, their keys, clocks (clock.ts) and last use;
  * - clients.ts and users.ts: clients, users and their verifications, served from memory (frozen-cache.ts);
  * - credentials.ts: grant codes and tokens; purge.ts: purging the expired ones and giving their space back;
+ * - outcomes.ts: the clients' one-shot outcome rules, the pending ones served from memory;
  * - transactions.ts: transactions that forget the caches on rollback, and group commit;
  * - passwords.ts and random.ts: scrypt hashes, randomness and constant-time comparison;
  * - the request log's buffer lives with the request log (`../request-log.ts`).
@@ -19,6 +20,7 @@ import type Database from 'better-sqlite3';
 import { openLogBuffer, type LogBuffer } from '../request-log';
 import { openClients, type Clients } from './clients';
 import { openCredentials, type Credentials } from './credentials';
+import { openOutcomes, type Outcomes } from './outcomes';
 import { openPurger } from './purge';
 import { DELETE_WORKSPACE_ROWS, openDatabase } from './schema';
 import { openTransactions, type Transactions } from './transactions';
@@ -37,6 +39,7 @@ interface Parts {
 	clients: Clients;
 	users: Users;
 	credentials: Credentials;
+	outcomes: Outcomes;
 	transactions: Transactions;
 	logBuffer: LogBuffer;
 	forgetCached(): void;
@@ -44,7 +47,7 @@ interface Parts {
 
 /** The view of one workspace: every method sees and changes only its rows. */
 function workspaceView(record: WorkspaceRecord, parts: Parts): SandboxWorkspace {
-	const { db, table, clients, users, credentials, transactions, logBuffer } = parts;
+	const { db, table, clients, users, credentials, outcomes, transactions, logBuffer } = parts;
 	const { id, clock } = record;
 	const scope = { id, clock };
 	const deleteRows = DELETE_WORKSPACE_ROWS.map((statement) => db.prepare<{ workspace: string }>(statement));
@@ -106,11 +109,21 @@ function workspaceView(record: WorkspaceRecord, parts: Parts): SandboxWorkspace 
 			return found.workspace === id ? found.lookup : { kind: 'unknown' };
 		},
 
+		setOutcome(clientId, outcome) {
+			if (!getClient(clientId)) throw new Error(`no client ${clientId} in workspace ${id}`);
+			outcomes.set(view, clientId, outcome);
+		},
+		clearOutcomes: (clientId, outcome) => outcomes.clear(id, clientId, outcome),
+		outcomeRules: (clientId) => outcomes.list(id, clientId),
+		pendingOutcome: (clientId, stage) => outcomes.peek(id, clientId, stage),
+		takeOutcome: (clientId, stage, request) => outcomes.take(view, clientId, stage, request),
+
 		// A request that found this workspace may end after it was removed: its entry then goes nowhere.
 		log(input) {
 			if (table.get(id) === record) logBuffer.log(id, input);
 		},
 		recentLog: (limit) => logBuffer.recent(id, limit),
+		subscribeLog: (listener) => logBuffer.subscribe(id, listener),
 
 		clear() {
 			logBuffer.discardWaiting(id);
@@ -133,6 +146,7 @@ export function openStore(path: string): SandboxStore {
 	const users = openUsers(db);
 	const transactions = openTransactions(db, forgetCached);
 	const purger = openPurger(db);
+	const outcomes = openOutcomes(db);
 	const credentials = openCredentials(db, { clockOf: (id) => table.get(id)?.clock, users, clients, transactions, purger });
 
 	/** Empties the caches: after a rollback (it undid what they learnt inside it) and after a clear. */
@@ -140,10 +154,11 @@ export function openStore(path: string): SandboxStore {
 		users.forget();
 		clients.forget();
 		credentials.forget();
+		outcomes.forget();
 	}
 
 	const views = new Map<string, SandboxWorkspace>();
-	const parts: Parts = { db, table, clients, users, credentials, transactions, logBuffer, forgetCached };
+	const parts: Parts = { db, table, clients, users, credentials, outcomes, transactions, logBuffer, forgetCached };
 	function viewOf(id: string): SandboxWorkspace | undefined {
 		const known = views.get(id);
 		if (known) return known;

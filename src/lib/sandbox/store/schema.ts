@@ -84,6 +84,20 @@ CREATE TABLE IF NOT EXISTS credential_keys (
 	kind TEXT PRIMARY KEY CHECK (kind IN ('code', 'token')),
 	key BLOB NOT NULL
 );
+-- Outcome rules (sandbox choice 'outcome-rules'): pending while used_at is NULL (at most one per client and stage),
+-- then kept as history. set_at and used_at are on the workspace clock; used_ms (real time) orders the history.
+CREATE TABLE IF NOT EXISTS outcome_rules (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	workspace TEXT NOT NULL,
+	client_id TEXT NOT NULL,
+	stage TEXT NOT NULL CHECK (stage IN ('authorise', 'token', 'me')),
+	outcome TEXT NOT NULL,
+	set_at TEXT NOT NULL,
+	used_at TEXT,
+	used_ms INTEGER,
+	used_by TEXT
+);
+CREATE INDEX IF NOT EXISTS outcome_rules_client ON outcome_rules (client_id, used_ms);
 CREATE TABLE IF NOT EXISTS request_log (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
 	workspace TEXT NOT NULL,
@@ -100,7 +114,8 @@ export const DELETE_WORKSPACE_ROWS = [
 	'DELETE FROM clients WHERE workspace = @workspace',
 	'DELETE FROM issued_codes WHERE workspace = @workspace',
 	'DELETE FROM issued_tokens WHERE workspace = @workspace',
-	'DELETE FROM request_log WHERE workspace = @workspace'
+	'DELETE FROM request_log WHERE workspace = @workspace',
+	'DELETE FROM outcome_rules WHERE workspace = @workspace'
 ];
 
 /**

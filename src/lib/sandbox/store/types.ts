@@ -4,8 +4,8 @@
  * Users and clients come out of in-memory caches shared by every caller, so they are read-only, in their types
  * and at run time (frozen): a write to the store makes a new object, never changes one already handed out.
  */
-import type { CausesOf, Supergroup } from '../../protocol';
-import type { LogEntry, LogEntryInput } from '../request-log';
+import type { CausesOf, OutcomeId, OutcomeOfStage, OutcomeStage, Supergroup } from '../../protocol';
+import type { LogEntry, LogEntryInput, LogListener } from '../request-log';
 
 export type VerificationKey = 'supergroup' | 'group';
 
@@ -75,6 +75,26 @@ export type AccessTokenLookup =
 	| { kind: 'grant-code' }
 	| { kind: 'refresh-token' }
 	| { kind: 'unknown' };
+
+/** A pending outcome rule (sandbox choice 'outcome-rules'). Times are ISO instants on the workspace clock. */
+export interface OutcomeRule {
+	readonly outcome: OutcomeId;
+	readonly stage: OutcomeStage;
+	readonly setAt: string;
+}
+
+export interface UsedOutcomeRule extends OutcomeRule {
+	readonly usedAt: string;
+	/** Which request used it, such as `POST /oauth/token`. */
+	readonly request: string;
+}
+
+export interface OutcomeRules {
+	/** At most one per stage. */
+	pending: OutcomeRule[];
+	/** Newest first. */
+	used: UsedOutcomeRule[];
+}
 
 /** `default` holds the shipped fixtures and always exists; `normal` ones are made with `createWorkspace`. */
 export type WorkspaceKind = 'default' | 'normal';
@@ -157,8 +177,21 @@ export interface SandboxWorkspace {
 	refresh(refreshToken: string, clientId: string): RefreshResult;
 	lookupAccessToken(token: string): AccessTokenLookup;
 
+	/** Sets a one-shot outcome rule on this workspace's client, replacing its pending rule of the same stage; throws for a client of no workspace or another's. */
+	setOutcome(clientId: string, outcome: OutcomeId): void;
+	/** Removes the client's pending rules (only `outcome`'s when given); answers how many were removed. */
+	clearOutcomes(clientId: string, outcome?: OutcomeId): number;
+	/** The client's pending and used rules; none for a client of another workspace. */
+	outcomeRules(clientId: string): OutcomeRules;
+	/** The client's pending rule of `stage`, left pending; null when none. */
+	pendingOutcome<S extends OutcomeStage>(clientId: string, stage: S): OutcomeOfStage<S> | null;
+	/** The client's pending rule of `stage`, now marked used by `request`; null when none (a lookup in memory). */
+	takeOutcome<S extends OutcomeStage>(clientId: string, stage: S, request: string): OutcomeOfStage<S> | null;
+
 	log(input: LogEntryInput): void;
 	recentLog(limit: number): LogEntry[];
+	/** Each entry this workspace's log records from now on, as it is recorded (see LogBuffer.subscribe). */
+	subscribeLog(listener: LogListener): () => void;
 
 	/** Removes this workspace's clients, users, codes, tokens and log, and sets its clock back to real time. */
 	clear(): void;

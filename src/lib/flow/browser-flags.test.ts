@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { errorCause } from '$lib/protocol';
+import { annotateFlow } from './annotate-flow';
+import { browserFlags } from './browser-flags';
+import { crossFlags } from './flags';
+import { STATE_CHECK_FIX } from './lint-params';
+import { exchange, flow } from './test-helpers';
+import type { RecordedExchange } from './exchange';
+
+const REDIRECT = 'https://shop.example.com/cb';
+const linkTo = (redirect: string, extra = '') =>
+	`https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(redirect)}&country=uk${extra}`;
+const LINK = linkTo(REDIRECT);
+
+function at(e: RecordedExchange, time: string, id: string): RecordedExchange {
+	return { ...e, startedAt: `2026-01-01T${time}.000Z`, id };
+}
+const linkExchange = (time: string, url = LINK, id = 'l') => at(exchange('link', { url }, { status: 302, headers: { Location: '/sso/student/flow/1' } }), time, id);
+function arrive(time: string, query: string, status: number, id: string, response: { body?: string; location?: string } = {}): RecordedExchange {
+	const url = `${REDIRECT}${query}`;
+	const headers: Record<string, string> = response.location ? { Location: response.location } : {};
+	return at(exchange('authorise', { url }, { status, headers, body: response.body ?? '' }), time, id);
+}
+const callbackOf = (e: RecordedExchange) => ({ url: e.request.url, receivedAt: e.startedAt });
+
+describe('browserFlags: the app\'s callback page, from the browser\'s side', () => {
+	it('finds nothing wrong in a good sign-in: one arrival, answered with a redirect into the app', () => {
+		const good = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home', body: 'Found. Redirecting to /home' });
+		const record = flow({ link: LINK, callback: callbackOf(good), exchanges: [linkExchange('10:00:00'), good] });
+		expect(crossFlags(record)).toEqual([]);
+		expect(annotateFlow(record).callback).toMatchObject({ outcome: 'success' });
+	});
+
+	it('ranks `used` first when the code had already arrived (a reload), and lists each arrival\'s outcome', () => {
+		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
+		const reload = arrive('10:01:10', '?code=c-1', 500, 'a2', { body: 'Internal Server Error' });
+		const record = flow({ link: LINK, callback: callbackOf(reload), exchanges: [linkExchange('10:00:00'), first, reload] });
+		const flags = crossFlags(record);
+		expect(flags.map((f) => f.id)).toEqual(['callback-failed', 'code-arrived-again']);
+		const [failed, again] = flags;
+		expect(failed).toMatchObject({ severity: 'error', exchangeId: 'a2', fix: errorCause('token-invalid-grant', 'used').fix });
+		expect(failed?.candidates?.[0]).toMatchObject({ rowId: 'token-invalid-grant', causeId: 'used', likelihood: 'likely' });
+		expect(failed?.candidates?.slice(1).every((c) => c.likelihood === 'possible')).toBe(true);
+		expect(failed?.message).toContain('answered 500');
+		expect(failed?.message).toContain('Most likely: `used` (invalid_grant)');
+		expect(failed?.candidates?.[0]?.why).toContain('40 s earlier (arrival 1, exchange 2, answered 302 to /home)');
+		expect(again).toMatchObject({ severity: 'error', exchangeId: 'a2' });
+		expect(again?.message).toContain('arrived 2 times');
+		expect(again?.message).toContain('arrival 1 (exchange 2, 10:00:30 UTC) answered 302 to /home');
+		expect(again?.message).toContain('arrival 2 (exchange 3, 10:01:10 UTC, 40 s after the first) answered 500');
+	});
+
+	it('calls a repeated arrival the app coped with a warning, not an error', () => {
+		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
+		const again = arrive('10:00:40', '?code=c-1', 302, 'a2', { location: '/login' });
+		const flags = browserFlags(flow({ link: LINK, exchanges: [first, again] }));
+		expect(flags).toEqual([expect.objectContaining({ id: 'code-arrived-again', severity: 'warning' })]);
+	});
+
+	it('ranks `redirect-mismatch` first for a fresh code when the link\'s redirect_uri carries extra query parameters', () => {
+		const redirect = `${REDIRECT}?next=/home`;
+		const arrival = at(exchange('authorise', { url: `${redirect}&code=c-2` }, { status: 502, body: '<pre>TokenError: invalid_grant</pre>' }), '10:00:30', 'a1');
+		const record = flow({ link: linkTo(redirect), callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', linkTo(redirect)), arrival] });
+		const [failed, ...rest] = crossFlags(record);
+		expect(rest).toEqual([]);
+		expect(failed).toMatchObject({ id: 'callback-failed', fix: errorCause('token-invalid-grant', 'redirect-mismatch').fix });
+		expect(failed?.message).toContain("naming `invalid_grant`, with passport-oauth2's \"TokenError\"");
+		expect(failed?.candidates?.[0]?.why).toContain('`?next=/home`');
+		expect(failed?.candidates?.map((c) => c.rowId)).toEqual(Array(6).fill('token-invalid-grant'));
+		expect(failed?.candidates?.[0]?.causeId).toBe('redirect-mismatch');
+	});
+
+	it('points at the client credentials when the page names invalid_client, whatever else the HAR shows', () => {
+		const arrival = arrive('10:00:30', '?code=c-3', 500, 'a1', { body: '{"error":"invalid_client","error_description":"Client authentication failed"}' });
+		const [failed] = browserFlags(flow({ link: linkTo(`${REDIRECT}?x=1`), exchanges: [arrival] }));
+		expect(failed?.candidates?.map((c) => `${c.rowId} ${c.causeId}`)).toEqual([
+			'token-invalid-client wrong-secret',
+			'token-invalid-client unknown-client',
+			'token-invalid-client missing-credentials'
+		]);
+		expect(failed?.message).toContain('The page does not say which cause applies');
+	});
+
+	it('says `expired` when the repeated arrival came more than two hours after the code\'s first', () => {
+		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
+		const late = arrive('12:30:30', '?code=c-1', 400, 'a2');
+		const [failed] = browserFlags(flow({ link: LINK, exchanges: [first, late] }));
+		expect(failed?.candidates?.slice(0, 2).map((c) => `${c.causeId} ${c.likelihood}`)).toEqual(['used likely', 'expired likely']);
+	});
+
+	it('reads a client library\'s state check as the state pitfall, with the linter\'s fix', () => {
+		const link = linkTo(REDIRECT, '&state=xyz');
+		for (const body of ['Error: Unable to verify authorization request state.', 'MismatchingStateError: mismatching_state: CSRF Warning! State not equal in request and response.']) {
+			const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body });
+			const flags = crossFlags(flow({ link, exchanges: [linkExchange('10:00:00', link), arrival] }));
+			expect(flags.map((f) => f.id)).toEqual(['callback-failed', 'state-parameter']);
+			expect(flags[0]).toMatchObject({ fix: STATE_CHECK_FIX });
+			expect(flags[0]?.message).toMatch(/never sends `state` back/);
+			expect(flags[1]).toMatchObject({ severity: 'warning', fix: STATE_CHECK_FIX });
+		}
+	});
+
+	it('reads a code answered by a new sign-in as a refusal: the state check when the link carries state', () => {
+		const link = linkTo(REDIRECT, '&state=xyz');
+		const arrival = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/login' });
+		const again = linkExchange('10:00:30', link, 'l2');
+		const record = flow({ link, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', link), arrival, again] });
+		const flags = crossFlags(record);
+		expect(flags.map((f) => f.id)).toEqual(['callback-failed', 'state-parameter']);
+		expect(flags[0]).toMatchObject({ fix: STATE_CHECK_FIX, exchangeId: 'a1' });
+		expect(flags[0]?.message).toContain('answered 302 to /login, and the browser opened a new authorisation link (exchange 3)');
+		expect(annotateFlow(record).callback).toMatchObject({ outcome: 'error', title: 'A grant code arrived, but your app started a new sign-in' });
+
+		const plain = flow({ link: LINK, exchanges: [linkExchange('10:00:00'), { ...arrival }, linkExchange('10:00:31', LINK, 'l2')] });
+		const [refused] = browserFlags(plain);
+		expect(refused).toMatchObject({ id: 'callback-failed' });
+		expect(refused?.candidates?.every((c) => c.rowId === 'token-invalid-grant' && c.likelihood === 'possible')).toBe(true);
+	});
+
+	it('reads passport\'s "Failed to obtain access token" as a token endpoint the app could not read', () => {
+		const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'InternalOAuthError: Failed to obtain access token' });
+		const [failed] = browserFlags(flow({ link: LINK, exchanges: [arrival] }));
+		expect(failed?.message).toMatch(/could read as the interface's JSON error/);
+		expect(failed?.fix).toMatch(/\/oauth\/token/);
+	});
+
+	it('flags an error page for a cancel, with the table\'s fix for a missing code', () => {
+		const arrival = arrive('10:00:30', '', 500, 'a1', { body: 'MissingCodeError: Missing code parameter in response.' });
+		const record = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [arrival] });
+		const [failed] = browserFlags(record);
+		expect(failed).toMatchObject({ id: 'cancel-failed', severity: 'error', fix: errorCause('token-invalid-request', 'missing-code').fix });
+		expect(annotateFlow(record).callback).toMatchObject({ outcome: 'error', title: "Cancelled by the user, but your app's callback answered 500 with oauthlib's \"MissingCodeError\"" });
+	});
+
+	it('flags a cancel sent straight back to the authorisation page, by the callback\'s redirect or by a link right after', () => {
+		const byRedirect = arrive('10:00:30', '', 302, 'a1', { location: LINK });
+		const flags = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), byRedirect, linkExchange('10:00:31', LINK, 'l2')] }));
+		expect(flags).toEqual([expect.objectContaining({ id: 'cancel-loop', severity: 'error', exchangeId: 'a1' })]);
+		expect(flags[0]?.message).toMatch(/passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in"/);
+
+		const shown = arrive('10:00:30', '', 200, 'a1', { body: '<a href="/login">Sign in</a>' });
+		const soon = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), shown, linkExchange('10:00:32', LINK, 'l2')] }));
+		expect(soon).toEqual([expect.objectContaining({ id: 'cancel-loop', severity: 'warning' })]);
+		expect(soon[0]?.message).toContain('2 s later');
+	});
+
+	it('does not call a user\'s own second try after a cancel a loop', () => {
+		const shown = arrive('10:00:30', '', 200, 'a1', { body: '<a href="/login">Sign in</a>' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), shown, linkExchange('10:00:50', LINK, 'l2')] }))).toEqual([]);
+	});
+
+	it('warns about an arrival two hours or more after the link, in minutes', () => {
+		const late = arrive('12:05:00', '?code=c-1', 302, 'a1', { location: '/home' });
+		const flags = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), late] }));
+		expect(flags).toEqual([expect.objectContaining({ id: 'slow-arrival', severity: 'warning', fix: errorCause('token-invalid-grant', 'expired').fix })]);
+		expect(flags[0]?.message).toContain('125 minutes after the authorisation link');
+		const failed = arrive('12:05:00', '?code=c-1', 500, 'a1');
+		const [callbackFailed] = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), failed] }));
+		expect(callbackFailed?.candidates?.[0]).toMatchObject({ causeId: 'expired', likelihood: 'possible' });
+		expect(callbackFailed?.candidates?.[0]?.why).toContain('125 minutes after the authorisation link');
+		const prompt = arrive('11:59:00', '?code=c-1', 302, 'a1', { location: '/home' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), prompt] }))).toEqual([]);
+	});
+
+	it('reads only arrivals at the redirect URI: the authorisation host\'s redirect there is not the app\'s answer', () => {
+		const redirectThere = at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 500, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:30', 'r');
+		expect(browserFlags(flow({ link: LINK, exchanges: [redirectThere] }))).toEqual([]);
+	});
+
+	it('does not let the callback annotation read "Authorised" when the app then failed', () => {
+		const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'invalid_grant' });
+		const callback = annotateFlow(flow({ link: LINK, callback: callbackOf(arrival), exchanges: [arrival] })).callback;
+		expect(callback).toMatchObject({ outcome: 'error', title: "A grant code arrived, but your app's callback answered 500 naming `invalid_grant`" });
+		expect(callback?.candidates.length).toBeGreaterThan(0);
+	});
+});

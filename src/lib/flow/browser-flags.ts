@@ -1,0 +1,394 @@
+/**
+ * The flow from the browser's side alone, as a customer's HAR shows it: every arrival at the redirect URI is
+ * answered by the integrator's callback page, and that answer (its status, its body) says whether the app's
+ * server-side step, exchanging the code, went through. A 4xx or 5xx, or a body naming an error of 7.2 or a client
+ * library's message, means it failed; what the recording shows (this code's first or repeated arrival, the time
+ * since the link, extra parameters on the link's redirect URI, the library's words) ranks the causes, most likely
+ * first, each with the tables' fix. Also flagged: one code arriving more than once, a cancel sent straight back to
+ * the authorisation page, and an arrival long after the link.
+ */
+import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
+import { headerValue } from '$lib/http/headers';
+import { classifyCallback, registeredPart } from './callback';
+import { formatDuration, type Annotation, type Candidate } from './diagnose-annotation';
+import { rankCandidates, type EvidenceOf } from './diagnose-rank';
+import type { RecordedExchange } from './exchange';
+import type { CrossFlag } from './flags';
+import { STATE_CHECK_FIX } from './lint-params';
+import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
+
+/** Why an app sends a cancelled user straight back to the authorisation page, most often. */
+export const CANCEL_LOOP_CAUSE =
+	'The usual cause: passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
+/** What to do about it. */
+export const CANCEL_LOOP_FIX = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself. With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.`;
+
+/** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
+const RESTART_MS = 5000;
+
+/** What a client library says when the step after the redirect failed, and what that means. */
+interface LibraryMessage {
+	pattern: RegExp;
+	library: string;
+	means: 'state' | 'token-unread' | 'token-error' | 'cancel-as-error';
+}
+
+const LIBRARY_MESSAGES: readonly LibraryMessage[] = [
+	{ pattern: /Unable to verify authorization request state/i, library: 'passport-oauth2', means: 'state' },
+	{ pattern: /MismatchingStateError|mismatching_state|State not equal in request and response/i, library: 'Authlib or requests-oauthlib', means: 'state' },
+	{ pattern: /Failed to obtain access token|InternalOAuthError/i, library: 'passport-oauth2', means: 'token-unread' },
+	{ pattern: /TokenError/, library: 'passport-oauth2', means: 'token-error' },
+	{ pattern: /MissingCodeError|Missing code parameter/i, library: 'oauthlib', means: 'cancel-as-error' }
+];
+
+/** The browser's arrival at the redirect URI, answered by the integrator's callback page. */
+interface Arrival {
+	exchange: RecordedExchange;
+	/** Its place among the run's exchanges, 1-based, as a person counts them. */
+	n: number;
+	/** Its place among the arrivals, 1-based. */
+	k: number;
+	index: number;
+	/** The grant code it brought; null for a cancel (no `code`). */
+	code: string | null;
+}
+
+interface AppAnswer {
+	status: number | null;
+	failed: boolean;
+	/** The 7.2 rows whose `error` the page names. */
+	rows: TokenErrorRow[];
+	library: (LibraryMessage & { words: string }) | undefined;
+}
+
+interface Failure {
+	id: 'callback-failed' | 'cancel-failed';
+	/** The callback's headline when it is not "the app answered …". */
+	title?: string;
+	/** The section of the interface the cause is in, when not the token endpoint's (4.2). */
+	section?: string;
+	message: string;
+	candidates: Candidate[];
+	fix: string;
+}
+
+const clock = (iso: string) => `${iso.slice(11, 19)} UTC`;
+/** A gap between two requests, for a person; a browser's own redirects take under a second. */
+const gap = (seconds: number) => (seconds < 1 ? 'under a second' : formatDuration(seconds));
+const millis = (iso: string) => Date.parse(iso);
+
+/** The app's answer to an arrival: failed when 4xx/5xx, or when it names a 7.2 error or a client library's failure. */
+function appAnswer(exchange: RecordedExchange): AppAnswer {
+	const status = exchange.response?.status ?? null;
+	const body = exchange.response?.body ?? '';
+	const rows = TOKEN_ERRORS.filter((row) => new RegExp(`\\b${row.error}\\b`).test(body));
+	const found = LIBRARY_MESSAGES.map((m) => ({ ...m, match: m.pattern.exec(body) })).find((m) => m.match !== null);
+	const library = found?.match ? { ...found, words: found.match[0] } : undefined;
+	return { status, failed: (status !== null && status >= 400) || rows.length > 0 || library !== undefined, rows, library };
+}
+
+/** "500", "302 to /home", "500 naming `invalid_grant`, with passport-oauth2's \"TokenError\"". */
+function describeAnswer(exchange: RecordedExchange, answer: AppAnswer): string {
+	if (answer.status === null) return 'nothing (no response recorded)';
+	const location = answer.status >= 300 && answer.status < 400 ? headerValue(exchange.response?.headers ?? [], 'location') : undefined;
+	const named = answer.rows.length > 0 ? ` naming ${answer.rows.map((r) => `\`${r.error}\``).join(' and ')}` : '';
+	const library = answer.library ? `${named ? ',' : ''} with ${answer.library.library}'s "${answer.library.words}"` : '';
+	return `${answer.status}${location ? ` to ${location}` : ''}${named}${library}`;
+}
+
+/** The authorise exchanges that are requests to the link's redirect URI (not the redirects that sent the browser there). */
+function arrivals(flow: FlowRecord): Arrival[] {
+	const redirectUri = linkRedirectUri(flow) ?? flow.callback?.url;
+	if (redirectUri === undefined || !URL.canParse(redirectUri)) return [];
+	const part = registeredPart(new URL(redirectUri));
+	const found: Arrival[] = [];
+	flow.exchanges.forEach((exchange, index) => {
+		if (exchange.step !== 'authorise' || !URL.canParse(exchange.request.url) || registeredPart(new URL(exchange.request.url)) !== part) return;
+		const result = classifyCallback(exchange.request.url, { redirectUri });
+		if (result.kind === 'unexpected') return;
+		found.push({ exchange, n: index + 1, k: found.length + 1, index, code: result.kind === 'code' ? result.code : null });
+	});
+	return found;
+}
+
+/** The last authorisation link the browser opened before `index`. */
+function linkBefore(flow: FlowRecord, index: number): { exchange: RecordedExchange; n: number } | undefined {
+	const i = flow.exchanges.slice(0, index).findLastIndex((e) => e.step === 'link');
+	return i === -1 ? undefined : { exchange: flow.exchanges[i]!, n: i + 1 };
+}
+
+/** Evidence for the causes of `invalid_grant`, from what the recording shows of this arrival. */
+function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]): EvidenceOf<'token-invalid-grant'>[] {
+	const first = all.find((a) => a.code === arrival.code);
+	if (first && first !== arrival) {
+		const age = (millis(arrival.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000;
+		const firstAnswer = describeAnswer(first.exchange, appAnswer(first.exchange));
+		return [
+			{
+				causeId: 'used',
+				likelihood: 'likely',
+				why: `This code already arrived at the redirect URI ${gap(age)} earlier (arrival ${first.k}, exchange ${first.n}, answered ${firstAnswer}): your app exchanged it then, and a code works once. A reload, the back button or a second tab repeats the arrival.`
+			},
+			...(age >= LIMITS.codeTtlSeconds
+				? [{ causeId: 'expired' as const, likelihood: 'likely' as const, why: `The code first arrived ${formatDuration(age)} before this arrival; a code lives ${formatDuration(LIMITS.codeTtlSeconds)}.` }]
+				: [])
+		];
+	}
+	const query = linkRedirectUri(flow)?.split('?')[1];
+	const link = linkBefore(flow, arrival.index);
+	const sinceLink = link ? (millis(arrival.exchange.startedAt) - millis(link.exchange.startedAt)) / 1000 : 0;
+	return [
+		...(query
+			? [
+					{
+						causeId: 'redirect-mismatch' as const,
+						likelihood: 'likely' as const,
+						why: `The code is fresh (its first arrival), and the link's \`redirect_uri\` carries extra query parameters (\`?${query}\`): a client library that sends its configured callback URL without them, or the URL the browser landed on (with \`code\`), sends a \`redirect_uri\` that is not the link's.`
+					}
+				]
+			: []),
+		...(sinceLink >= LIMITS.codeTtlSeconds
+			? [
+					{
+						causeId: 'expired' as const,
+						likelihood: 'possible' as const,
+						why: `The browser arrived ${Math.round(sinceLink / 60)} minutes after the authorisation link: if this arrival replays an old redirect (history, a bookmark, a restored tab), its code is older than ${formatDuration(LIMITS.codeTtlSeconds)}.`
+					}
+				]
+			: [])
+	];
+}
+
+/** The `error` values of the candidates' rows, e.g. "invalid_grant". */
+function errorNames(candidates: Candidate[]): string {
+	return [...new Set(candidates.map((c) => TOKEN_ERRORS.find((r) => r.id === c.rowId)?.error ?? c.rowId))].join(', ');
+}
+
+/** Candidates across rows, likely ones first, each row's causes in the order `rankCandidates` gives. */
+function rankAcross(rows: readonly TokenErrorRow[], evidence: EvidenceOf<'token-invalid-grant'>[]): Candidate[] {
+	const ranked = rows.flatMap((row) => rankCandidates(row, row.id === 'token-invalid-grant' ? evidence : [], 'custom'));
+	return [...ranked.filter((c) => c.likelihood === 'likely'), ...ranked.filter((c) => c.likelihood === 'possible')];
+}
+
+function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {
+	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app's callback answered ${describeAnswer(arrival.exchange, answer)}`;
+	const means = answer.library?.means;
+	if (means === 'state')
+		return {
+			id: 'callback-failed',
+			message: `${head}: the client library checked \`state\` on the redirect, and the service never sends \`state\` back (5.6), so the check fails on every sign-in before the code is exchanged.`,
+			section: SECTIONS.authentication,
+			candidates: [],
+			fix: STATE_CHECK_FIX
+		};
+	if (means === 'token-unread')
+		return {
+			id: 'callback-failed',
+			message: `${head}: the library got no answer from the token endpoint that it could read as the interface's JSON error (7.2): your server could not reach it, or reached another address (a wrong token URL answers an HTML 404).`,
+			candidates: [],
+			fix: 'Send the exchange from your server with POST to {accounts_url}/oauth/token, and check that your server reaches that host (DNS, proxy, TLS).'
+		};
+	const evidence = invalidGrantEvidence(flow, arrival, all);
+	const named = answer.rows.length > 0;
+	const rows = named ? answer.rows : TOKEN_ERRORS.filter((r) => r.id === 'token-invalid-grant' || r.id === 'token-invalid-client');
+	const candidates = rankAcross(rows, evidence);
+	const best = candidates[0];
+	const likely = candidates.filter((c) => c.likelihood === 'likely');
+	const reading =
+		likely.length > 0
+			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
+			: `The page does not say which cause applies; check the candidates in order${named ? '' : ', and your app\'s server log, which has the token endpoint\'s answer'}.`;
+	return {
+		id: 'callback-failed',
+		message: `${head}: the app's server-side step (exchanging the code, 4.2) failed. ${reading}`,
+		candidates,
+		fix: best?.likelihood === 'likely' ? best.fix : 'Check each candidate cause below; each says how to fix it.'
+	};
+}
+
+function restartFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], restart: Restart): Failure {
+	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app started a new sign-in instead: ${restart.evidence}. It refused the answer, and the user is sent round again`;
+	if (linkParameter(flow, 'state') !== undefined)
+		return {
+			id: 'callback-failed',
+			title: 'A grant code arrived, but your app started a new sign-in',
+			message: `${head}. The link carries \`state\`, which the service never sends back (5.6): the usual cause is the client library's \`state\` check failing (passport-oauth2 with \`state: true\` fails with "Unable to verify authorization request state" and its \`failureRedirect\` starts again).`,
+			section: SECTIONS.authentication,
+			candidates: [],
+			fix: STATE_CHECK_FIX
+		};
+	const candidates = rankAcross(TOKEN_ERRORS.filter((r) => r.id === 'token-invalid-grant'), invalidGrantEvidence(flow, arrival, all));
+	const best = candidates[0];
+	return {
+		id: 'callback-failed',
+		title: 'A grant code arrived, but your app started a new sign-in',
+		message: `${head}. Its client library failed on the answer (a refused exchange, or a check of its own) and sent the user to sign in again.`,
+		candidates,
+		fix: best?.likelihood === 'likely' ? best.fix : 'Check each candidate cause below; each says how to fix it, and your app\'s server log for what its library refused.'
+	};
+}
+
+function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
+	const cause = errorCause('token-invalid-request', 'missing-code');
+	return {
+		id: 'cancel-failed',
+		section: SECTIONS.states,
+		message: `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) came back without \`code\`: the user cancelled, which is not an error (3), yet your app's callback answered ${describeAnswer(arrival.exchange, answer)}.`,
+		candidates: [{ rowId: 'token-invalid-request', causeId: cause.id, likelihood: 'likely', why: cause.text, fix: cause.fix }],
+		fix: cause.fix
+	};
+}
+
+/**
+ * Why the app's answer to an arrival failed, with its causes; null when it did not fail. A code whose arrival the
+ * app answers by starting a new sign-in was refused too (passport's `failureRedirect`); for a cancel that is the
+ * cancel loop, flagged on its own.
+ */
+function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure | null {
+	const answer = appAnswer(arrival.exchange);
+	if (answer.failed) return arrival.code === null ? cancelFailure(arrival, answer) : codeFailure(flow, arrival, all, answer);
+	const restart = arrival.code === null ? null : restartAfter(flow, arrival);
+	return restart ? restartFailure(flow, arrival, all, restart) : null;
+}
+
+/* ------------------------------------------------------------------ the rules */
+
+function callbackFailedFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	return all.flatMap((arrival): CrossFlag[] => {
+		const failure = failureOf(flow, arrival, all);
+		if (!failure) return [];
+		return [
+			{
+				id: failure.id,
+				severity: 'error',
+				message: failure.message,
+				section: failure.section ?? SECTIONS.tokenEndpoint,
+				fix: failure.fix,
+				exchangeId: arrival.exchange.id,
+				...(failure.candidates.length > 0 ? { candidates: failure.candidates } : {})
+			}
+		];
+	});
+}
+
+function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
+	const codes = [...new Set(all.flatMap((a) => (a.code === null ? [] : [a.code])))];
+	return codes.flatMap((code): CrossFlag[] => {
+		const same = all.filter((a) => a.code === code);
+		if (same.length < 2) return [];
+		const first = same[0]!;
+		const outcomes = same.map((a) => {
+			const after = a === first ? '' : `, ${gap((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
+			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, appAnswer(a.exchange))}`;
+		});
+		const laterFailed = same.slice(1).some((a) => appAnswer(a.exchange).failed);
+		return [
+			{
+				id: 'code-arrived-again',
+				severity: laterFailed ? 'error' : 'warning',
+				message: `The same grant code arrived ${same.length} times at the redirect URI: ${outcomes.join('; ')}. A code works once (2.2): the first arrival's exchange used it, so every later arrival's exchange gets invalid_grant${laterFailed ? '' : ', which your app handled here'}.`,
+				section: SECTIONS.code,
+				fix: errorCause('token-invalid-grant', 'used').fix,
+				exchangeId: same.at(-1)!.exchange.id
+			}
+		];
+	});
+}
+
+/** The app sent the browser from an arrival straight to a new authorisation link: how the recording shows it. */
+interface Restart {
+	/** The arrival's own answer was the redirect there (else a link followed too soon for the user to have asked). */
+	redirected: boolean;
+	evidence: string;
+}
+
+function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
+	const location = headerValue(arrival.exchange.response?.headers ?? [], 'location');
+	if (location !== undefined && URL.canParse(location, arrival.exchange.request.url) && isAuthorisationLink(new URL(location, arrival.exchange.request.url).href))
+		return { redirected: true, evidence: `its callback answered ${arrival.exchange.response?.status} with a redirect to the authorisation page` };
+	const offset = flow.exchanges.slice(arrival.index + 1).findIndex((e) => e.step === 'link');
+	const next = offset === -1 ? undefined : flow.exchanges[arrival.index + 1 + offset]!;
+	const seconds = next ? (millis(next.startedAt) - millis(arrival.exchange.startedAt)) / 1000 : Infinity;
+	if (!next || seconds * 1000 > RESTART_MS) return null;
+	const via = location === undefined ? '' : `its callback answered ${arrival.exchange.response?.status} to ${location}, and `;
+	return {
+		redirected: false,
+		evidence: `${via}the browser opened a new authorisation link (exchange ${arrival.index + 2 + offset}) ${gap(seconds)} later, too soon for the user to have asked`
+	};
+}
+
+/** An address on the authorisation page: /sso/{supergroup} with the link's parameters. */
+function isAuthorisationLink(url: string): boolean {
+	if (!URL.canParse(url)) return false;
+	const parsed = new URL(url);
+	return /\/sso\/[^/]+$/.test(parsed.pathname) && (parsed.searchParams.has('client_id') || parsed.searchParams.has('response_type'));
+}
+
+function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	return all.flatMap((arrival): CrossFlag[] => {
+		if (arrival.code !== null) return [];
+		const restart = restartAfter(flow, arrival);
+		if (!restart) return [];
+		return [
+			{
+				id: 'cancel-loop',
+				severity: restart.redirected ? 'error' : 'warning',
+				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. ${CANCEL_LOOP_CAUSE}`,
+				section: SECTIONS.states,
+				fix: CANCEL_LOOP_FIX,
+				exchangeId: arrival.exchange.id
+			}
+		];
+	});
+}
+
+function slowArrivalFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	return all.flatMap((arrival): CrossFlag[] => {
+		const link = linkBefore(flow, arrival.index);
+		if (!link) return [];
+		const seconds = (millis(arrival.exchange.startedAt) - millis(link.exchange.startedAt)) / 1000;
+		if (!(seconds >= LIMITS.codeTtlSeconds)) return [];
+		return [
+			{
+				id: 'slow-arrival',
+				severity: 'warning',
+				message: `The browser arrived at the redirect URI (arrival ${arrival.k}, exchange ${arrival.n}) ${Math.round(seconds / 60)} minutes after the authorisation link (exchange ${link.n}); a code lives ${formatDuration(LIMITS.codeTtlSeconds)} from its redirect. An arrival this late is a page left open or an old redirect replayed from history or a bookmark: its code may be used or expired, and what your app kept in its session for this sign-in may be gone.`,
+				section: SECTIONS.code,
+				fix: errorCause('token-invalid-grant', 'expired').fix,
+				exchangeId: arrival.exchange.id
+			}
+		];
+	});
+}
+
+/** What the browser's side of the flow shows is wrong: the app's answers to its arrivals at the redirect URI. */
+export function browserFlags(flow: FlowRecord): CrossFlag[] {
+	const all = arrivals(flow);
+	if (all.length === 0) return [];
+	return [...callbackFailedFlags(flow, all), ...codeArrivedAgainFlags(all), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all)];
+}
+
+/**
+ * The callback's annotation when the app's own page at the redirect URI then failed: the redirect itself was fine
+ * (a code, or a cancel), but the sign-in was not, so it must not read as a success. Null when the app's answer is
+ * not in the record or did not fail.
+ */
+export function callbackAppFailure(flow: FlowRecord): Annotation | null {
+	if (!flow.callback) return null;
+	const all = arrivals(flow);
+	const arrival = all.findLast((a) => a.exchange.request.url === flow.callback!.url);
+	const failure = arrival ? failureOf(flow, arrival, all) : null;
+	if (!arrival || !failure) return null;
+	const status = describeAnswer(arrival.exchange, appAnswer(arrival.exchange));
+	return {
+		outcome: 'error',
+		title:
+			failure.title ??
+			(arrival.code === null
+				? `Cancelled by the user, but your app's callback answered ${status}`
+				: `A grant code arrived, but your app's callback answered ${status}`),
+		summary: failure.message,
+		candidates: failure.candidates,
+		fix: failure.fix
+	};
+}

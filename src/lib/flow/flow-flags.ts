@@ -1,0 +1,85 @@
+/**
+ * Faults across time of one flow, part of crossFlags (flags.ts): an exchange made after the code's 2 hours, a token
+ * still used after the user asked for deletion, and, for a flow the live view split from the one before it, a new
+ * sign-in started right after that one's cancel (the cancel loop; browser-flags.ts finds it inside one record).
+ */
+import { LIMITS, CODE_VALIDITY, SECTIONS, durationWords, errorRow } from '$lib/protocol';
+import { uriParts } from '../http/encoding';
+import { splitRawQuery } from '../http/form';
+import type { RecordedExchange } from './exchange';
+import { CANCEL_LOOP_CAUSE, CANCEL_LOOP_FIX } from './browser-flags';
+import type { CrossFlag } from './flags';
+import type { ReconstructedFlow } from './reconstruct';
+
+/** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */
+export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges'> & { followsCancel?: FollowedCancel | null };
+
+/** The live view's finding that a flow's link came right after another flow's cancel (reconstruct.ts). */
+export type FollowedCancel = NonNullable<ReconstructedFlow['followsCancel']>;
+
+const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
+
+const grantType = (exchange: RecordedExchange) =>
+	splitRawQuery(`${uriParts(exchange.request.url).query}&${exchange.request.body ?? ''}`).find((p) => p.name === 'grant_type')?.value;
+
+function lateExchangeFlags(flow: FlaggedFlow): CrossFlag[] {
+	const callback = flow.callback;
+	if (!callback) return [];
+	const issuedAt = Date.parse(callback.receivedAt);
+	return flow.exchanges.flatMap((exchange, i): CrossFlag[] => {
+		const elapsed = Math.floor((Date.parse(exchange.startedAt) - issuedAt) / 1000);
+		if (exchange.step !== 'token' || grantType(exchange) === 'refresh_token' || elapsed <= LIMITS.codeTtlSeconds) return [];
+		return [
+			{
+				id: 'exchange-after-expiry',
+				severity: 'error',
+				message: `Exchange ${i + 1} (token) came ${durationWords(elapsed)} after the redirect delivered the code, which can be exchanged for ${CODE_VALIDITY} only (8). The service answers invalid_grant.`,
+				section: SECTIONS.limits,
+				fix: fix('token-invalid-grant', 'expired'),
+				exchangeId: exchange.id
+			}
+		];
+	});
+}
+
+function cancelLoopFlags(flow: FlaggedFlow): CrossFlag[] {
+	if (!flow.followsCancel) return [];
+	const link = flow.exchanges.find((e) => e.step === 'link');
+	return [
+		{
+			id: 'cancel-loop',
+			severity: 'error',
+			message: `A new sign-in began ${flow.followsCancel.secondsAfter} s after the user cancelled: the app sends the user straight back to the authorisation page, so they can never leave. ${CANCEL_LOOP_CAUSE}`,
+			section: SECTIONS.states,
+			fix: CANCEL_LOOP_FIX,
+			...(link ? { exchangeId: link.id } : {})
+		}
+	];
+}
+
+function deletedUserFlags(flow: FlaggedFlow): CrossFlag[] {
+	let told = false;
+	return flow.exchanges.flatMap((exchange, i): CrossFlag[] => {
+		if (exchange.step !== 'me' || exchange.response?.status !== 404) return [];
+		const again = told;
+		told = true;
+		return [
+			{
+				id: again ? 'token-used-after-deletion' : 'deletion-requested',
+				severity: again ? 'error' : 'warning',
+				message: again
+					? `Exchange ${i + 1} (me.json) uses the token again after me.json answered 404: the user asked for their account to be deleted, and the token is of no more use.`
+					: `Exchange ${i + 1} (me.json) answered 404: the user asked for their account to be deleted after the token was granted.`,
+				section: SECTIONS.meEndpoint,
+				fix: fix('me-not-found', 'deletion-requested'),
+				exchangeId: exchange.id
+			}
+		];
+	});
+}
+
+/** The flow's own flags, errors first. */
+export function flowFlags(flow: FlaggedFlow): CrossFlag[] {
+	const flags = [...lateExchangeFlags(flow), ...cancelLoopFlags(flow), ...deletedUserFlags(flow)];
+	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { diagnoseFlow, type FlowDiagnosis } from './diagnose-flow';
+import type { CrossFlag } from './flags';
+import { exchange, flow } from './test-helpers';
+import { flowVerdict } from './verdict';
+
+const REDIRECT = 'https://shop.example.com/cb';
+const LINK = `https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
+const tokenUrl = (extra = '') =>
+	`https://accounts.example.com/oauth/token?grant_type=authorization_code&code=c-1&client_id=shop&client_secret=s&redirect_uri=${encodeURIComponent(REDIRECT)}${extra}`;
+const authorised = { url: `${REDIRECT}?code=c-1`, receivedAt: '2026-01-01T10:00:00.000Z' };
+const ME_BODY = JSON.stringify({ sbid_number: '1234', verifications: [] });
+
+describe('flowVerdict', () => {
+	it('says a good flow succeeded and that there is nothing to fix', () => {
+		const good = flow({
+			link: LINK,
+			callback: authorised,
+			exchanges: [
+				exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status: 200, body: '{"access_token":"at-1","token_type":"Bearer"}' }),
+				exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { Authorization: 'Bearer at-1', 'User-Agent': 'shop' } }, { status: 200, body: ME_BODY })
+			]
+		});
+		const verdict = flowVerdict(good, diagnoseFlow(good));
+		expect(verdict.severity).toBe('success');
+		expect(verdict.what).toMatch(/^The flow succeeded; nothing to fix/);
+		expect(verdict.reference).toBeNull();
+	});
+
+	it('says a cancel is a normal outcome, not an error', () => {
+		const cancelled = flow({ link: LINK, callback: { url: REDIRECT, receivedAt: authorised.receivedAt } });
+		const verdict = flowVerdict(cancelled, diagnoseFlow(cancelled));
+		expect(verdict.severity).toBe('cancel');
+		expect(verdict.what).toBe('The user cancelled; that is a normal outcome, not an error.');
+	});
+
+	it('names the failed exchange, its row and, from the flag about it, the cause and the fix', () => {
+		const mismatch = flow({
+			link: LINK,
+			callback: authorised,
+			exchanges: [
+				exchange(
+					'token',
+					{ method: 'POST', url: tokenUrl().replace(encodeURIComponent(REDIRECT), encodeURIComponent(`${REDIRECT}/`)), headers: { 'User-Agent': 'shop' } },
+					{ status: 400, body: '{"error":"invalid_grant","error_description":"The provided authorization grant is invalid"}' }
+				)
+			]
+		});
+		const diagnosis = diagnoseFlow(mismatch);
+		const verdict = flowVerdict(mismatch, diagnosis);
+		expect(verdict.severity).toBe('error');
+		expect(verdict.what).toMatch(/^The token exchange \(exchange 1\) failed/);
+		expect(verdict.reference).toMatchObject({ kind: 'row', rowId: 'token-invalid-grant', table: '7.2', anchor: 'token-invalid-grant' });
+		expect(verdict.exchange).toEqual({ id: 'token-1', n: 1 });
+		const flag = diagnosis.flags.find((f) => f.id === 'redirect-uri-differs')!;
+		expect(verdict.cause).toContain(flag.message.slice(0, 40));
+		expect(verdict.fix).toContain(flag.fix.slice(0, 30));
+	});
+
+	it('prefers an error flag over a warning, and one naming an exchange and a fix over one that does not, whatever flags the engine adds', () => {
+		const recorded = flow({
+			link: LINK,
+			exchanges: [exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { Authorization: 'Bearer at-1', 'User-Agent': 'x' } }, { status: 200, body: ME_BODY }, 'm1')]
+		});
+		const flag = (partial: Partial<CrossFlag>): CrossFlag => ({ id: 'f', severity: 'error', message: 'Something.', section: '2.2', fix: 'Do this.', ...partial });
+		const diagnosis: FlowDiagnosis = {
+			annotations: { callback: null, exchanges: [null] },
+			flags: [
+				flag({ id: 'sanitised-har', severity: 'warning', message: 'The HAR was sanitised.', fix: 'Export it with content.' }),
+				flag({ id: 'vague', fix: '' }),
+				flag({ id: 'same-code-twice', message: 'The callback page was loaded twice with one code. It then fails.', exchangeId: 'm1', fix: 'Load it once' })
+			]
+		};
+		const verdict = flowVerdict(recorded, diagnosis);
+		expect(verdict.severity).toBe('error');
+		expect(verdict.what).toBe('The me.json call (exchange 1) went wrong: The callback page was loaded twice with one code.');
+		expect(verdict.fix).toBe('Load it once.');
+		expect(verdict.reference).toEqual({ kind: 'section', section: '2.2', anchor: 'section-2.2' });
+		const onlyWarning = flowVerdict(recorded, { ...diagnosis, flags: [diagnosis.flags[0]!] });
+		expect(onlyWarning.severity).toBe('warning');
+		expect(onlyWarning.what).toBe('The HAR was sanitised.');
+	});
+
+	it('an exchange after a cancel is the error, not the cancel', () => {
+		const after = flow({
+			link: LINK,
+			callback: { url: REDIRECT, receivedAt: authorised.receivedAt },
+			exchanges: [exchange('token', { method: 'POST', url: tokenUrl().replace('code=c-1&', ''), headers: { 'User-Agent': 'shop' } }, { status: 400, body: '{"error":"invalid_request"}' })]
+		});
+		expect(flowVerdict(after, diagnoseFlow(after)).severity).toBe('error');
+	});
+
+	it('tells a flag that ranks causes by its most likely one: that row, that cause, that fix', () => {
+		const flag: CrossFlag = {
+			id: 'callback-failed',
+			severity: 'error',
+			message: 'Your app answered the arrival at the redirect URI with 500.',
+			section: '4.2',
+			fix: 'Look at your server log.',
+			exchangeId: 'authorise-1',
+			candidates: [
+				{ rowId: 'token-invalid-grant', causeId: 'used', likelihood: 'likely', why: 'The same code arrived before.', fix: 'Exchange each code once.' },
+				{ rowId: 'token-invalid-grant', causeId: 'expired', likelihood: 'possible', why: 'It may be old.', fix: 'Exchange within 2 hours.' }
+			]
+		};
+		const arrived = flow({ link: LINK, callback: authorised, exchanges: [exchange('authorise', { url: authorised.url }, { status: 500 })] });
+		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag] });
+		expect(verdict).toMatchObject({
+			severity: 'error',
+			reference: { kind: 'row', rowId: 'token-invalid-grant' },
+			exchange: { id: 'authorise-1', n: 1 },
+			fix: 'Exchange each code once.'
+		});
+		expect(verdict.cause).toBe('used (likely): The same code arrived before.');
+	});
+});
+

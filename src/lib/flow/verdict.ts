@@ -1,0 +1,141 @@
+/**
+ * The verdict a support engineer pastes: what happened in one sentence, the row of the tables (or the section of
+ * the interface) it is, the likely cause and the fix. Chosen from the flow engine's diagnosis, generic over its
+ * findings (a cross-request flag, an exchange's annotation, the callback's), so a new kind of flag needs nothing
+ * here: an error over a warning, a flag that names an exchange and a fix over one that does not, and a failed
+ * exchange told with the flag that explains it. A cancel is a normal outcome, not an error; a flow with nothing
+ * wrong says so.
+ */
+import { errorRow, type ErrorRowId } from '$lib/protocol';
+import type { Annotation } from './diagnose';
+import type { FlowDiagnosis } from './diagnose-flow';
+import type { RecordedExchange, StepId } from './exchange';
+import type { CrossFlag } from './flags';
+import type { FlowRecord } from './record';
+
+export interface Verdict {
+	/** `cancel`: the user cancelled, which is normal; `success`: nothing to fix. */
+	severity: 'error' | 'warning' | 'cancel' | 'success';
+	/** What happened, one sentence. */
+	what: string;
+	/** Where the reference explains it: a row of the tables, else a section of the interface. */
+	reference: { kind: 'row'; table: string; rowId: ErrorRowId; anchor: string } | { kind: 'section'; section: string; anchor: string } | null;
+	/** The exchange it is about (its id and its number in the flow, from 1). */
+	exchange: { id: string; n: number } | null;
+	cause: string;
+	fix: string;
+}
+
+/** The reference page's anchor of a section of the interface (the page's sections are `section-{number}`). */
+export function sectionAnchor(number: string): string {
+	return `section-${number}`;
+}
+
+const STEP_NAMES: Record<StepId, string> = { link: 'authorisation link', authorise: 'redirect back', token: 'token exchange', me: 'me.json call' };
+
+const failed = (a: Annotation | null | undefined) => a?.outcome === 'error' || a?.outcome === 'transport';
+
+function rowReference(rowId: ErrorRowId): Verdict['reference'] {
+	return { kind: 'row', table: errorRow(rowId).table, rowId, anchor: rowId };
+}
+
+function sectionReference(section: string): Verdict['reference'] {
+	return section ? { kind: 'section', section, anchor: sectionAnchor(section) } : null;
+}
+
+const sentence = (text: string) => {
+	const trimmed = text.trim().replace(/\s+/g, ' ');
+	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+};
+
+/** Of the flags, the most telling: errors first (the engine sorts them so), then one naming an exchange and a fix. */
+function mostTelling(flags: CrossFlag[], severity: CrossFlag['severity']): CrossFlag | undefined {
+	const of = flags.filter((f) => f.severity === severity);
+	return of.find((f) => f.exchangeId !== undefined && f.fix !== '') ?? of.find((f) => f.fix !== '') ?? of[0];
+}
+
+function exchangeRef(flow: FlowRecord, id: string | undefined): { exchange: RecordedExchange; n: number } | null {
+	const index = id === undefined ? -1 : flow.exchanges.findIndex((e) => e.id === id);
+	return index === -1 ? null : { exchange: flow.exchanges[index]!, n: index + 1 };
+}
+
+/** A flag that ranks candidate causes (the app's failed callback) is told by its most likely one: its row and fix. */
+function fromFlag(flow: FlowRecord, flag: CrossFlag): Verdict {
+	const about = exchangeRef(flow, flag.exchangeId);
+	const likeliest = flag.candidates?.[0];
+	return {
+		severity: flag.severity,
+		what: about
+			? `The ${STEP_NAMES[about.exchange.step]} (exchange ${about.n}) went wrong: ${firstSentence(flag.message)}`
+			: sentence(firstSentence(flag.message)),
+		reference: likeliest ? rowReference(likeliest.rowId) : sectionReference(flag.section),
+		exchange: about && { id: about.exchange.id, n: about.n },
+		cause: likeliest ? sentence(`${likeliest.causeId} (${likeliest.likelihood}): ${likeliest.why}`) : sentence(flag.message),
+		fix: sentence(likeliest?.fix ?? flag.fix)
+	};
+}
+
+const firstSentence = (text: string) => sentence(/^.*?[.!?](?=\s|$)/s.exec(text.trim())?.[0] ?? text);
+
+/** A failed exchange, told with the flag about it if there is one (it says why), else its row's likely cause. */
+function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotation, flags: CrossFlag[]): Verdict {
+	const exchange = flow.exchanges[index]!;
+	const about = flags.filter((f) => f.severity === 'error' && f.exchangeId === exchange.id);
+	// Of the flags about it, one whose fix is a cause of the row it answered explains that answer best.
+	const rowFixes = new Set(annotation.rowId ? errorRow(annotation.rowId).causes.map((c) => c.fix) : []);
+	const flag = about.find((f) => rowFixes.has(f.fix)) ?? about[0];
+	const likely = annotation.candidates.find((c) => c.likelihood === 'likely') ?? annotation.candidates[0];
+	const cause = flag?.message ?? likely?.why ?? annotation.summary;
+	const fix = flag?.fix || likely?.fix || annotation.fix || '';
+	const row = annotation.rowId ?? likely?.rowId;
+	return {
+		severity: 'error',
+		what: sentence(`The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) failed: ${annotation.title}`),
+		reference: row ? rowReference(row) : flag ? sectionReference(flag.section) : null,
+		exchange: { id: exchange.id, n: index + 1 },
+		cause: sentence(cause),
+		fix: fix ? sentence(fix) : 'See the row of the reference.'
+	};
+}
+
+export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
+	const failedAt = annotations.exchanges.findIndex(failed);
+	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
+	const error = mostTelling(flags, 'error');
+	if (error) return fromFlag(flow, error);
+	const callback = annotations.callback;
+	if (failed(callback))
+		return {
+			severity: 'error',
+			what: sentence(`The redirect back went wrong: ${callback!.title}`),
+			reference: callback!.rowId ? rowReference(callback!.rowId) : null,
+			exchange: null,
+			cause: sentence(callback!.summary),
+			fix: sentence(callback!.fix ?? 'Check the redirect URI in the link, and what the target sends back.')
+		};
+	const warning = mostTelling(flags, 'warning');
+	if (warning) return fromFlag(flow, warning);
+	if (callback?.outcome === 'cancel')
+		return {
+			severity: 'cancel',
+			what: 'The user cancelled; that is a normal outcome, not an error.',
+			reference: null,
+			exchange: null,
+			cause: sentence(callback.summary),
+			fix: sentence(callback.fix ?? 'Nothing to fix.')
+		};
+	return {
+		severity: 'success',
+		what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
+		reference: null,
+		exchange: null,
+		cause: 'Nothing failed and no check across the requests found a problem.',
+		fix: 'Nothing to fix.'
+	};
+}
+
+function lastStep(flow: FlowRecord): string {
+	const last = flow.exchanges.at(-1);
+	if (!last?.response) return flow.callback ? ' (it went as far as the redirect back)' : '';
+	return ` (the last step, the ${STEP_NAMES[last.step]}, answered ${last.response.status})`;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { LogListener, LoggedExchange } from '$lib/sandbox/request-log';
+import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
+import { STREAMS_PER_WORKSPACE, evidenceOf, liveEventStream } from './live';
+
+/** A workspace with an empty log that counts its log's subscribers. */
+function watchedWorkspace() {
+	const listeners = new Set<LogListener>();
+	const workspace = {
+		id: `w${Math.random()}`,
+		recentLog: () => [],
+		subscribeLog(listener: LogListener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		}
+	} as unknown as SandboxWorkspace;
+	return { workspace, listeners };
+}
+
+const client = { client_id: 'app', client_secret: 'secret-value', name: 'App' } as SandboxClient;
+
+async function firstChunk(response: Response): Promise<{ text: string; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+	const reader = response.body!.getReader();
+	const { value } = await reader.read();
+	return { text: new TextDecoder().decode(value), reader };
+}
+
+describe('the live event stream', () => {
+	it('is an event stream that subscribes to the log and lets go of it when the browser goes away', async () => {
+		const { workspace, listeners } = watchedWorkspace();
+		const abort = new AbortController();
+		const response = liveEventStream(workspace, client, abort.signal);
+		expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+		expect(response.headers.get('cache-control')).toBe('no-store');
+		const { text, reader } = await firstChunk(response);
+		expect(text).toBe(': live flows\n\n');
+		expect(listeners.size).toBe(1);
+		abort.abort();
+		expect(listeners.size).toBe(0);
+		expect(await reader.read()).toEqual({ done: true, value: undefined });
+	});
+
+	it('lets go of the log when the stream is cancelled', async () => {
+		const { workspace, listeners } = watchedWorkspace();
+		const { reader } = await firstChunk(liveEventStream(workspace, client, new AbortController().signal));
+		await reader.cancel();
+		expect(listeners.size).toBe(0);
+	});
+});
+
+describe('live views per workspace', () => {
+	it('refuses one more than STREAMS_PER_WORKSPACE at once, and takes a new one once one closes', async () => {
+		const { workspace } = watchedWorkspace();
+		const aborts = Array.from({ length: STREAMS_PER_WORKSPACE }, () => new AbortController());
+		for (const abort of aborts) liveEventStream(workspace, client, abort.signal);
+		expect(() => liveEventStream(workspace, client, new AbortController().signal)).toThrow(expect.objectContaining({ status: 429 }));
+		aborts[0]!.abort();
+		const next = new AbortController();
+		expect(liveEventStream(workspace, client, next.signal).status).toBe(200);
+		for (const abort of [...aborts, next]) abort.abort();
+	});
+});
+
+describe('evidenceOf', () => {
+	const logged = (method: string, url: string): LoggedExchange => ({
+		ref: 'p.1',
+		host: 'authorisation',
+		sandboxAt: '2030-01-01T00:00:00.000Z',
+		durationMs: 2,
+		request: { method, url, headers: [], body: null },
+		response: { status: 200, statusText: 'OK', headers: [], body: '', truncated: false },
+		keys: { authFlow: 'digest' }
+	});
+
+	it('makes a flow step of a sign-in request, timed on the sandbox clock, with its keys; nothing of other requests', () => {
+		expect(evidenceOf(logged('POST', 'http://auth.test/flow/abc/consent'))).toMatchObject({
+			exchange: { id: 'p.1', step: 'authorise', label: 'sign-in: consent', startedAt: '2030-01-01T00:00:00.000Z' },
+			keys: { authFlow: 'digest' }
+		});
+		expect(evidenceOf(logged('POST', 'http://api.test/sandbox/clock'))).toBeNull();
+	});
+});

@@ -1,0 +1,21 @@
+import { error, redirect } from '@sveltejs/kit';
+import { liveClient, liveFlows, liveWorkspace, saveLiveFlow } from '$lib/server/live';
+import { outcomeRulesFor } from '$lib/server/outcomes';
+
+export const load = async (event) => {
+	const workspace = await liveWorkspace(event);
+	const client = liveClient(workspace, event.params.client);
+	const outcomes = await outcomeRulesFor(event, client.client_id);
+	return { client: { clientId: client.client_id, name: client.name }, flows: await liveFlows(workspace, client), outcomes: outcomes.ok ? outcomes.rules : null };
+};
+
+export const actions = {
+	/** Saves one flow as a run of this session's; its permalink opens. */
+	save: async (event) => {
+		const workspace = await liveWorkspace(event);
+		const client = liveClient(workspace, event.params.client);
+		const flowId = (await event.request.formData().catch(() => null))?.get('flow');
+		if (typeof flowId !== 'string' || flowId === '') error(400, 'Which flow? The form carries none.');
+		redirect(303, `/runs/${await saveLiveFlow(workspace, client, flowId, event.locals.session())}`);
+	}
+};

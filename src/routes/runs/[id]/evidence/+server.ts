@@ -1,0 +1,5 @@
+import { addEvidence } from '$lib/server/evidence';
+import type { RequestHandler } from './$types';
+
+/** POST /runs/[id]/evidence: more evidence for the run (its owner only); see server/evidence.ts. */
+export const POST: RequestHandler = (event) => addEvidence(event);
