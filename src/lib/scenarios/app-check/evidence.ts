@@ -28,7 +28,7 @@ export interface UserEvidence {
 	stackTrace: string[];
 	/** Requests the check refused because their origin is not allowed (`origin: why`). */
 	blocked: string[];
-	/** The page's text with numbers and whitespace evened out, to tell two answers apart (not shown). */
+	/** A digest of the page's text with numbers and whitespace evened out, to tell two answers apart. */
 	fingerprint: string;
 }
 

@@ -43,7 +43,9 @@ function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	if (user.stackTrace.length > 0) found.push(`the user's page shows a stack trace ("${user.stackTrace[0]}")`);
 	if (status !== null && status >= 500 && check.page !== 'own-page') found.push(`the user got a ${status} server error`);
 	else if (check.page === 'ok' && status !== null && status >= 400) found.push(`the user got an error page (${status}), for what is a normal outcome`);
-	const broken = check.page === 'ok' && user.final ? UNREAD_VALUE.exec(user.final.excerpt) : null;
+	// Only on a page that looks normal: an error page may well say `undefined` in its message.
+	const normal = user.final !== null && user.stackTrace.length === 0 && (status === null || status < 400);
+	const broken = check.page === 'ok' && normal ? UNREAD_VALUE.exec(user.final!.excerpt) : null;
 	if (broken) found.push(`the user's page shows \`${broken[0]}\`: the app read a field the answer does not have`);
 	if (user.backToSignIn && !check.restartAllowed) {
 		found.push('the app sent the user straight back to the sign-in page without them asking (a loop)');

@@ -8,6 +8,7 @@
  * The browser loads only the sandbox's origins and origins the app check allows (origins.ts); any other request is
  * refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
  */
+import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import type { AppCheck } from '$lib/scenarios/app-check/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/scenarios/app-check/evidence';
@@ -266,7 +267,8 @@ async function userEvidence(page: Page, watcher: Watcher, blocked: string[], aut
 		backToSignIn,
 		stackTrace: stackTrace.map((line) => redact(line, known)),
 		blocked: blocked.map((b) => redact(b, known)),
-		fingerprint: onApp ? fingerprint(text) : ''
+		// A digest: the judge only compares pages, and the page's own text (unredacted) never leaves this module.
+		fingerprint: onApp ? createHash('sha256').update(fingerprint(text)).digest('base64url').slice(0, 16) : ''
 	};
 }
 
