@@ -196,3 +196,42 @@ test('an origin the operator did not allow is refused, by the CLI and the live p
 	expect(sandbox.status()).toBe(400);
 	expect((await sandbox.json()).message).toMatch(/is the sandbox itself/);
 });
+
+test('the live page\'s route runs the check for a client of the session\'s workspace, streamed, with no secret', async ({ page, request }) => {
+	test.setTimeout(120_000);
+	const naive = await startAppOnSandbox({ variant: 'naive' });
+	try {
+		const path = `/live/${naive.client.clientId}/app-check`;
+		const body = { start_url: `${naive.app.url}/login`, only: ['success', 'cancel'] };
+		// Another session (in the default workspace) does not see the client at all.
+		const stranger = await request.post(`${EXPLORER}${path}`, { data: body });
+		expect(stranger.status()).toBe(404);
+		expect((await stranger.json()).message).toBe(`No client \`${naive.client.clientId}\` in your sandbox workspace.`);
+
+		await page.goto(`${EXPLORER}/workspaces/${naive.workspace.id}`);
+		await page.getByLabel('Workspace key').fill(naive.workspace.key);
+		await page.getByRole('button', { name: 'Join workspace' }).click();
+		await expect(page.getByTestId('workspace-id')).toHaveText(naive.workspace.id);
+		const answer = await page.evaluate(
+			async ({ path, body }) => {
+				const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+			},
+			{ path, body }
+		);
+		expect(answer.status).toBe(200);
+		expect(answer.type).toBe('application/x-ndjson; charset=utf-8');
+		const lines = answer.text.trim().split('\n').map((line) => JSON.parse(line));
+		expect(lines.map((l) => [l.type, l.result?.id ?? null, l.result?.verdict ?? null])).toEqual([
+			['started', null, null],
+			['result', 'success', 'pass'],
+			['result', 'cancel', 'fail'],
+			['done', null, null]
+		]);
+		expect(lines[2].result.findings).toEqual(['the app sent the user straight back to the sign-in page without them asking (a loop)']);
+		expect(lines[3]).toMatchObject({ summary: '1 passed, 1 failed, 0 not run', passed: false, info: { clientId: naive.client.clientId } });
+		expectNoSecrets(answer.text, naive);
+	} finally {
+		await naive.close();
+	}
+});
