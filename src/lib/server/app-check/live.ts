@@ -19,6 +19,7 @@ import { appCheckSummary } from '$lib/scenarios/app-check/report';
 import type { AppCheckStreamLine } from '$lib/scenarios/app-check/stream';
 import { config } from '../config';
 import { sessionWorkspaceOf } from '../explorer';
+import { ndjsonResponse } from '../ndjson';
 import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
 import { runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
@@ -59,18 +60,8 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 	const known = [workspaceKey, adminToken].filter((v): v is string => v !== null);
 	const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
 	running = true;
-	const encoder = new TextEncoder();
-	const stream = new ReadableStream<Uint8Array>({
-		async start(controller) {
-			let open = true;
-			const send = (line: AppCheckStreamLine) => {
-				if (!open) return;
-				try {
-					controller.enqueue(encoder.encode(`${redact(JSON.stringify(line), known)}\n`));
-				} catch {
-					open = false; // the browser went away; the check runs to its end
-				}
-			};
+	return ndjsonResponse<AppCheckStreamLine>(
+		async (send) => {
 			send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
 			try {
 				const outcome = await runAppCheck({
@@ -90,11 +81,8 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 				send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
 			} finally {
 				running = false;
-				if (open) controller.close();
 			}
-		}
-	});
-	return new Response(stream, {
-		headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
-	});
+		},
+		(line) => redact(JSON.stringify(line), known)
+	);
 }
