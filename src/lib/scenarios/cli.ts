@@ -3,7 +3,7 @@
  * `--accounts-url`, a running sandbox (`--control`) or a custom deployment, whose client is given on the command
  * line. Errors as data: what was wrong and what to write instead.
  */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SCENARIOS, type Scenario } from './library';
 
 export type CliTarget =
@@ -45,34 +45,49 @@ function httpUrl(name: string, value: string): string | { message: string } {
 	return value.replace(/\/+$/, '');
 }
 
-export function parseScenarioArgs(argv: string[], env: Record<string, string | undefined>): CliParse {
-	let values: Record<string, string | boolean | undefined>;
+export type ReadArgs = { ok: true; str: (name: string) => string | undefined; flag: (name: string) => boolean } | { ok: false; message: string } | { ok: 'help' };
+
+/**
+ * The options of a command line (strict, no positionals; `options` names `help`): each string trimmed, an empty one
+ * as if not given; or what was wrong, followed by `usage`.
+ */
+export function readArgs(argv: string[], options: NonNullable<ParseArgsConfig['options']>, usage: string): ReadArgs {
+	let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
 	try {
-		values = parseArgs({
-			args: argv,
-			strict: true,
-			allowPositionals: false,
-			options: {
-				'auth-url': { type: 'string' },
-				'accounts-url': { type: 'string' },
-				control: { type: 'boolean' },
-				'client-id': { type: 'string' },
-				'client-secret': { type: 'string' },
-				'redirect-uri': { type: 'string' },
-				code: { type: 'string' },
-				token: { type: 'string' },
-				only: { type: 'string' },
-				help: { type: 'boolean' }
-			}
-		}).values;
+		values = parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
 	} catch (error) {
-		return { ok: false, message: `${(error as Error).message}\n\n${USAGE}` };
+		return { ok: false, message: `${(error as Error).message}\n\n${usage}` };
 	}
 	if (values['help']) return { ok: 'help' };
-	const str = (name: string) => {
-		const value = values[name];
-		return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+	return {
+		ok: true,
+		str: (name) => {
+			const value = values[name];
+			return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+		},
+		flag: (name) => values[name] === true
 	};
+}
+
+export function parseScenarioArgs(argv: string[], env: Record<string, string | undefined>): CliParse {
+	const args = readArgs(
+		argv,
+		{
+			'auth-url': { type: 'string' },
+			'accounts-url': { type: 'string' },
+			control: { type: 'boolean' },
+			'client-id': { type: 'string' },
+			'client-secret': { type: 'string' },
+			'redirect-uri': { type: 'string' },
+			code: { type: 'string' },
+			token: { type: 'string' },
+			only: { type: 'string' },
+			help: { type: 'boolean' }
+		},
+		USAGE
+	);
+	if (args.ok !== true) return args;
+	const { str } = args;
 
 	const scenarios = selectScenarios(str('only'));
 	if ('message' in scenarios) return { ok: false, message: scenarios.message };
@@ -81,8 +96,8 @@ export function parseScenarioArgs(argv: string[], env: Record<string, string | u
 	const accountsUrl = str('accounts-url');
 	const clientOptions = ['client-id', 'client-secret', 'redirect-uri', 'code', 'token'].filter((n) => str(n) !== undefined);
 	if (authUrl === undefined && accountsUrl === undefined) {
-		if (values['control'] || clientOptions.length > 0) {
-			const given = [...(values['control'] ? ['control'] : []), ...clientOptions].map((n) => `--${n}`).join(', ');
+		if (args.flag('control') || clientOptions.length > 0) {
+			const given = [...(args.flag('control') ? ['control'] : []), ...clientOptions].map((n) => `--${n}`).join(', ');
 			return { ok: false, message: `${given} only apply to another target: add --auth-url and --accounts-url, or leave them out to use the built-in sandbox.` };
 		}
 		return { ok: true, options: { target: { kind: 'in-process' }, scenarios } };
@@ -95,7 +110,7 @@ export function parseScenarioArgs(argv: string[], env: Record<string, string | u
 	if (typeof auth !== 'string') return { ok: false, message: auth.message };
 	if (typeof accounts !== 'string') return { ok: false, message: accounts.message };
 
-	const control = values['control'] === true;
+	const control = args.flag('control') === true;
 	const target: CliTarget = { kind: 'remote', authUrl: auth, accountsUrl: accounts, control };
 	const supplied = { ...(str('code') ? { code: str('code')! } : {}), ...(str('token') ? { token: str('token')! } : {}) };
 	if (control) return { ok: true, options: { target, scenarios, ...supplied } };

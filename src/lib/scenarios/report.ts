@@ -42,16 +42,21 @@ export function scrub(text: string, secrets: string[]): string {
 		.reduce((out, secret) => out.split(secret).join(MASK), text);
 }
 
+/** A text table's lines: the header, a rule, a line per row, each column as wide as its widest cell. */
+export function textTable(header: string[], rows: string[][]): string[] {
+	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+	const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd();
+	const rule = widths.map((w) => '-'.repeat(w)).join('-|-');
+	return [line(header), rule, ...rows.map(line)];
+}
+
 /** The table, then one line per failure or skip saying why. */
 export function formatReport(results: Reported[], secrets: string[] = []): string {
 	const header = ['scenario', 'expected', 'observed', 'result'];
 	const rows = results.map((r) => [r.id, describeExpected(r.expected), describeObserved(r.observed), verdictWord(r.passed)]);
-	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-	const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd();
-	const rule = widths.map((w) => '-'.repeat(w)).join('-|-');
 	const notes = results
 		.filter((r) => r.passed !== true && r.reason)
 		.map((r) => `${verdictWord(r.passed)} ${r.id}: ${r.reason}`);
-	const text = [line(header), rule, ...rows.map(line), ...(notes.length ? ['', ...notes] : [])].join('\n');
+	const text = [...textTable(header, rows), ...(notes.length ? ['', ...notes] : [])].join('\n');
 	return scrub(text, secrets);
 }

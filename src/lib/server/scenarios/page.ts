@@ -9,6 +9,7 @@ import { env } from 'node:process';
 import { allErrorRows } from '$lib/protocol';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { config } from '$lib/server/config';
+import { ndjsonResponse } from '$lib/server/ndjson';
 import { services } from '$lib/server/services';
 import { SCENARIOS, findScenario, type Expected } from '$lib/scenarios/library';
 import type { Observed, ScenarioStepResult } from '$lib/scenarios/result';
@@ -80,30 +81,14 @@ export async function scenarioStream(id: string, owner: string): Promise<Respons
 	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.
 	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: sandboxConfigFromEnv(env).adminToken };
 
-	const encoder = new TextEncoder();
-	const stream = new ReadableStream<Uint8Array>({
-		async start(controller) {
-			let open = true;
-			const send = (line: StreamLine) => {
-				if (!open) return;
-				try {
-					controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-				} catch {
-					open = false; // the browser went away; the run is still saved
-				}
-			};
-			const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
-			let runId: string | null = null;
-			try {
-				runId = runs.save(result.run, result.secrets, owner).head.id;
-			} catch (error) {
-				send({ type: 'error', message: `The run could not be saved: ${error instanceof Error ? error.message : String(error)}` });
-			}
-			send({ type: 'result', passed: result.passed, ...(result.reason ? { reason: result.reason } : {}), observed: result.observed, runId });
-			if (open) controller.close();
+	return ndjsonResponse<StreamLine>(async (send) => {
+		const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
+		let runId: string | null = null;
+		try {
+			runId = runs.save(result.run, result.secrets, owner).head.id;
+		} catch (error) {
+			send({ type: 'error', message: `The run could not be saved: ${error instanceof Error ? error.message : String(error)}` });
 		}
-	});
-	return new Response(stream, {
-		headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+		send({ type: 'result', passed: result.passed, ...(result.reason ? { reason: result.reason } : {}), observed: result.observed, runId });
 	});
 }

@@ -1,0 +1,188 @@
+/**
+ * The app check's plan, as data: each check drives the integrator's app through the sandbox's sign-in once, and
+ * makes one outcome happen, either by what the browser does (Authorise, Cancel, reload the callback) or by a
+ * one-shot outcome rule the sandbox applies to the client's next matching request (`POST /sandbox/outcomes`).
+ * What a client should do in each case is the interface's (service-interface.md sections 3, 7.2, 7.3, 2.4).
+ */
+
+/** The sandbox's one-shot outcome rules the app check uses (the outcome ids of `POST /sandbox/outcomes`). */
+export type OutcomeRule =
+	| 'token-invalid-grant'
+	| 'token-invalid-client'
+	| 'me-401'
+	| 'me-403'
+	| 'me-404'
+	| 'me-empty-verifications'
+	| 'me-group-key';
+
+/** What the browser does at the sandbox's consent page, and after the app's answer. */
+export type BrowserAction = 'authorise' | 'cancel' | 'authorise-then-reload-callback';
+
+export type AppCheckId =
+	| 'success'
+	| 'cancel'
+	| 'code-reused'
+	| 'code-expired'
+	| 'invalid-client'
+	| 'me-401'
+	| 'me-403'
+	| 'me-404'
+	| 'no-active-verification'
+	| 'group-key';
+
+/**
+ * What the judge asks of the user's page (never a stack trace, whatever the check). `ok`: a normal page (below
+ * 400); `no-5xx`: anything but a server error (the app may say the sign-in failed, with a way to start again);
+ * `own-page`: any status, as long as it is the app's own page: when the service refuses the app itself, a 502
+ * "the sign-in service refused us" is an honest answer.
+ */
+export type PageExpectation = 'ok' | 'no-5xx' | 'own-page';
+
+export interface AppCheck {
+	id: AppCheckId;
+	title: string;
+	action: BrowserAction;
+	/** The rule set before the sign-in, consumed by the app's next token or me.json request; none for browser-only checks. */
+	rule: OutcomeRule | null;
+	/** How the outcome is produced, for the report. */
+	how: string;
+	/** What a client should do, for the report and the judge's reasons. */
+	should: string;
+	page: PageExpectation;
+	/** The app's server must exchange the code (and read me.json) for the check to mean anything. */
+	needs: { exchange: boolean; me: boolean };
+	/**
+	 * Whether sending the user to the sign-in page again on its own is a fair recovery here (the code or token is
+	 * spent). After a cancel, or on a normal answer, it is a loop: the user is back where they chose to leave.
+	 */
+	restartAllowed: boolean;
+	/** How to fix a failure, for the report. */
+	fix: string;
+}
+
+export const APP_CHECKS: readonly AppCheck[] = [
+	{
+		id: 'success',
+		title: 'Success',
+		action: 'authorise',
+		rule: null,
+		how: 'The user signs in and presses Authorise.',
+		should: 'Exchange the code, read me.json and show the user a normal page.',
+		page: 'ok',
+		needs: { exchange: true, me: true },
+		restartAllowed: false,
+		fix: 'On the callback, exchange `code` at /oauth/token (from the server, with the client secret), then read /api/v3/me.json with the access token.'
+	},
+	{
+		id: 'cancel',
+		title: 'Cancel',
+		action: 'cancel',
+		rule: null,
+		how: 'The user signs in and presses Cancel: the redirect carries neither `code` nor `error`.',
+		should: 'Treat it as a normal outcome (interface section 3: "not an error"): no exchange, no error page, and never send the user straight back to the sign-in page.',
+		page: 'ok',
+		needs: { exchange: false, me: false },
+		restartAllowed: false,
+		fix: 'When the callback has no `code`, show a page that says sign-in was cancelled (with a button to try again) instead of restarting the sign-in; do not call /oauth/token. With passport-oauth2, check for `code` before `passport.authenticate` runs on the callback: without one it redirects to the authorisation page again.'
+	},
+	{
+		id: 'code-reused',
+		title: 'Callback reloaded (code reused)',
+		action: 'authorise-then-reload-callback',
+		rule: null,
+		how: 'A successful sign-in, then the callback URL is loaded again (a reload, a back button, a shared link): the app gets a code it already exchanged.',
+		should: 'A code is single use (interface 2.2): the second exchange answers 400 invalid_grant. Show the signed-in page or offer to sign in again, never a server error.',
+		page: 'no-5xx',
+		needs: { exchange: true, me: false },
+		restartAllowed: true,
+		fix: 'Handle the token endpoint\'s 400 invalid_grant: if the user is already signed in, send them on; otherwise offer to sign in again. Never let the error reach the framework\'s default error handler.'
+	},
+	{
+		id: 'code-expired',
+		title: 'Code expired',
+		action: 'authorise',
+		rule: 'token-invalid-grant',
+		how: 'The sandbox answers the exchange 400 invalid_grant, exactly as for a code older than two hours. (The app exchanges the code the moment it arrives, so waiting is no way to test it; the one-shot rule gives the same answer without moving the clock anyone else shares.)',
+		should: 'Offer to sign in again; not a server error.',
+		page: 'no-5xx',
+		needs: { exchange: true, me: false },
+		restartAllowed: true,
+		fix: 'Handle 400 invalid_grant from /oauth/token: the code was expired, used or not this client\'s; start a fresh sign-in when the user asks.'
+	},
+	{
+		id: 'invalid-client',
+		title: 'invalid_client',
+		action: 'authorise',
+		rule: 'token-invalid-client',
+		how: 'The sandbox answers the exchange 401 invalid_client, as for a wrong client secret.',
+		should: 'Tell the user sign-in is unavailable and log the cause for the operator; no stack trace or server internals to the user.',
+		page: 'own-page',
+		needs: { exchange: true, me: false },
+		restartAllowed: false,
+		fix: 'Handle 401 invalid_client from /oauth/token: log it (the client id or secret is wrong) and show a friendly page.'
+	},
+	{
+		id: 'me-401',
+		title: 'me.json 401',
+		action: 'authorise',
+		rule: 'me-401',
+		how: 'The sandbox answers the app\'s me.json call 401, as for an invalid token.',
+		should: 'Treat the user as not signed in and offer to sign in again.',
+		page: 'own-page',
+		needs: { exchange: true, me: true },
+		restartAllowed: true,
+		fix: 'Handle 401 from /api/v3/me.json: drop the token and offer a fresh sign-in.'
+	},
+	{
+		id: 'me-403',
+		title: 'me.json 403',
+		action: 'authorise',
+		rule: 'me-403',
+		how: 'The sandbox answers the app\'s me.json call 403, as when no User-Agent is sent.',
+		should: 'Show a friendly error and log the cause; no server internals to the user.',
+		page: 'own-page',
+		needs: { exchange: true, me: true },
+		restartAllowed: false,
+		fix: 'Send a User-Agent header on every me.json call, and handle a 403 without crashing.'
+	},
+	{
+		id: 'me-404',
+		title: 'me.json 404',
+		action: 'authorise',
+		rule: 'me-404',
+		how: 'The sandbox answers the app\'s me.json call 404, as for a user who asked for account deletion.',
+		should: 'Treat the account as gone (interface 7.3): sign the user out of it, no server error.',
+		page: 'own-page',
+		needs: { exchange: true, me: true },
+		restartAllowed: false,
+		fix: 'Handle 404 from /api/v3/me.json: the user asked for account deletion; forget their verification data and say so.'
+	},
+	{
+		id: 'no-active-verification',
+		title: 'No active verification',
+		action: 'authorise',
+		rule: 'me-empty-verifications',
+		how: 'The sandbox answers me.json 200 with an empty `verifications` list.',
+		should: 'An empty list is a normal answer (interface 2.4: "always present; empty when the user has no active verification"): show that the user is not verified, as a normal page.',
+		page: 'ok',
+		needs: { exchange: true, me: true },
+		restartAllowed: false,
+		fix: 'Read an empty `verifications` array as "not verified", not as an error.'
+	},
+	{
+		id: 'group-key',
+		title: 'The `group` key',
+		action: 'authorise',
+		rule: 'me-group-key',
+		how: 'The sandbox answers me.json with each verification under the key `group` instead of `supergroup`.',
+		should: 'Accept either key (interface 2.4): the user is verified just as in the success check.',
+		page: 'ok',
+		needs: { exchange: true, me: true },
+		restartAllowed: false,
+		fix: 'Read `element.supergroup ?? element.group` for each verification.'
+	}
+];
+
+export function findAppCheck(id: string): AppCheck | undefined {
+	return APP_CHECKS.find((check) => check.id === id);
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { MASK } from '$lib/http/exchange';
+import type { AppCheckEvidence } from './evidence';
+import type { AppCheckResult } from './judge';
+import { appCheckSummary, describeServer, describeUser, formatAppCheckMarkdown, formatAppCheckTable, formatJUnit } from './report';
+
+const KEY = 'ws1.c2VjcmV0LWtleS12YWx1ZQ';
+
+function evidence(status: number, extra: Partial<AppCheckEvidence['user']> = {}): AppCheckEvidence {
+	return {
+		user: {
+			callbackUrl: `http://localhost:4000/auth/callback?code=${MASK}`,
+			hops: [{ url: `http://localhost:4000/auth/callback?code=${MASK}`, status, where: 'app' }],
+			final: { url: `http://localhost:4000/auth/callback?code=${MASK}`, status, title: 'Error', excerpt: 'TokenError: The grant code was used' },
+			backToSignIn: false,
+			stackTrace: [],
+			blocked: [],
+			fingerprint: '',
+			...extra
+		},
+		server: { exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }], meCalls: [200], signInVisits: 1, meAttribution: 'time' },
+		rule: null
+	};
+}
+
+const pass: AppCheckResult = { id: 'success', title: 'Success', verdict: 'pass', reason: 'As a client should: exchange the code.', findings: [], fix: null, clientId: 'shop', evidence: evidence(200) };
+const fail: AppCheckResult = {
+	id: 'code-reused',
+	title: 'Callback reloaded (code reused)',
+	verdict: 'fail',
+	reason: 'The user got a 500 server error <&>.',
+	findings: ['the user got a 500 server error'],
+	fix: 'Handle invalid_grant.',
+	clientId: 'shop',
+	evidence: evidence(500, { stackTrace: ['at OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)'] })
+};
+const notRun: AppCheckResult = { id: 'me-404', title: 'me.json 404', verdict: 'not-run', reason: `The sandbox refused the key ${KEY}.`, findings: [], fix: null, clientId: 'shop', evidence: null };
+const info = { startUrl: 'http://localhost:4000/login', clientId: 'shop', startedAt: '2026-11-24T02:00:00.000Z', durationMs: 4200 };
+
+describe('the app check\'s reports', () => {
+	it('says what the server did and what the user got in a few words', () => {
+		expect(describeServer(fail.evidence)).toBe('exchanged 200, 400 invalid_grant; me.json 200');
+		expect(describeUser(fail.evidence)).toBe('500 /auth/callback, stack trace');
+		expect(describeUser({ ...evidence(200), user: { ...evidence(200).user, backToSignIn: true } })).toBe('200 /auth/callback, back at sign-in');
+		expect(appCheckSummary([pass, fail, notRun])).toBe('1 passed, 1 failed, 1 not run');
+	});
+
+	it('prints a table row per check, then why each failed, with its fix, hiding known secrets', () => {
+		const lines = formatAppCheckTable([pass, fail, notRun], [KEY]).split('\n');
+		expect(lines[0]).toMatch(/^check\s+\| app server \(seen by the sandbox\)\s+\| user got\s+\| result$/);
+		expect(lines.slice(2, 5).map((l) => l.split(' | ').at(-1)?.trim())).toEqual(['pass', 'FAIL', 'not run']);
+		expect(lines).toContain('FAIL code-reused: The user got a 500 server error <&>.');
+		expect(lines).toContain('  fix: Handle invalid_grant.');
+		expect(lines.join('\n')).not.toContain(KEY);
+	});
+
+	it('writes JUnit XML a CI server reads: a testcase per check, failures and errors with the evidence', () => {
+		const junit = formatJUnit([pass, fail, notRun], info, [KEY]);
+		expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="app-check" tests="3" failures="1" errors="1" time="4.200">/);
+		expect(junit).toContain('<testcase classname="app-check" name="code-reused: Callback reloaded (code reused)">');
+		expect(junit).toContain('<failure message="The user got a 500 server error &lt;&amp;&gt;." type="AppCheckFailure">');
+		expect(junit).toContain('stack: at OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)');
+		expect(junit).toContain('<error message="The sandbox refused the key ••••••." type="AppCheckNotRun">');
+		expect(junit).not.toContain(KEY);
+		expect(junit.match(/<testcase /g)).toHaveLength(3);
+	});
+
+	it('writes a Markdown report with the table and each check\'s evidence', () => {
+		const markdown = formatAppCheckMarkdown([pass, fail], info);
+		expect(markdown).toContain('**1 passed, 1 failed, 0 not run** of 2 checks.');
+		expect(markdown).toContain('| Callback reloaded (code reused) | exchanged 200, 400 invalid_grant; me.json 200 | 500 /auth/callback, stack trace | FAIL |');
+		expect(markdown).toContain('### Callback reloaded (code reused) (`code-reused`): FAIL');
+		expect(markdown).toContain(`- Callback: \`http://localhost:4000/auth/callback?code=${MASK}\``);
+		expect(markdown).toContain('```\nat OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)\n```');
+		expect(markdown).toContain('*Fix:* Handle invalid_grant.');
+	});
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { serverEvidence, type LogEntryLike } from './sandbox-log';
+
+let nextId = 10;
+function entry(host: 'authorisation' | 'accounts', method: string, url: string, status: number, extra: { body?: string; responseBody?: string; keys?: object } = {}): LogEntryLike {
+	return {
+		id: nextId++,
+		host,
+		entry: {
+			host,
+			request: { method, url, headers: [], body: extra.body ?? null },
+			response: { status, statusText: '', headers: [], body: extra.responseBody ?? '', truncated: false },
+			...(extra.keys ? { keys: extra.keys } : {})
+		}
+	};
+}
+
+const signIn = (client: string) => entry('authorisation', 'GET', `/sso/student?response_type=code&client_id=${client}&redirect_uri=x&country=uk`, 200);
+const exchange = (client: string, status: number, extra: { responseBody?: string; keys?: object } = {}) =>
+	entry('accounts', 'POST', '/oauth/token', status, { body: `grant_type=authorization_code&code=••••••abcd&client_id=${client}&client_secret=••••••`, ...extra });
+const me = (status: number, keys?: object) => entry('accounts', 'GET', '/api/v3/me.json', status, keys ? { keys } : {});
+
+describe('what the app\'s server did, from the sandbox log', () => {
+	it('counts the client\'s exchanges (with their errors), me.json calls after them, and visits of the link', () => {
+		const before = exchange('shop', 200);
+		const log = [
+			before,
+			signIn('shop'),
+			signIn('other'),
+			exchange('shop', 200),
+			me(200),
+			exchange('other', 400, { responseBody: '{"error":"invalid_grant"}' }),
+			exchange('shop', 400, { responseBody: '{"error":"invalid_grant","error_description":"used"}' }),
+			signIn('shop')
+		];
+		// Newest first, as the control API answers.
+		const evidence = serverEvidence([...log].reverse(), 'shop', before.id);
+		expect(evidence.exchanges).toEqual([
+			{ status: 200, error: null },
+			{ status: 400, error: 'invalid_grant' }
+		]);
+		expect(evidence.meCalls).toEqual([200]);
+		expect(evidence.signInVisits).toBe(2);
+		expect(evidence.meAttribution).toBe('time');
+	});
+
+	it('reads the client from the query of the token request too', () => {
+		const log = [entry('accounts', 'POST', '/oauth/token?grant_type=authorization_code&client_id=shop&code=x', 401, { responseBody: '{"error":"invalid_client"}' })];
+		expect(serverEvidence(log, 'shop', 0).exchanges).toEqual([{ status: 401, error: 'invalid_client' }]);
+	});
+
+	it('ties me.json calls to the client by token digests when the log has correlation keys', () => {
+		const log = [exchange('shop', 200, { keys: { clientId: 'shop', issued: ['d-access', 'd-refresh'] } }), me(403, { presented: 'd-other' }), me(404, { presented: 'd-access' })];
+		const evidence = serverEvidence(log, 'shop', 0);
+		expect(evidence.meCalls).toEqual([404]);
+		expect(evidence.meAttribution).toBe('tokens');
+	});
+
+	it('counts no me.json call before the client exchanged anything', () => {
+		const evidence = serverEvidence([me(200), signIn('shop')], 'shop', 0);
+		expect(evidence).toEqual({ exchanges: [], meCalls: [], signInVisits: 1, meAttribution: 'none' });
+	});
+});

@@ -1,0 +1,104 @@
+/**
+ * What the app's server did, read from the sandbox's request log (`GET /sandbox/log`, already masked): its calls to
+ * /oauth/token and /api/v3/me.json and the visits of the sign-in link, for one client, after a given entry.
+ *
+ * A token call names its client (`client_id` in the query or the form body, as the interface allows). A me.json
+ * call carries only the access token, which the log masks: when the log has correlation keys (the digests of the
+ * tokens a call presented and an exchange issued) it is tied to the client's exchanges by them; otherwise every
+ * me.json call after the client's first exchange counts, which is exact in a workspace of the check's own.
+ */
+import type { ServerEvidence, TokenCall } from './evidence';
+
+/** A log entry as the control API answers it; every field read defensively. */
+export interface LogEntryLike {
+	id: number;
+	host?: string;
+	entry?: unknown;
+}
+
+interface Exchange {
+	id: number;
+	host: string;
+	method: string;
+	url: URL | null;
+	body: string | null;
+	status: number | null;
+	responseBody: string;
+	keys: { clientId?: string; presented?: string; issued?: string[] };
+}
+
+function record(value: unknown): Record<string, unknown> {
+	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+function readEntry(raw: LogEntryLike): Exchange {
+	const entry = record(raw.entry);
+	const request = record(entry['request']);
+	const response = entry['response'] === null ? null : record(entry['response']);
+	const keys = record(entry['keys']);
+	const url = text(request['url']);
+	const issued = Array.isArray(keys['issued']) ? keys['issued'].filter((k): k is string => typeof k === 'string') : undefined;
+	return {
+		id: raw.id,
+		host: text(raw.host) ?? text(entry['host']) ?? '',
+		method: text(request['method']) ?? '',
+		url: url !== null && URL.canParse(url, 'http://sandbox.invalid') ? new URL(url, 'http://sandbox.invalid') : null,
+		body: text(request['body']),
+		status: response && typeof response['status'] === 'number' ? response['status'] : null,
+		responseBody: (response && text(response['body'])) ?? '',
+		keys: {
+			...(text(keys['clientId']) ? { clientId: text(keys['clientId'])! } : {}),
+			...(text(keys['presented']) ? { presented: text(keys['presented'])! } : {}),
+			...(issued ? { issued } : {})
+		}
+	};
+}
+
+/** The client a request named: its correlation key, else `client_id` in the query or the form body. */
+function clientOf(exchange: Exchange): string | null {
+	if (exchange.keys.clientId) return exchange.keys.clientId;
+	const inQuery = exchange.url?.searchParams.get('client_id');
+	if (inQuery) return inQuery;
+	if (exchange.body && !exchange.body.trimStart().startsWith('{')) return new URLSearchParams(exchange.body).get('client_id');
+	return null;
+}
+
+function tokenError(body: string): string | null {
+	try {
+		return text(record(JSON.parse(body))['error']);
+	} catch {
+		return null;
+	}
+}
+
+const path = (e: Exchange) => e.url?.pathname ?? '';
+
+/** What the app's server did for `clientId`, from the log entries after `afterId` (in any order). */
+export function serverEvidence(entries: readonly LogEntryLike[], clientId: string, afterId: number): ServerEvidence {
+	const exchanges = entries
+		.filter((e) => e.id > afterId)
+		.map(readEntry)
+		.sort((a, b) => a.id - b.id);
+	const isAuth = (e: Exchange) => e.host === 'authorisation';
+	const signInVisits = exchanges.filter((e) => isAuth(e) && e.method === 'GET' && path(e).startsWith('/sso/') && clientOf(e) === clientId).length;
+	const tokenCalls = exchanges.filter((e) => !isAuth(e) && e.method === 'POST' && path(e) === '/oauth/token' && clientOf(e) === clientId);
+	const meCalls = exchanges.filter((e) => !isAuth(e) && path(e) === '/api/v3/me.json');
+
+	const issued = new Set(tokenCalls.flatMap((e) => e.keys.issued ?? []));
+	const correlated = meCalls.some((e) => e.keys.presented !== undefined);
+	const firstExchange = tokenCalls[0]?.id;
+	const ours = correlated
+		? meCalls.filter((e) => e.keys.presented !== undefined && issued.has(e.keys.presented))
+		: firstExchange === undefined
+			? []
+			: meCalls.filter((e) => e.id > firstExchange);
+	const calls: TokenCall[] = tokenCalls.map((e) => ({ status: e.status, error: e.status !== null && e.status >= 400 ? tokenError(e.responseBody) : null }));
+	return {
+		exchanges: calls,
+		meCalls: ours.map((e) => e.status),
+		signInVisits,
+		meAttribution: ours.length === 0 ? 'none' : correlated ? 'tokens' : 'time'
+	};
+}
