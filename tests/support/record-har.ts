@@ -92,6 +92,8 @@ export async function recordSignIn(browser: Browser, options: RecordSignInOption
 		if (journey === 'reload') {
 			const callback = callbackArrivals[0];
 			if (!callback) throw new Error(`The sign-in never reached the app's callback (ended on ${page.url()})`);
+			// The first arrival's redirect to /home must finish first: going on at once would cut its answer from the HAR.
+			await page.waitForURL((url) => url.origin === appUrl && url.pathname === '/home');
 			await page.goto(callback); // waits for its load
 		}
 		const finalText = await page.locator('body').innerText();
