@@ -13,7 +13,7 @@ import { requestClientId } from '$lib/flow/request-params';
 import { parseCurl, parseRawHttp, readCurl, readRawHttp } from '$lib/support/curl-import';
 import { harStreamToRun, MAX_HAR_BYTES } from '$lib/support/har';
 import { joinEvidence, sandboxLogEvidence, type Evidence } from '$lib/support/join';
-import { headersToSend, hiddenParts, withClientSecret } from '$lib/support/resend';
+import { headersToSend, requestToResend } from '$lib/support/resend';
 import type { ImportResult, Run } from '$lib/support/run';
 import { LOG_CAPACITY, type LoggedExchange } from '$lib/sandbox/request-log';
 import { chunksOf, readBodyUpTo, DEFAULT_BODY_LIMIT, tooLarge } from './body-limits';
@@ -94,23 +94,26 @@ async function sandboxLog(event: RequestEvent, run: Run): Promise<Outcome> {
 	return { ok: true, evidence: sandboxLogEvidence(entries, clientId, run) };
 }
 
-/** An unanswered exchange of the run sent for its answer, with the sandbox client's secret put back. */
+/**
+ * An unanswered exchange of the run sent for its answer, with the sandbox client's secret put back when it is that
+ * client's own token exchange with the sandbox (resend.ts says why not otherwise).
+ */
 async function sendFromRun(event: RequestEvent, run: Run, exchangeId: string): Promise<Outcome> {
 	const held = run.exchanges.find((e) => e.id === exchangeId);
 	if (!held) return refused(404, `This run has no exchange "${exchangeId}".`);
 	if (held.response) return refused(400, 'This exchange already has its answer.');
 	const { workspace, clientId } = await readableClient(event, run);
 	const secret = workspace && clientId !== undefined ? workspace.getClient(clientId)?.client_secret : undefined;
-	const request = secret ? withClientSecret(held.request, secret) : held.request;
-	const hidden = hiddenParts(request);
-	if (hidden.length > 0)
-		return refused(
-			400,
-			`This request was redacted when it was saved (${hidden.join(', ')}), so the explorer cannot send it as it was. Paste it again under "Add evidence" with "send it now".`
-		);
-	const exchange = await sendAgain(held, request);
+	const holder = secret && clientId !== undefined ? { clientId, secret, accountsOrigin: new URL(config().sandbox.accountsUrl).origin } : undefined;
+	const resend = requestToResend(held, holder);
+	if (!resend.ok) return refused(400, resend.message);
+	const exchange = await sendAgain(held, resend.request);
 	if (typeof exchange === 'string') return refused(400, exchange);
-	return { ok: true, evidence: { source: 'sent', timed: true, record: { link: null, callback: null, exchanges: [exchange] }, redactions: [] }, secrets: secret ? [secret] : [] };
+	return {
+		ok: true,
+		evidence: { source: 'sent', timed: true, record: { link: null, callback: null, exchanges: [exchange] }, redactions: [] },
+		secrets: secret ? [secret] : []
+	};
 }
 
 async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
