@@ -20,17 +20,15 @@ import { chunksOf, readBodyUpTo, DEFAULT_BODY_LIMIT, tooLarge } from './body-lim
 import { clientWorkspace } from './client-workspace';
 import { config } from './config';
 import { send, type OutboundRequest } from './outbound';
-import { runOwner } from './run-access';
 import { mayReadWorkspaceLog } from './sandbox-admin';
+import type { RunStore } from './runs';
 import { services } from './services';
-
-const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
+import { ownsRun, storedRun } from './support';
 
 /** The run, for its owner only: anyone else may read it by its permalink, never add to it. */
-async function ownedRun(id: string, sessionId: string | undefined): Promise<{ run: Run; owner: string }> {
-	const found = RUN_ID.test(id) ? (await services()).runs.find(id) : undefined;
-	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
-	if (sessionId === undefined || found.owner === null || found.owner !== runOwner(sessionId))
+function ownedRun(runs: RunStore, id: string, sessionId: string | undefined): { run: Run; owner: string } {
+	const found = storedRun(runs, id);
+	if (found.owner === null || !ownsRun(found.owner, sessionId))
 		error(403, 'Only the person who saved this run may add evidence to it. Import the evidence as a run of your own at /runs.');
 	return { run: found.run, owner: found.owner };
 }
@@ -145,11 +143,13 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
  * Answers how many exchanges were added, how many the run already held, and how many of those got their answer.
  */
 export async function addEvidence(event: RequestEvent & { params: { id: string } }): Promise<Response> {
-	const { run, owner } = await ownedRun(event.params.id, event.locals.sessionId);
-	const read = await readEvidence(event, run);
-	if (!read.ok) return json({ message: read.message }, { status: read.status });
-	const joined = joinEvidence(run, read.evidence);
 	const { runs } = await services();
+	const read = await readEvidence(event, ownedRun(runs, event.params.id, event.locals.sessionId).run);
+	if (!read.ok) return json({ message: read.message }, { status: read.status });
+	// Reading the evidence may wait (a streamed HAR, a send): the run is read again, and joined and saved with no
+	// await between, so nothing saved to it meanwhile (a walk's step, other evidence) is lost.
+	const { run, owner } = ownedRun(runs, event.params.id, event.locals.sessionId);
+	const joined = joinEvidence(run, read.evidence);
 	runs.save(joined.run, { clientSecrets: read.secrets ?? [] }, owner);
 	return json({ added: joined.added.length, duplicates: joined.duplicates - joined.answered, answered: joined.answered });
 }
