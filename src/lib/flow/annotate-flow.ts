@@ -8,7 +8,6 @@ import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annot
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
-import type { FlowHints } from './flags';
 import type { FlowRecord } from './record';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
 
@@ -26,12 +25,12 @@ function succeeded(exchange: RecordedExchange): boolean {
 	return exchange.response?.status === 200;
 }
 
-/** Whether the request shows what it sent in a header a sanitised export strips: unknown when it was stripped. */
-function strippedHeader(hints: FlowHints, name: string): boolean {
-	return hints.sanitised?.hidden.some((h) => h.toLowerCase() === name) ?? false;
+/** Whether a sanitised export removed this header from this exchange: what it carried is unknown. */
+function strippedHeader(exchange: RecordedExchange, name: string): boolean {
+	return exchange.strippedHeaders?.some((h) => h.toLowerCase() === name) ?? false;
 }
 
-export function annotateFlow(flow: FlowRecord, hints: FlowHints = {}): AnnotatedFlow {
+export function annotateFlow(flow: FlowRecord): AnnotatedFlow {
 	const linkRedirectUri = linkParam(flow, 'redirect_uri');
 	const linkClientId = linkParam(flow, 'client_id');
 	const callbackResult = flow.callback && linkRedirectUri ? classifyCallback(flow.callback.url, { redirectUri: linkRedirectUri }) : null;
@@ -66,7 +65,7 @@ export function annotateFlow(flow: FlowRecord, hints: FlowHints = {}): Annotated
 				target,
 				sentGrantCode: token !== undefined && !token.includes(MASK) && token === issuedCode,
 				sentUserAgent: requestHeader(exchange.request, 'user-agent') !== undefined,
-				sentToken: token !== undefined ? true : strippedHeader(hints, 'authorization') ? 'unknown' : false,
+				sentToken: token !== undefined ? true : strippedHeader(exchange, 'authorization') ? 'unknown' : false,
 				today: (flow.sandboxClock ?? exchange.startedAt).slice(0, 10)
 			});
 		}

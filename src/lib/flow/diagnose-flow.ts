@@ -14,5 +14,5 @@ export interface FlowDiagnosis {
 }
 
 export function diagnoseFlow(flow: FlowRecord, hints: FlowHints = {}): FlowDiagnosis {
-	return { annotations: annotateFlow(flow, hints), flags: crossFlags(flow, hints) };
+	return { annotations: annotateFlow(flow), flags: crossFlags(flow, hints) };
 }

@@ -46,8 +46,6 @@ export interface FlowHints {
 	 * by value): the masked link the linter sees no longer shows it.
 	 */
 	secretInLink?: boolean;
-	/** The record came from a sanitised export: no finding may rest on the headers it hid. */
-	sanitised?: SanitisedExport;
 	/** The live view split this flow from one that ended in a cancel just before its link (reconstruct.ts). */
 	followsCancel?: FollowedCancel | null;
 }

@@ -120,7 +120,8 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
 		if (event.request.body === null) return refused(400, 'No HAR: send the file itself as the body.');
 		const result = await harStreamToRun(chunksOf(event.request.body), { maxBytes: MAX_HAR_BYTES });
 		if (!result.ok) return refused(result.tooLarge ? 413 : 400, result.message);
-		return { ok: true, evidence: { source: 'har', timed: true, record: result.run, redactions: result.run.redactions } };
+		const { sanitised } = result.run;
+		return { ok: true, evidence: { source: 'har', timed: true, record: result.run, redactions: result.run.redactions, ...(sanitised ? { sanitised } : {}) } };
 	}
 	const bytes = event.request.body === null ? new Uint8Array() : await readBodyUpTo(event.request.body, DEFAULT_BODY_LIMIT);
 	if (bytes === null) return { ok: false, status: 413, message: (await tooLarge(DEFAULT_BODY_LIMIT).json()).message };

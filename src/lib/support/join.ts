@@ -19,6 +19,7 @@ import type { ExchangeEvidence, EvidenceSource, RecordedExchange, StepId } from 
 import type { FlowRecord } from '$lib/flow/record';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import type { SanitisedExport } from '$lib/flow/flags';
 import { inferTarget, type Redaction, type Run } from './run';
 import { stepOfRequest } from '$lib/flow/steps';
 import { exchangeCode, sameSecret, tokenTailsOf } from './token-tails';
@@ -31,6 +32,8 @@ export interface Evidence {
 	record: Pick<FlowRecord, 'link' | 'callback' | 'exchanges'>;
 	/** What the evidence's own import redacted, its places numbered among the evidence's exchanges. */
 	redactions: Redaction[];
+	/** A HAR exported sanitised: the run's note says so (its exchanges carry their own mark). */
+	sanitised?: SanitisedExport;
 }
 
 export interface Joined {
@@ -194,7 +197,8 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			callback: run.callback ?? evidence.record.callback,
 			target: { ...run.target, authUrl: run.target.authUrl || fill.authUrl, accountsUrl: run.target.accountsUrl || fill.accountsUrl },
 			exchanges,
-			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)]
+			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)],
+			...((run.sanitised ?? evidence.sanitised) ? { sanitised: run.sanitised ?? evidence.sanitised } : {})
 		},
 		added: added.map((e) => e.id),
 		duplicates,
