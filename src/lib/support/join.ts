@@ -11,7 +11,7 @@
  * last characters (token-tails.ts), which a saved run keeps and the sandbox's log shows.
  *
  * An exchange the run already holds (the same step, code or token, and answer; close in time when both are
- * timed) is not added twice; one that comes with the answer the run's copy lacks takes its place. The evidence
+ * timed, unless both are accepted token exchanges of one code, which a code allows only once) is not added twice; one that comes with the answer the run's copy lacks takes its place. The evidence
  * is given before redaction, and the joined run must be redacted whole before it is stored (runs.ts does), so a
  * secret the evidence carries is hidden everywhere, and redaction's places are renumbered here.
  */
@@ -85,6 +85,9 @@ const sharesTail = (a: RecordedExchange, b: RecordedExchange) => {
 export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean {
 	if (a.step !== b.step || a.request.method.toUpperCase() !== b.request.method.toUpperCase()) return false;
 	if (pathOf(a.request.url) !== pathOf(b.request.url) || !answersCompatible(a, b)) return false;
+	// A code is accepted once: two accepted exchanges of one code are one exchange, whatever the clocks that timed
+	// them say (a server's HAR may be minutes off the browser's).
+	if (a.step === 'token' && a.response?.status === 200 && b.response?.status === 200) return sameSecret(exchangeCode(a), exchangeCode(b));
 	if (isTimed(a) && isTimed(b) && Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt)) > CLOSE_MS) return false;
 	switch (a.step) {
 		case 'token':
