@@ -3,7 +3,7 @@
  * link and callback give what the walk knew. A walk, its saved run's permalink, an imported HAR of it and the
  * sandbox's live log of it are therefore annotated identically, with no state beyond the record.
  */
-import { callbackAppFailure } from './browser-flags';
+import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose';
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
@@ -30,7 +30,8 @@ function strippedHeader(exchange: RecordedExchange, name: string): boolean {
 	return exchange.strippedHeaders?.some((h) => h.toLowerCase() === name) ?? false;
 }
 
-export function annotateFlow(flow: FlowRecord): AnnotatedFlow {
+/** `browser`: the flow's browser side, when the caller read it already (diagnoseFlow reads it once for both halves). */
+export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): AnnotatedFlow {
 	const linkRedirectUri = linkParam(flow, 'redirect_uri');
 	const linkClientId = linkParam(flow, 'client_id');
 	const callbackResult = flow.callback && linkRedirectUri ? classifyCallback(flow.callback.url, { redirectUri: linkRedirectUri }) : null;
@@ -72,6 +73,6 @@ export function annotateFlow(flow: FlowRecord): AnnotatedFlow {
 		return null;
 	});
 	// The redirect may be fine while the app's own page at the redirect URI then failed: that is no success.
-	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(flow)) ?? annotateCallback(callbackResult) : null;
+	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(browser ?? readBrowserSide(flow))) ?? annotateCallback(callbackResult) : null;
 	return { callback, exchanges };
 }

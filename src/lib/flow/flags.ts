@@ -9,7 +9,7 @@
 import { SECTIONS, errorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback } from './callback';
-import { browserFlags } from './browser-flags';
+import { browserFlags, readBrowserSide, type BrowserSide } from './browser-flags';
 import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose';
 import type { RecordedExchange } from './exchange';
@@ -218,7 +218,8 @@ function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
 	});
 }
 
-export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[] {
+/** `browser`: the flow's browser side, when the caller read it already (see annotateFlow). */
+export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: BrowserSide): CrossFlag[] {
 	const numbered = flow.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
 	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
 	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
@@ -229,7 +230,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[]
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
 		...meFlags(flow, mes),
-		...browserFlags(flow),
+		...browserFlags(browser ?? readBrowserSide(flow)),
 		...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })
 	];
 	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
