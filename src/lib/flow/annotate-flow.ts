@@ -8,17 +8,13 @@ import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annot
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
-import type { FlowRecord } from './record';
+import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
 
 export interface AnnotatedFlow {
 	callback: Annotation | null;
 	/** One per exchange, in order; null for steps that are not annotated (the link, the redirect). */
 	exchanges: (Annotation | null)[];
-}
-
-function linkParam(flow: FlowRecord, name: string): string | undefined {
-	return flow.link && URL.canParse(flow.link) ? (new URL(flow.link).searchParams.get(name) ?? undefined) : undefined;
 }
 
 function succeeded(exchange: RecordedExchange): boolean {
@@ -32,9 +28,9 @@ function strippedHeader(exchange: RecordedExchange, name: string): boolean {
 
 /** `browser`: the flow's browser side, when the caller read it already (diagnoseFlow reads it once for both halves). */
 export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): AnnotatedFlow {
-	const linkRedirectUri = linkParam(flow, 'redirect_uri');
-	const linkClientId = linkParam(flow, 'client_id');
-	const callbackResult = flow.callback && linkRedirectUri ? classifyCallback(flow.callback.url, { redirectUri: linkRedirectUri }) : null;
+	const redirectUri = linkRedirectUri(flow);
+	const linkClientId = linkParameter(flow, 'client_id');
+	const callbackResult = flow.callback && redirectUri ? classifyCallback(flow.callback.url, { redirectUri }) : null;
 	const issuedCode = callbackResult?.kind === 'code' ? callbackResult.code : undefined;
 	const target = flow.target.kind;
 	const exchangedCodes = new Set<string>();
@@ -45,7 +41,7 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 			const sentCode = requestParam(request, 'code');
 			const annotation = annotateTokenExchange(exchange, {
 				target,
-				linkRedirectUri,
+				linkRedirectUri: redirectUri,
 				linkClientId,
 				codeReceivedAt: flow.callback?.receivedAt,
 				codeExchangedBefore: sentCode !== undefined && exchangedCodes.has(sentCode),

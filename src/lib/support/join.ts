@@ -16,6 +16,7 @@
  * secret the evidence carries is hidden everywhere, and redaction's places are renumbered here.
  */
 import type { ExchangeEvidence, EvidenceSource, RecordedExchange, StepId } from '$lib/flow/exchange';
+import { codeIn } from '$lib/flow/callback';
 import type { FlowRecord } from '$lib/flow/record';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
@@ -101,8 +102,6 @@ export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean 
 	}
 }
 
-const codeOfUrl = (url: string | undefined) => (url && URL.canParse(url) ? (new URL(url).searchParams.get('code') ?? undefined) : undefined);
-
 /** Where an untimed exchange goes: after the exchange it matches, else after the last of an earlier step. */
 function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callbackUrl: string | undefined): { at: number; by: ExchangeEvidence['matchedBy'] } {
 	const lastIndex = (test: (e: RecordedExchange) => boolean) => exchanges.findLastIndex(test);
@@ -110,7 +109,7 @@ function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callba
 		const code = exchangeCode(added);
 		const at = lastIndex((e) => sameSecret(exchangeCode(e), code));
 		if (at !== -1) return { at, by: 'code' };
-		if (sameSecret(codeOfUrl(callbackUrl), code)) return { at: lastIndex((e) => channelOf(e) === 'front'), by: 'code' };
+		if (sameSecret(codeIn(callbackUrl), code)) return { at: lastIndex((e) => channelOf(e) === 'front'), by: 'code' };
 	}
 	if (added.step === 'me') {
 		const at = lastIndex((e) => (e.step === 'token' || e.step === 'me') && sharesTail(e, added));
@@ -265,11 +264,11 @@ export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, r
 			return [{ exchange, ms, sandboxMs: entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms }];
 		});
 	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
-	const codes = [codeOfUrl(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
+	const codes = [codeIn(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
 	const callbackMs = run.callback ? Date.parse(run.callback.receivedAt) : NaN;
 	// The redirect back is on the sandbox's clock for a walk, on real time for a browser's HAR: either may be it.
 	const before = (s: LoggedStep, ms: number) => s.ms <= ms || s.sandboxMs <= ms;
-	const cancelled = run.callback !== null && codeOfUrl(run.callback.url) === undefined;
+	const cancelled = run.callback !== null && codeIn(run.callback.url) === undefined;
 	const tokens = ofClient.filter(
 		(s) =>
 			s.exchange.step === 'token' &&
