@@ -6,6 +6,16 @@ import { exchange, run } from '$lib/support/test-helpers';
 
 const runs = openRunStore(':memory:');
 vi.mock('./services', () => ({ services: async () => ({ sandbox: null, sessions: null, runs }) }));
+const SECRET = 'Sandbox-Client-Secret-1';
+vi.mock('./client-workspace', () => ({ clientWorkspace: async () => ({ getClient: (id: string) => (id === 'shop' ? { client_secret: SECRET } : undefined) }) }));
+vi.mock('./sandbox-admin', () => ({ mayReadWorkspaceLog: async () => true }));
+const sent = vi.hoisted(() => [] as unknown[]);
+vi.mock('./outbound', () => ({
+	send: async (request: unknown) => {
+		sent.push(request);
+		throw new Error('nothing is sent in these tests');
+	}
+}));
 
 const { addEvidence } = await import('./evidence');
 
@@ -55,8 +65,8 @@ function heldHar() {
 	return { body, finish: () => finish() };
 }
 
-function evidenceEvent(id: string, body: ReadableStream<Uint8Array>) {
-	const url = new URL(`http://localhost/runs/${id}/evidence?kind=har`);
+function evidenceEvent(id: string, body: ReadableStream<Uint8Array> | string, query = '?kind=har') {
+	const url = new URL(`http://localhost/runs/${id}/evidence${query}`);
 	const request = new Request(url, { method: 'POST', body, duplex: 'half' } as RequestInit);
 	return { params: { id }, locals: { sessionId: SESSION }, url, request } as unknown as RequestEvent & { params: { id: string } };
 }
@@ -78,5 +88,17 @@ describe('addEvidence', () => {
 		expect(response.status).toBe(200);
 		const stored = runs.get('held')!;
 		expect(stored.exchanges.map((e) => e.id)).toEqual(['x1', 'x2', 'har-3']);
+	});
+
+	it("refuses to send a saved request to another host with the sandbox client's secret put back, saying why", async () => {
+		const unsent = {
+			...exchange('token', { method: 'POST', url: 'https://allowed.example.com/oauth/token', body: 'grant_type=authorization_code&code=c-1&client_id=shop&client_secret=••••••' }),
+			id: 'curl-1'
+		};
+		runs.save(run({ id: 'resend', target: { kind: 'sandbox', authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' }, exchanges: [unsent] }), {}, runOwner(SESSION));
+		const response = await addEvidence(evidenceEvent('resend', JSON.stringify({ kind: 'send', exchangeId: 'curl-1' }), ''));
+		expect(response.status).toBe(400);
+		expect((await response.json()).message).toContain("goes to https://allowed.example.com, not to the sandbox's accounts host");
+		expect(sent).toEqual([]);
 	});
 });
