@@ -140,6 +140,18 @@ test('the run page of a failed, sanitised import (ranked causes, the failed call
 	expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
 });
 
+test("the verdict's exchange link lands on the exchange, a redirect's arrival included (its place in the timeline)", async ({ page }) => {
+	const path = join(dir, 'customer-verdict-link.har');
+	await writeFile(path, await readFile('src/lib/support/fixtures-browser/reload.har.json', 'utf8'));
+	await importThroughPage(page, path);
+	const link = page.getByTestId('verdict-exchange');
+	const target = (await link.getAttribute('href'))!;
+	await expect(page.locator(target)).toHaveCount(1);
+	await link.click();
+	await expect(page.locator(target)).toBeInViewport();
+	expect(new URL(page.url()).hash).toBe(target);
+});
+
 test.describe('done when: a full, sanitised 60 MB customer HAR', () => {
 	const MB = 1024 * 1024;
 	const CASES = [

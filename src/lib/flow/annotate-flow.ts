@@ -3,13 +3,12 @@
  * link and callback give what the walk knew. A walk, its saved run's permalink, an imported HAR of it and the
  * sandbox's live log of it are therefore annotated identically, with no state beyond the record.
  */
-import { callbackAppFailure } from './browser-flags';
+import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose';
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
-import type { FlowHints } from './flags';
-import type { FlowRecord } from './record';
+import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
 
 export interface AnnotatedFlow {
@@ -18,23 +17,20 @@ export interface AnnotatedFlow {
 	exchanges: (Annotation | null)[];
 }
 
-function linkParam(flow: FlowRecord, name: string): string | undefined {
-	return flow.link && URL.canParse(flow.link) ? (new URL(flow.link).searchParams.get(name) ?? undefined) : undefined;
-}
-
 function succeeded(exchange: RecordedExchange): boolean {
 	return exchange.response?.status === 200;
 }
 
-/** Whether the request shows what it sent in a header a sanitised export strips: unknown when it was stripped. */
-function strippedHeader(hints: FlowHints, name: string): boolean {
-	return hints.sanitised?.hidden.some((h) => h.toLowerCase() === name) ?? false;
+/** Whether a sanitised export removed this header from this exchange: what it carried is unknown. */
+function strippedHeader(exchange: RecordedExchange, name: string): boolean {
+	return exchange.strippedHeaders?.some((h) => h.toLowerCase() === name) ?? false;
 }
 
-export function annotateFlow(flow: FlowRecord, hints: FlowHints = {}): AnnotatedFlow {
-	const linkRedirectUri = linkParam(flow, 'redirect_uri');
-	const linkClientId = linkParam(flow, 'client_id');
-	const callbackResult = flow.callback && linkRedirectUri ? classifyCallback(flow.callback.url, { redirectUri: linkRedirectUri }) : null;
+/** `browser`: the flow's browser side, when the caller read it already (diagnoseFlow reads it once for both halves). */
+export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): AnnotatedFlow {
+	const redirectUri = linkRedirectUri(flow);
+	const linkClientId = linkParameter(flow, 'client_id');
+	const callbackResult = flow.callback && redirectUri ? classifyCallback(flow.callback.url, { redirectUri }) : null;
 	const issuedCode = callbackResult?.kind === 'code' ? callbackResult.code : undefined;
 	const target = flow.target.kind;
 	const exchangedCodes = new Set<string>();
@@ -45,7 +41,7 @@ export function annotateFlow(flow: FlowRecord, hints: FlowHints = {}): Annotated
 			const sentCode = requestParam(request, 'code');
 			const annotation = annotateTokenExchange(exchange, {
 				target,
-				linkRedirectUri,
+				linkRedirectUri: redirectUri,
 				linkClientId,
 				codeReceivedAt: flow.callback?.receivedAt,
 				codeExchangedBefore: sentCode !== undefined && exchangedCodes.has(sentCode),
@@ -66,13 +62,13 @@ export function annotateFlow(flow: FlowRecord, hints: FlowHints = {}): Annotated
 				target,
 				sentGrantCode: token !== undefined && !token.includes(MASK) && token === issuedCode,
 				sentUserAgent: requestHeader(exchange.request, 'user-agent') !== undefined,
-				sentToken: token !== undefined ? true : strippedHeader(hints, 'authorization') ? 'unknown' : false,
+				sentToken: token !== undefined ? true : strippedHeader(exchange, 'authorization') ? 'unknown' : false,
 				today: (flow.sandboxClock ?? exchange.startedAt).slice(0, 10)
 			});
 		}
 		return null;
 	});
 	// The redirect may be fine while the app's own page at the redirect URI then failed: that is no success.
-	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(flow)) ?? annotateCallback(callbackResult) : null;
+	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(browser ?? readBrowserSide(flow))) ?? annotateCallback(callbackResult) : null;
 	return { callback, exchanges };
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { errorCause } from '$lib/protocol';
 import { annotateFlow } from './annotate-flow';
-import { browserFlags } from './browser-flags';
+import { browserFlags as flagsOfSide, readBrowserSide } from './browser-flags';
 import { crossFlags } from './flags';
 import { STATE_CHECK_FIX } from './lint-params';
 import { exchange, flow } from './test-helpers';
 import type { RecordedExchange } from './exchange';
+import type { FlowRecord } from './record';
+
+const browserFlags = (record: FlowRecord) => flagsOfSide(readBrowserSide(record));
 
 const REDIRECT = 'https://shop.example.com/cb';
 const linkTo = (redirect: string, extra = '') =>
@@ -160,6 +163,34 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(callbackFailed?.candidates?.[0]?.why).toContain('125 minutes after the authorisation link');
 		const prompt = arrive('11:59:00', '?code=c-1', 302, 'a1', { location: '/home' });
 		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), prompt] }))).toEqual([]);
+	});
+
+	it('counts an arrival\'s age from the redirect that issued its code: a sign-in page left open is no slow arrival', () => {
+		const signedIn = (time: string) =>
+			at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), time, 'r');
+		const arrival = arrive('12:05:01', '?code=c-1', 302, 'a1', { location: '/home' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), signedIn('12:05:00'), arrival] }))).toEqual([]);
+		const [late] = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), signedIn('10:00:30'), arrival] }));
+		expect(late).toMatchObject({ id: 'slow-arrival', exchangeId: 'a1' });
+		expect(late?.message).toContain('125 minutes after the redirect that issued its code (exchange 2)');
+		// Without that redirect in the record, the link is all there is, and the message says so.
+		const [fromLink] = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), arrival] }));
+		expect(fromLink?.message).toContain('the redirect that issued its code is not in the record, so this counts from the link');
+	});
+
+	it("reads error words on a 2xx only in a short page's visible text: an app's page embedding an OAuth library is no failure", () => {
+		const library = `function fail(e){ if (e.error === 'invalid_request' || e.error === 'invalid_grant') throw new TokenError(e.error_description); }`;
+		const spa = `<!doctype html><html><head><script>${library}</script></head><body><div id="app">Welcome back</div><script>${'/* bundle */'.repeat(500)}</script></body></html>`;
+		const arrival = (body: string, status = 200, type = 'text/html') =>
+			at(exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status, headers: { 'Content-Type': type }, body }), '10:00:30', 'a1');
+		const flagsFor = (e: RecordedExchange) => browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), e] })).map((f) => f.id);
+		expect(flagsFor(arrival(spa))).toEqual([]);
+		expect(flagsFor(arrival(`<html><head><script>${library}</script></head><body>Signed in</body></html>`))).toEqual([]);
+		expect(flagsFor(arrival('<html><body><h1>Sign-in failed</h1><p>invalid_grant</p></body></html>'))).toEqual(['callback-failed']);
+		expect(flagsFor(arrival('{"error":"invalid_client"}', 200, 'application/json'))).toEqual(['callback-failed']);
+		expect(flagsFor(arrival(spa, 500))).toEqual(['callback-failed']);
+		const redirect = at(exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 302, headers: { Location: '/home' }, body: 'invalid_request' }), '10:00:30', 'a1');
+		expect(flagsFor(redirect)).toEqual([]);
 	});
 
 	it('reads only arrivals at the redirect URI: the authorisation host\'s redirect there is not the app\'s answer', () => {

@@ -5,17 +5,22 @@
  * library's message, means it failed; what the recording shows (this code's first or repeated arrival, the time
  * since the link, extra parameters on the link's redirect URI, the library's words) ranks the causes, most likely
  * first, each with the tables' fix. Also flagged: one code arriving more than once, a cancel sent straight back to
- * the authorisation page, and an arrival long after the link.
+ * the authorisation page, and an arrival long after the redirect that issued its code (or, when the record lacks
+ * that redirect, after the link).
+ *
+ * The record is read once per diagnosis (`readBrowserSide`): the arrivals, the app's answer to each and why it
+ * failed, shared by the flags (`browserFlags`) and the callback's annotation (`callbackAppFailure`).
  */
 import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
-import { classifyCallback, registeredPart } from './callback';
+import { classifyCallback, codeIn, registeredPart } from './callback';
 import { formatDuration, type Annotation, type Candidate } from './diagnose-annotation';
 import { rankCandidates, type EvidenceOf } from './diagnose-rank';
 import type { RecordedExchange } from './exchange';
 import type { CrossFlag } from './flags';
 import { STATE_CHECK_FIX } from './lint-params';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
+import { stepOfRequest } from './steps';
 
 /** Why an app sends a cancelled user straight back to the authorisation page, most often. */
 export const CANCEL_LOOP_CAUSE =
@@ -51,6 +56,8 @@ interface Arrival {
 	index: number;
 	/** The grant code it brought; null for a cancel (no `code`). */
 	code: string | null;
+	/** The app's answer to it. */
+	answer: AppAnswer;
 }
 
 interface AppAnswer {
@@ -77,12 +84,35 @@ const clock = (iso: string) => `${iso.slice(11, 19)} UTC`;
 const gap = (seconds: number) => (seconds < 1 ? 'under a second' : formatDuration(seconds));
 const millis = (iso: string) => Date.parse(iso);
 
+/** Each 7.2 row with the pattern of its `error` as a word, made once. */
+const TOKEN_ERROR_WORDS = TOKEN_ERRORS.map((row) => ({ row, pattern: new RegExp(`\\b${row.error}\\b`) }));
+
+/** A 2xx answer longer than this is an app's page, not an error page: its scripts may name every error there is. */
+const ERROR_PAGE_MAX_CHARS = 4096;
+
+/**
+ * The text of the app's answer in which error words count: the body of a 4xx or 5xx; of a 2xx, only a short text,
+ * JSON or HTML body, and of HTML only what a person sees (no script, style or markup). A single-page app's 200 that
+ * embeds an OAuth library's source names `invalid_request` and `TokenError` without failing; a redirect names nothing.
+ */
+function wordsOfAnswer(response: RecordedExchange['response']): string {
+	if (!response) return '';
+	if (response.status >= 400) return response.body;
+	if (response.status < 200 || response.status >= 300 || response.body.length > ERROR_PAGE_MAX_CHARS) return '';
+	const type = headerValue(response.headers, 'content-type') ?? '';
+	if (type !== '' && !/^(?:text\/|application\/(?:[\w.+-]*\+)?json)/i.test(type)) return '';
+	const html = /html/i.test(type) || /^\s*</.test(response.body);
+	return html
+		? response.body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<!--[\s\S]*?-->/g, ' ').replace(/<[^>]*>/g, ' ')
+		: response.body;
+}
+
 /** The app's answer to an arrival: failed when 4xx/5xx, or when it names a 7.2 error or a client library's failure. */
 function appAnswer(exchange: RecordedExchange): AppAnswer {
 	const status = exchange.response?.status ?? null;
-	const body = exchange.response?.body ?? '';
-	const rows = TOKEN_ERRORS.filter((row) => new RegExp(`\\b${row.error}\\b`).test(body));
-	const found = LIBRARY_MESSAGES.map((m) => ({ ...m, match: m.pattern.exec(body) })).find((m) => m.match !== null);
+	const words = wordsOfAnswer(exchange.response);
+	const rows = TOKEN_ERROR_WORDS.filter(({ pattern }) => pattern.test(words)).map(({ row }) => row);
+	const found = LIBRARY_MESSAGES.map((m) => ({ ...m, match: m.pattern.exec(words) })).find((m) => m.match !== null);
 	const library = found?.match ? { ...found, words: found.match[0] } : undefined;
 	return { status, failed: (status !== null && status >= 400) || rows.length > 0 || library !== undefined, rows, library };
 }
@@ -106,15 +136,47 @@ function arrivals(flow: FlowRecord): Arrival[] {
 		if (exchange.step !== 'authorise' || !URL.canParse(exchange.request.url) || registeredPart(new URL(exchange.request.url)) !== part) return;
 		const result = classifyCallback(exchange.request.url, { redirectUri });
 		if (result.kind === 'unexpected') return;
-		found.push({ exchange, n: index + 1, k: found.length + 1, index, code: result.kind === 'code' ? result.code : null });
+		found.push({ exchange, n: index + 1, k: found.length + 1, index, code: result.kind === 'code' ? result.code : null, answer: appAnswer(exchange) });
 	});
 	return found;
 }
 
-/** The last authorisation link the browser opened before `index`. */
-function linkBefore(flow: FlowRecord, index: number): { exchange: RecordedExchange; n: number } | undefined {
-	const i = flow.exchanges.slice(0, index).findLastIndex((e) => e.step === 'link');
-	return i === -1 ? undefined : { exchange: flow.exchanges[i]!, n: i + 1 };
+/** Where an answer's Location sends the browser, resolved against its request; undefined when it sends nowhere. */
+function locationOf(exchange: RecordedExchange): string | undefined {
+	const location = headerValue(exchange.response?.headers ?? [], 'location');
+	return location !== undefined && URL.canParse(location, exchange.request.url) ? new URL(location, exchange.request.url).href : undefined;
+}
+
+/** How long before an arrival its code was issued: since the redirect that sent it, else (not recorded) since the link. */
+interface CodeAge {
+	seconds: number;
+	/** What it is counted from, and that exchange's place, 1-based. */
+	from: 'redirect' | 'link';
+	n: number;
+}
+
+/**
+ * The arrival's age: from the last response before it whose Location carried its code (for a cancel, whose Location
+ * was the arrival itself), since a code lives 2 hours from its redirect, and a sign-in page may stay open for hours
+ * before that; from the last authorisation link only when that response is not in the record.
+ */
+function codeAge(flow: FlowRecord, arrival: Arrival): CodeAge | undefined {
+	const before = flow.exchanges.slice(0, arrival.index);
+	const issued = before.findLastIndex((e) => {
+		const location = locationOf(e);
+		return arrival.code !== null ? codeIn(location) === arrival.code : location === new URL(arrival.exchange.request.url).href;
+	});
+	const i = issued !== -1 ? issued : before.findLastIndex((e) => e.step === 'link');
+	if (i === -1) return undefined;
+	return { seconds: (millis(arrival.exchange.startedAt) - millis(flow.exchanges[i]!.startedAt)) / 1000, from: issued !== -1 ? 'redirect' : 'link', n: i + 1 };
+}
+
+/** "125 minutes after the redirect that issued its code (exchange 3)", and what a count from the link means. */
+function describeAge(age: CodeAge): string {
+	const minutes = `${Math.round(age.seconds / 60)} minutes`;
+	return age.from === 'redirect'
+		? `${minutes} after the redirect that issued its code (exchange ${age.n})`
+		: `${minutes} after the authorisation link (exchange ${age.n}); the redirect that issued its code is not in the record, so this counts from the link, and a sign-in page left open before signing in makes the code younger than that`;
 }
 
 /** Evidence for the causes of `invalid_grant`, from what the recording shows of this arrival. */
@@ -122,7 +184,7 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 	const first = all.find((a) => a.code === arrival.code);
 	if (first && first !== arrival) {
 		const age = (millis(arrival.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000;
-		const firstAnswer = describeAnswer(first.exchange, appAnswer(first.exchange));
+		const firstAnswer = describeAnswer(first.exchange, first.answer);
 		return [
 			{
 				causeId: 'used',
@@ -135,8 +197,7 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 		];
 	}
 	const query = linkRedirectUri(flow)?.split('?')[1];
-	const link = linkBefore(flow, arrival.index);
-	const sinceLink = link ? (millis(arrival.exchange.startedAt) - millis(link.exchange.startedAt)) / 1000 : 0;
+	const age = codeAge(flow, arrival);
 	return [
 		...(query
 			? [
@@ -147,12 +208,12 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 					}
 				]
 			: []),
-		...(sinceLink >= LIMITS.codeTtlSeconds
+		...(age && age.seconds >= LIMITS.codeTtlSeconds
 			? [
 					{
 						causeId: 'expired' as const,
 						likelihood: 'possible' as const,
-						why: `The browser arrived ${Math.round(sinceLink / 60)} minutes after the authorisation link: if this arrival replays an old redirect (history, a bookmark, a restored tab), its code is older than ${formatDuration(LIMITS.codeTtlSeconds)}.`
+						why: `The browser arrived ${describeAge(age)}: if this arrival replays an old redirect (history, a bookmark, a restored tab), its code is older than ${formatDuration(LIMITS.codeTtlSeconds)}.`
 					}
 				]
 			: [])
@@ -245,7 +306,7 @@ function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
  * cancel loop, flagged on its own.
  */
 function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure | null {
-	const answer = appAnswer(arrival.exchange);
+	const { answer } = arrival;
 	if (answer.failed) return arrival.code === null ? cancelFailure(arrival, answer) : codeFailure(flow, arrival, all, answer);
 	const restart = arrival.code === null ? null : restartAfter(flow, arrival);
 	return restart ? restartFailure(flow, arrival, all, restart) : null;
@@ -253,9 +314,9 @@ function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure 
 
 /* ------------------------------------------------------------------ the rules */
 
-function callbackFailedFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
-	return all.flatMap((arrival): CrossFlag[] => {
-		const failure = failureOf(flow, arrival, all);
+function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
+	return side.arrivals.flatMap((arrival, i): CrossFlag[] => {
+		const failure = side.failures[i];
 		if (!failure) return [];
 		return [
 			{
@@ -279,9 +340,9 @@ function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
 		const first = same[0]!;
 		const outcomes = same.map((a) => {
 			const after = a === first ? '' : `, ${gap((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
-			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, appAnswer(a.exchange))}`;
+			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, a.answer)}`;
 		});
-		const laterFailed = same.slice(1).some((a) => appAnswer(a.exchange).failed);
+		const laterFailed = same.slice(1).some((a) => a.answer.failed);
 		return [
 			{
 				id: 'code-arrived-again',
@@ -304,7 +365,8 @@ interface Restart {
 
 function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
 	const location = headerValue(arrival.exchange.response?.headers ?? [], 'location');
-	if (location !== undefined && URL.canParse(location, arrival.exchange.request.url) && isAuthorisationLink(new URL(location, arrival.exchange.request.url).href))
+	const target = locationOf(arrival.exchange);
+	if (target !== undefined && stepOfRequest('GET', target) === 'link')
 		return { redirected: true, evidence: `its callback answered ${arrival.exchange.response?.status} with a redirect to the authorisation page` };
 	const offset = flow.exchanges.slice(arrival.index + 1).findIndex((e) => e.step === 'link');
 	const next = offset === -1 ? undefined : flow.exchanges[arrival.index + 1 + offset]!;
@@ -315,13 +377,6 @@ function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
 		redirected: false,
 		evidence: `${via}the browser opened a new authorisation link (exchange ${arrival.index + 2 + offset}) ${gap(seconds)} later, too soon for the user to have asked`
 	};
-}
-
-/** An address on the authorisation page: /sso/{supergroup} with the link's parameters. */
-function isAuthorisationLink(url: string): boolean {
-	if (!URL.canParse(url)) return false;
-	const parsed = new URL(url);
-	return /\/sso\/[^/]+$/.test(parsed.pathname) && (parsed.searchParams.has('client_id') || parsed.searchParams.has('response_type'));
 }
 
 function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
@@ -344,15 +399,13 @@ function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 
 function slowArrivalFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	return all.flatMap((arrival): CrossFlag[] => {
-		const link = linkBefore(flow, arrival.index);
-		if (!link) return [];
-		const seconds = (millis(arrival.exchange.startedAt) - millis(link.exchange.startedAt)) / 1000;
-		if (!(seconds >= LIMITS.codeTtlSeconds)) return [];
+		const age = codeAge(flow, arrival);
+		if (!age || !(age.seconds >= LIMITS.codeTtlSeconds)) return [];
 		return [
 			{
 				id: 'slow-arrival',
 				severity: 'warning',
-				message: `The browser arrived at the redirect URI (arrival ${arrival.k}, exchange ${arrival.n}) ${Math.round(seconds / 60)} minutes after the authorisation link (exchange ${link.n}); a code lives ${formatDuration(LIMITS.codeTtlSeconds)} from its redirect. An arrival this late is a page left open or an old redirect replayed from history or a bookmark: its code may be used or expired, and what your app kept in its session for this sign-in may be gone.`,
+				message: `The browser arrived at the redirect URI (arrival ${arrival.k}, exchange ${arrival.n}) ${describeAge(age)}. A code lives ${formatDuration(LIMITS.codeTtlSeconds)} from its redirect. An arrival this late is a page left open or an old redirect replayed from history or a bookmark: its code may be used or expired, and what your app kept in its session for this sign-in may be gone.`,
 				section: SECTIONS.code,
 				fix: errorCause('token-invalid-grant', 'expired').fix,
 				exchangeId: arrival.exchange.id
@@ -361,11 +414,24 @@ function slowArrivalFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	});
 }
 
-/** What the browser's side of the flow shows is wrong: the app's answers to its arrivals at the redirect URI. */
-export function browserFlags(flow: FlowRecord): CrossFlag[] {
+/** The browser's side of a flow, read once per diagnosis: its arrivals at the redirect URI and why each failed. */
+export interface BrowserSide {
+	flow: FlowRecord;
+	arrivals: Arrival[];
+	/** Each arrival's failure, by its place in `arrivals`; null when the app's answer did not fail. */
+	failures: (Failure | null)[];
+}
+
+export function readBrowserSide(flow: FlowRecord): BrowserSide {
 	const all = arrivals(flow);
+	return { flow, arrivals: all, failures: all.map((arrival) => failureOf(flow, arrival, all)) };
+}
+
+/** What the browser's side of the flow shows is wrong: the app's answers to its arrivals at the redirect URI. */
+export function browserFlags(side: BrowserSide): CrossFlag[] {
+	const { flow, arrivals: all } = side;
 	if (all.length === 0) return [];
-	return [...callbackFailedFlags(flow, all), ...codeArrivedAgainFlags(all), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all)];
+	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(all), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all)];
 }
 
 /**
@@ -373,13 +439,14 @@ export function browserFlags(flow: FlowRecord): CrossFlag[] {
  * (a code, or a cancel), but the sign-in was not, so it must not read as a success. Null when the app's answer is
  * not in the record or did not fail.
  */
-export function callbackAppFailure(flow: FlowRecord): Annotation | null {
-	if (!flow.callback) return null;
-	const all = arrivals(flow);
-	const arrival = all.findLast((a) => a.exchange.request.url === flow.callback!.url);
-	const failure = arrival ? failureOf(flow, arrival, all) : null;
+export function callbackAppFailure(side: BrowserSide): Annotation | null {
+	const { callback } = side.flow;
+	if (!callback) return null;
+	const i = side.arrivals.findLastIndex((a) => a.exchange.request.url === callback.url);
+	const arrival = side.arrivals[i];
+	const failure = side.failures[i];
 	if (!arrival || !failure) return null;
-	const status = describeAnswer(arrival.exchange, appAnswer(arrival.exchange));
+	const status = describeAnswer(arrival.exchange, arrival.answer);
 	return {
 		outcome: 'error',
 		title:

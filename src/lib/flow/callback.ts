@@ -79,3 +79,8 @@ export function codeExpiresAt(receivedAt: Date): Date {
 export function secondsLeft(expiresAt: Date, now: Date): number {
 	return Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
 }
+
+/** The `code` parameter of a URL (a redirect's Location, an arrival at the redirect URI); undefined when none. */
+export function codeIn(url: string | undefined): string | undefined {
+	return (url && URL.canParse(url) ? new URL(url).searchParams.get('code') : null) ?? undefined;
+}

@@ -3,6 +3,7 @@
  * an imported run and the sandbox's live flows are all diagnosed here, so each source shows the same findings.
  */
 import { annotateFlow, type AnnotatedFlow } from './annotate-flow';
+import { readBrowserSide } from './browser-flags';
 import { crossFlags, type CrossFlag, type FlowHints } from './flags';
 import type { FlowRecord } from './record';
 
@@ -14,5 +15,6 @@ export interface FlowDiagnosis {
 }
 
 export function diagnoseFlow(flow: FlowRecord, hints: FlowHints = {}): FlowDiagnosis {
-	return { annotations: annotateFlow(flow, hints), flags: crossFlags(flow, hints) };
+	const browser = readBrowserSide(flow);
+	return { annotations: annotateFlow(flow, browser), flags: crossFlags(flow, hints, browser) };
 }

@@ -34,6 +34,11 @@ export interface RecordedExchange {
 	 * token itself is redacted, as the sandbox's log keeps them: what matches a me.json to its token exchange.
 	 */
 	tokenTails?: readonly string[];
+	/**
+	 * The headers a sanitised HAR export removed from this exchange (support/sanitised.ts), when it came from one: what
+	 * they carried is unknown, not missing. Only this exchange's own: evidence joined to its run keeps its own mark.
+	 */
+	strippedHeaders?: readonly string[];
 }
 
 /** Where evidence added to a run came from. */

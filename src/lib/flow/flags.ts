@@ -6,10 +6,10 @@
  * browser-flags.ts; faults across time (an exchange after 2 hours, a token used after deletion, the live view's
  * cancel loop), from flow-flags.ts.
  */
-import { SECTIONS, errorRow } from '$lib/protocol';
+import { SECTIONS, errorCause } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
-import { classifyCallback } from './callback';
-import { browserFlags } from './browser-flags';
+import { classifyCallback, codeIn } from './callback';
+import { browserFlags, readBrowserSide, type BrowserSide } from './browser-flags';
 import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose';
 import type { RecordedExchange } from './exchange';
@@ -46,8 +46,6 @@ export interface FlowHints {
 	 * by value): the masked link the linter sees no longer shows it.
 	 */
 	secretInLink?: boolean;
-	/** The record came from a sanitised export: no finding may rest on the headers it hid. */
-	sanitised?: SanitisedExport;
 	/** The live view split this flow from one that ended in a cancel just before its link (reconstruct.ts). */
 	followsCancel?: FollowedCancel | null;
 }
@@ -60,8 +58,6 @@ interface Numbered {
 
 const header = (e: RecordedExchange, name: string) => requestHeader(e.request, name);
 const param = (e: RecordedExchange, name: string) => requestParam(e.request, name);
-
-const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
 
 /* ------------------------------------------------------------------ the link */
 
@@ -103,7 +99,7 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 					severity: 'error',
 					message: `Exchange ${n} (token) sends no \`redirect_uri\`; it must repeat the link's, \`${linked}\`. The service answers invalid_request.`,
 					section: SECTIONS.tokenEndpoint,
-					fix: fix('token-invalid-request', 'missing-parameter'),
+					fix: errorCause('token-invalid-request', 'missing-parameter').fix,
 					exchangeId: exchange.id
 				}
 			];
@@ -113,7 +109,7 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 				severity: 'error',
 				message: `Exchange ${n} (token) sends a \`redirect_uri\` that differs from the link's: ${describeDiff(redirectUriDiff(linked, sent))}. It must be identical, extra query parameters included, or the service answers invalid_grant.`,
 				section: SECTIONS.tokenEndpoint,
-				fix: fix('token-invalid-grant', 'redirect-mismatch'),
+				fix: errorCause('token-invalid-grant', 'redirect-mismatch').fix,
 				exchangeId: exchange.id
 			}
 		];
@@ -134,7 +130,7 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 						severity: 'error',
 						message: `Exchange ${n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
 						section: SECTIONS.code,
-						fix: fix('token-invalid-grant', 'used'),
+						fix: errorCause('token-invalid-grant', 'used').fix,
 						exchangeId: exchange.id
 					}
 				: {
@@ -142,7 +138,7 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 						severity: 'warning',
 						message: `Exchange ${n} (token) sends the same code as exchange ${first.n}. None of the earlier attempts succeeded, so the code may still be unused, but a code works once (2.2).`,
 						section: SECTIONS.code,
-						fix: fix('token-invalid-grant', 'used'),
+						fix: errorCause('token-invalid-grant', 'used').fix,
 						exchangeId: exchange.id
 					}
 		];
@@ -160,7 +156,7 @@ function afterCancelFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 			severity: 'error' as const,
 			message: `The user cancelled (the redirect back carried no \`code\`), yet exchange ${n} (token) was attempted without a code. The service answers invalid_request; the cancel itself was not an error.`,
 			section: SECTIONS.states,
-			fix: fix('token-invalid-request', 'missing-code'),
+			fix: errorCause('token-invalid-request', 'missing-code').fix,
 			exchangeId: exchange.id
 		}));
 }
@@ -180,17 +176,15 @@ function browserTokenFlags(tokens: Numbered[]): CrossFlag[] {
 
 /* ------------------------------------------------------------------ me.json */
 
-const codeIn = (url: string | undefined): string | null => (url && URL.canParse(url) ? new URL(url).searchParams.get('code') : null);
-
 /** The grant codes a flow carries: on the way back to the redirect URI, and sent to the token endpoint. */
 function grantCodes(flow: FlowRecord): Set<string> {
 	const back = flow.exchanges.flatMap((e) => [
 		...(e.step === 'authorise' ? [e.request.url] : []),
 		...(e.response ? [headerValue(e.response.headers, 'location')] : [])
 	]);
-	const sent = flow.exchanges.filter((e) => e.step === 'token').map((e) => requestParam(e.request, 'code') ?? null);
+	const sent = flow.exchanges.filter((e) => e.step === 'token').map((e) => requestParam(e.request, 'code'));
 	const codes = [...[flow.callback?.url, ...back].map(codeIn), ...sent];
-	return new Set(codes.filter((c): c is string => c !== null && c !== ''));
+	return new Set(codes.filter((c): c is string => c !== undefined && c !== ''));
 }
 
 function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
@@ -204,7 +198,7 @@ function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
 				severity: 'error',
 				message: `Exchange ${n} (me.json) sends the grant code from the redirect instead of an access token. A grant code is accepted only by the token endpoint (5.4); me.json answers 401.`,
 				section: SECTIONS.authentication,
-				fix: fix('me-unauthorized', 'grant-code'),
+				fix: errorCause('me-unauthorized', 'grant-code').fix,
 				exchangeId: exchange.id
 			});
 		if (header(exchange, 'user-agent') === undefined)
@@ -213,14 +207,15 @@ function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
 				severity: exchange.response?.status === 403 ? 'error' : 'warning',
 				message: `Exchange ${n} (me.json) sends no \`User-Agent\` header, which 4.3 requires; the service may answer 403.`,
 				section: SECTIONS.meEndpoint,
-				fix: fix('me-forbidden', 'missing-user-agent'),
+				fix: errorCause('me-forbidden', 'missing-user-agent').fix,
 				exchangeId: exchange.id
 			});
 		return flags;
 	});
 }
 
-export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[] {
+/** `browser`: the flow's browser side, when the caller read it already (see annotateFlow). */
+export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: BrowserSide): CrossFlag[] {
 	const numbered = flow.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
 	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
 	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
@@ -231,7 +226,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}): CrossFlag[]
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
 		...meFlags(flow, mes),
-		...browserFlags(flow),
+		...browserFlags(browser ?? readBrowserSide(flow)),
 		...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })
 	];
 	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));

@@ -3,13 +3,11 @@
  * still used after the user asked for deletion, and, for a flow the live view split from the one before it, a new
  * sign-in started right after that one's cancel (the cancel loop; browser-flags.ts finds it inside one record).
  */
-import { LIMITS, CODE_VALIDITY, SECTIONS, durationWords, errorRow } from '$lib/protocol';
-import { uriParts } from '../http/encoding';
-import { splitRawQuery } from '../http/form';
-import type { RecordedExchange } from './exchange';
+import { LIMITS, CODE_VALIDITY, SECTIONS, durationWords, errorCause } from '$lib/protocol';
 import { CANCEL_LOOP_CAUSE, CANCEL_LOOP_FIX } from './browser-flags';
 import type { CrossFlag } from './flags';
 import type { ReconstructedFlow } from './reconstruct';
+import { requestParam } from './request-params';
 
 /** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */
 export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges'> & { followsCancel?: FollowedCancel | null };
@@ -17,25 +15,20 @@ export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchang
 /** The live view's finding that a flow's link came right after another flow's cancel (reconstruct.ts). */
 export type FollowedCancel = NonNullable<ReconstructedFlow['followsCancel']>;
 
-const fix = (rowId: Parameters<typeof errorRow>[0], causeId: string) => errorRow(rowId).causes.find((c) => c.id === causeId)?.fix ?? '';
-
-const grantType = (exchange: RecordedExchange) =>
-	splitRawQuery(`${uriParts(exchange.request.url).query}&${exchange.request.body ?? ''}`).find((p) => p.name === 'grant_type')?.value;
-
 function lateExchangeFlags(flow: FlaggedFlow): CrossFlag[] {
 	const callback = flow.callback;
 	if (!callback) return [];
 	const issuedAt = Date.parse(callback.receivedAt);
 	return flow.exchanges.flatMap((exchange, i): CrossFlag[] => {
 		const elapsed = Math.floor((Date.parse(exchange.startedAt) - issuedAt) / 1000);
-		if (exchange.step !== 'token' || grantType(exchange) === 'refresh_token' || elapsed <= LIMITS.codeTtlSeconds) return [];
+		if (exchange.step !== 'token' || requestParam(exchange.request, 'grant_type') === 'refresh_token' || elapsed <= LIMITS.codeTtlSeconds) return [];
 		return [
 			{
 				id: 'exchange-after-expiry',
 				severity: 'error',
 				message: `Exchange ${i + 1} (token) came ${durationWords(elapsed)} after the redirect delivered the code, which can be exchanged for ${CODE_VALIDITY} only (8). The service answers invalid_grant.`,
 				section: SECTIONS.limits,
-				fix: fix('token-invalid-grant', 'expired'),
+				fix: errorCause('token-invalid-grant', 'expired').fix,
 				exchangeId: exchange.id
 			}
 		];
@@ -71,7 +64,7 @@ function deletedUserFlags(flow: FlaggedFlow): CrossFlag[] {
 					? `Exchange ${i + 1} (me.json) uses the token again after me.json answered 404: the user asked for their account to be deleted, and the token is of no more use.`
 					: `Exchange ${i + 1} (me.json) answered 404: the user asked for their account to be deleted after the token was granted.`,
 				section: SECTIONS.meEndpoint,
-				fix: fix('me-not-found', 'deletion-requested'),
+				fix: errorCause('me-not-found', 'deletion-requested').fix,
 				exchangeId: exchange.id
 			}
 		];

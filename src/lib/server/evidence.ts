@@ -13,24 +13,22 @@ import { requestClientId } from '$lib/flow/request-params';
 import { parseCurl, parseRawHttp, readCurl, readRawHttp } from '$lib/support/curl-import';
 import { harStreamToRun, MAX_HAR_BYTES } from '$lib/support/har';
 import { joinEvidence, sandboxLogEvidence, type Evidence } from '$lib/support/join';
-import { headersToSend, hiddenParts, withClientSecret } from '$lib/support/resend';
+import { headersToSend, requestToResend } from '$lib/support/resend';
 import type { ImportResult, Run } from '$lib/support/run';
 import { LOG_CAPACITY, type LoggedExchange } from '$lib/sandbox/request-log';
 import { chunksOf, readBodyUpTo, DEFAULT_BODY_LIMIT, tooLarge } from './body-limits';
 import { clientWorkspace } from './client-workspace';
 import { config } from './config';
 import { send, type OutboundRequest } from './outbound';
-import { runOwner } from './run-access';
 import { mayReadWorkspaceLog } from './sandbox-admin';
+import type { RunStore } from './runs';
 import { services } from './services';
-
-const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
+import { ownsRun, storedRun } from './support';
 
 /** The run, for its owner only: anyone else may read it by its permalink, never add to it. */
-async function ownedRun(id: string, sessionId: string | undefined): Promise<{ run: Run; owner: string }> {
-	const found = RUN_ID.test(id) ? (await services()).runs.find(id) : undefined;
-	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
-	if (sessionId === undefined || found.owner === null || found.owner !== runOwner(sessionId))
+function ownedRun(runs: RunStore, id: string, sessionId: string | undefined): { run: Run; owner: string } {
+	const found = storedRun(runs, id);
+	if (found.owner === null || !ownsRun(found.owner, sessionId))
 		error(403, 'Only the person who saved this run may add evidence to it. Import the evidence as a run of your own at /runs.');
 	return { run: found.run, owner: found.owner };
 }
@@ -94,23 +92,26 @@ async function sandboxLog(event: RequestEvent, run: Run): Promise<Outcome> {
 	return { ok: true, evidence: sandboxLogEvidence(entries, clientId, run) };
 }
 
-/** An unanswered exchange of the run sent for its answer, with the sandbox client's secret put back. */
+/**
+ * An unanswered exchange of the run sent for its answer, with the sandbox client's secret put back when it is that
+ * client's own token exchange with the sandbox (resend.ts says why not otherwise).
+ */
 async function sendFromRun(event: RequestEvent, run: Run, exchangeId: string): Promise<Outcome> {
 	const held = run.exchanges.find((e) => e.id === exchangeId);
 	if (!held) return refused(404, `This run has no exchange "${exchangeId}".`);
 	if (held.response) return refused(400, 'This exchange already has its answer.');
 	const { workspace, clientId } = await readableClient(event, run);
 	const secret = workspace && clientId !== undefined ? workspace.getClient(clientId)?.client_secret : undefined;
-	const request = secret ? withClientSecret(held.request, secret) : held.request;
-	const hidden = hiddenParts(request);
-	if (hidden.length > 0)
-		return refused(
-			400,
-			`This request was redacted when it was saved (${hidden.join(', ')}), so the explorer cannot send it as it was. Paste it again under "Add evidence" with "send it now".`
-		);
-	const exchange = await sendAgain(held, request);
+	const holder = secret && clientId !== undefined ? { clientId, secret, accountsOrigin: new URL(config().sandbox.accountsUrl).origin } : undefined;
+	const resend = requestToResend(held, holder);
+	if (!resend.ok) return refused(400, resend.message);
+	const exchange = await sendAgain(held, resend.request);
 	if (typeof exchange === 'string') return refused(400, exchange);
-	return { ok: true, evidence: { source: 'sent', timed: true, record: { link: null, callback: null, exchanges: [exchange] }, redactions: [] }, secrets: secret ? [secret] : [] };
+	return {
+		ok: true,
+		evidence: { source: 'sent', timed: true, record: { link: null, callback: null, exchanges: [exchange] }, redactions: [] },
+		secrets: secret ? [secret] : []
+	};
 }
 
 async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
@@ -119,7 +120,8 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
 		if (event.request.body === null) return refused(400, 'No HAR: send the file itself as the body.');
 		const result = await harStreamToRun(chunksOf(event.request.body), { maxBytes: MAX_HAR_BYTES });
 		if (!result.ok) return refused(result.tooLarge ? 413 : 400, result.message);
-		return { ok: true, evidence: { source: 'har', timed: true, record: result.run, redactions: result.run.redactions } };
+		const { sanitised } = result.run;
+		return { ok: true, evidence: { source: 'har', timed: true, record: result.run, redactions: result.run.redactions, ...(sanitised ? { sanitised } : {}) } };
 	}
 	const bytes = event.request.body === null ? new Uint8Array() : await readBodyUpTo(event.request.body, DEFAULT_BODY_LIMIT);
 	if (bytes === null) return { ok: false, status: 413, message: (await tooLarge(DEFAULT_BODY_LIMIT).json()).message };
@@ -142,11 +144,13 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
  * Answers how many exchanges were added, how many the run already held, and how many of those got their answer.
  */
 export async function addEvidence(event: RequestEvent & { params: { id: string } }): Promise<Response> {
-	const { run, owner } = await ownedRun(event.params.id, event.locals.sessionId);
-	const read = await readEvidence(event, run);
-	if (!read.ok) return json({ message: read.message }, { status: read.status });
-	const joined = joinEvidence(run, read.evidence);
 	const { runs } = await services();
+	const read = await readEvidence(event, ownedRun(runs, event.params.id, event.locals.sessionId).run);
+	if (!read.ok) return json({ message: read.message }, { status: read.status });
+	// Reading the evidence may wait (a streamed HAR, a send): the run is read again, and joined and saved with no
+	// await between, so nothing saved to it meanwhile (a walk's step, other evidence) is lost.
+	const { run, owner } = ownedRun(runs, event.params.id, event.locals.sessionId);
+	const joined = joinEvidence(run, read.evidence);
 	runs.save(joined.run, { clientSecrets: read.secrets ?? [] }, owner);
 	return json({ added: joined.added.length, duplicates: joined.duplicates - joined.answered, answered: joined.answered });
 }

@@ -20,16 +20,25 @@ import { describeSanitised } from '$lib/support/sanitised';
 import { runAsSeenBy, runOwner } from './run-access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from './body-limits';
 import { services } from './services';
+import type { RunStore } from './runs';
 import { config } from './config';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** The run of this id as the store holds it (redacted), and its owner; a 404 when there is none. */
+export function storedRun(runs: RunStore, id: string): { run: Run; owner: string | null } {
+	const found = RUN_ID.test(id) ? runs.find(id) : undefined;
+	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
+	return found;
+}
+
+/** Whether this session saved the run. */
+export const ownsRun = (owner: string | null, sessionId: string | undefined) => owner !== null && sessionId !== undefined && owner === runOwner(sessionId);
+
 /** The run as this session may see it (see run-access.ts), and whether the session owns it. */
 async function findOwnRun(id: string, sessionId: string | undefined): Promise<{ run: Run; owned: boolean }> {
-	const found = RUN_ID.test(id) ? (await services()).runs.find(id) : undefined;
-	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
-	const owned = found.owner !== null && sessionId !== undefined && found.owner === runOwner(sessionId);
-	return { run: await runAsSeenBy(found.run, found.owner, sessionId), owned };
+	const found = storedRun((await services()).runs, id);
+	return { run: await runAsSeenBy(found.run, found.owner, sessionId), owned: ownsRun(found.owner, sessionId) };
 }
 
 async function findRun(id: string, sessionId: string | undefined): Promise<Run> {

@@ -9,6 +9,7 @@ import { leaks } from '$lib/http/leak-forms';
 import { annotateFlow } from '$lib/flow/annotate-flow';
 import { exchange, flow } from '$lib/flow/test-helpers';
 import { diagnoseRun } from './diagnose-run';
+import { joinEvidence } from './join';
 import { harStreamToRun, harToRun, runToHar } from './har';
 import { runToMarkdown } from './report';
 import { describeSanitised, SanitisedCheck } from './sanitised';
@@ -121,9 +122,55 @@ describe('the sanitised-export rule', () => {
 		const me = exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { 'User-Agent': 'a' } }, { status: 401 });
 		const record = flow({ exchanges: [me] });
 		expect(annotateFlow(record).exchanges[0]).toMatchObject({ causeId: 'missing-token' });
-		const unknown = annotateFlow(record, { sanitised: { hidden: ['Authorization'] } }).exchanges[0];
+		const unknown = annotateFlow(flow({ exchanges: [{ ...me, strippedHeaders: ['Authorization'] }] })).exchanges[0];
 		expect(unknown?.causeId).toBeUndefined();
 		expect(unknown?.candidates[0]).toMatchObject({ causeId: 'missing-token', likelihood: 'possible' });
 		expect(unknown?.candidates[0]?.why).toMatch(/sanitised/);
+	});
+
+	/** A HAR of `entries` and a me.json call without `Authorization` that me.json refused. */
+	const withMe = (entries: HarEntry[]) => {
+		const me: HarEntry = {
+			...entries.at(-1)!,
+			startedDateTime: '2026-03-02T09:00:23.000Z',
+			request: { ...entries.at(-1)!.request, url: 'https://accounts.example.com/api/v3/me.json', headers: [{ name: 'User-Agent', value: 'shop' }], cookies: [], queryString: [] },
+			response: { ...entries.at(-1)!.response, status: 401, statusText: 'Unauthorized', headers: [], cookies: [], content: { size: 0, mimeType: 'text/plain', text: '' } }
+		};
+		return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [...entries, me] } });
+	};
+	const meOf = (r: Parameters<typeof diagnoseRun>[0]) => diagnoseRun(r).annotations.exchanges[r.exchanges.findIndex((e) => e.step === 'me')];
+	const importedText = (text: string) => {
+		const result = harToRun(text, OPTIONS);
+		if (!result.ok) throw new Error(result.message);
+		return result.run;
+	};
+
+	it("keeps a sanitised HAR's own mark when it is added to a run as evidence: its me.json's token is unknown", () => {
+		const evidence = importedText(withMe(har('good-sanitised')));
+		expect(meOf(evidence)?.causeId).toBeUndefined();
+		const walk = importedText(load('good'));
+		const joined = joinEvidence(walk, { source: 'har', timed: true, record: evidence, redactions: [], sanitised: evidence.sanitised! }).run;
+		expect(joined.sanitised).toEqual(evidence.sanitised);
+		expect(meOf(joined)?.causeId).toBeUndefined();
+		expect(meOf(joined)?.candidates[0]).toMatchObject({ causeId: 'missing-token', likelihood: 'possible' });
+	});
+
+	it("reads a server-side HAR's me.json without a token as missing, though the run it joins was sanitised", () => {
+		const sanitisedRun = importedText(load('good-sanitised'));
+		expect(sanitisedRun.sanitised).toBeDefined();
+		const server = importedText(withMe(har('good')));
+		expect(server.sanitised).toBeUndefined();
+		const joined = joinEvidence(sanitisedRun, { source: 'har', timed: true, record: server, redactions: [] }).run;
+		expect(meOf(joined)?.causeId).toBe('missing-token');
+		const back = harToRun(JSON.stringify(runToHar(joined)), OPTIONS);
+		expect(back.ok && meOf(back.run)?.causeId).toBe('missing-token');
+	});
+
+	it('reads an export made before exchanges carried their own mark as sanitised throughout', () => {
+		const exported = runToHar(importedText(withMe(har('good-sanitised'))));
+		for (const entry of exported.log.entries) delete (entry._ssoFlowExplorer as { exchange?: { strippedHeaders?: string[] } } | undefined)?.exchange?.strippedHeaders;
+		const back = importedText(JSON.stringify(exported));
+		expect(back.exchanges.every((e) => e.strippedHeaders?.includes('Authorization'))).toBe(true);
+		expect(meOf(back)?.causeId).toBeUndefined();
 	});
 });

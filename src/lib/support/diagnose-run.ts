@@ -1,6 +1,6 @@
 /**
- * A saved run's diagnosis: the flow engine's, told what redaction found that the redacted run no longer shows, and
- * which headers a sanitised HAR export hid.
+ * A saved run's diagnosis: the flow engine's, told what redaction found that the redacted run no longer shows. What
+ * a sanitised HAR export hid, each exchange from one says itself (`strippedHeaders`).
  */
 import { diagnoseFlow, type FlowDiagnosis } from '$lib/flow/diagnose-flow';
 import type { FlowHints } from '$lib/flow/flags';
@@ -9,5 +9,5 @@ import type { Run } from './run';
 
 /** `hints`: what the run's source knows beyond the run (the live view: that the flow followed a cancel). */
 export function diagnoseRun(run: Run, hints: FlowHints = {}): FlowDiagnosis {
-	return diagnoseFlow(run, { ...hints, secretInLink: secretFoundInLink(run), ...(run.sanitised ? { sanitised: run.sanitised } : {}) });
+	return diagnoseFlow(run, { ...hints, secretInLink: secretFoundInLink(run) });
 }

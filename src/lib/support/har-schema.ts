@@ -111,7 +111,9 @@ export const EntryExtrasSchema = z.object({
 					matchedBy: z.enum(['time', 'code', 'token', 'step'])
 				})
 				.optional(),
-			tokenTails: z.array(z.string()).optional()
+			tokenTails: z.array(z.string()).optional(),
+			/** The headers a sanitised export removed from this exchange. */
+			strippedHeaders: z.array(z.string()).optional()
 		})
 		.optional(),
 	/** This entry is the run's authorisation link. */

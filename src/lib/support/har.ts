@@ -125,7 +125,8 @@ function exchangeEntry(exchange: RecordedExchange, index: number, flags: Omit<En
 				failure,
 				masked: exchange.masked,
 				...(exchange.evidence ? { evidence: exchange.evidence } : {}),
-				...(exchange.tokenTails ? { tokenTails: [...exchange.tokenTails] } : {})
+				...(exchange.tokenTails ? { tokenTails: [...exchange.tokenTails] } : {}),
+				...(exchange.strippedHeaders ? { strippedHeaders: [...exchange.strippedHeaders] } : {})
 			},
 			...flags
 		}
@@ -299,6 +300,8 @@ function extrasOf(entry: HarEntry): EntryExtras | null {
 /** One of our own exports: the run exactly as it was saved. */
 function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 	const tagged = entries.map((entry) => ({ entry, extras: extrasOf(entry) }));
+	// An export made before exchanges carried their own mark: the run's note covered every exchange.
+	const unmarked = !tagged.some((t) => t.extras?.exchange?.strippedHeaders) && extras.sanitised ? extras.sanitised.hidden : undefined;
 	const exchanges = tagged
 		.flatMap(({ entry, extras: e }) => (e?.exchange ? [{ entry, meta: e.exchange }] : []))
 		.sort((a, b) => a.meta.index - b.meta.index)
@@ -308,7 +311,8 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 			failure: meta.failure,
 			masked: meta.masked,
 			...(meta.evidence ? { evidence: meta.evidence } : {}),
-			...(meta.tokenTails ? { tokenTails: meta.tokenTails } : {})
+			...(meta.tokenTails ? { tokenTails: meta.tokenTails } : {}),
+			...((meta.strippedHeaders ?? unmarked) ? { strippedHeaders: meta.strippedHeaders ?? unmarked } : {})
 		}));
 	const link = tagged.find((t) => t.extras?.runLink)?.entry;
 	const callback = tagged.find((t) => t.extras?.runCallback)?.entry;
@@ -355,9 +359,10 @@ function discoverRun(indexed: IndexedEntry[], total: number, sanitised: Sanitise
 	const entries = indexed.map((e) => e.entry);
 	const flow = discoverFlow(entries);
 	if (flow.entries.length === 0 && flow.link === null) return { ok: false, message: `None of the ${total} ${NOTHING_FOUND}` };
-	const exchanges = flow.entries.map((f) =>
-		entryExchange(entries[f.index]!, { id: `har-${indexed[f.index]!.index + 1}`, step: f.step, label: f.label })
-	);
+	const exchanges = flow.entries.map((f) => ({
+		...entryExchange(entries[f.index]!, { id: `har-${indexed[f.index]!.index + 1}`, step: f.step, label: f.label }),
+		...(sanitised ? { strippedHeaders: sanitised.hidden } : {})
+	}));
 	const createdAt = (options.now ?? new Date()).toISOString();
 	const run: Run = {
 		id: options.id ?? newRunId(),

@@ -90,6 +90,20 @@ describe('joinEvidence', () => {
 		expect(answered.run.exchanges[2]!.id).toBe(once.exchanges[2]!.id);
 	});
 
+	it("takes a server HAR's accepted token exchange for the run's own, however far its clock is off: no code-reused", () => {
+		const at = (e: ReturnType<typeof exchange>, startedAt: string) => ({ ...e, startedAt });
+		const url = `https://accounts.example.com/oauth/token?grant_type=authorization_code&code=${CODE}&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}`;
+		const token = (id: string, time: string, status = 200) => at(exchange('token', { method: 'POST', url }, { status }, id), time);
+		const withToken = { ...walked, exchanges: [...walked.exchanges, token('t1', '2026-01-01T10:00:06.000Z')] };
+		const skewed = (status: number): Evidence => ({ source: 'har', timed: true, record: { link: null, callback: null, exchanges: [token('h1', '2026-01-01T10:03:06.000Z', status)] }, redactions: [] });
+		const joined = joinEvidence(withToken, skewed(200));
+		expect(joined.duplicates).toBe(1);
+		expect(joined.run.exchanges).toHaveLength(3);
+		expect(diagnoseRun(joined.run).flags.map((f) => f.id)).not.toContain('code-reused');
+		// A refused exchange of the same code minutes later is another attempt, and is added.
+		expect(joinEvidence(withToken, skewed(400)).added).toHaveLength(1);
+	});
+
 	it('orders timed evidence by time among the run', () => {
 		const at = (e: ReturnType<typeof exchange>, startedAt: string) => ({ ...e, startedAt });
 		const token = at(exchange('token', { method: 'POST', url: `https://accounts.example.com/oauth/token?code=${CODE}&client_id=shop` }, { status: 200 }, 'h1'), '2026-01-01T10:00:03.000Z');

@@ -11,14 +11,16 @@
  * last characters (token-tails.ts), which a saved run keeps and the sandbox's log shows.
  *
  * An exchange the run already holds (the same step, code or token, and answer; close in time when both are
- * timed) is not added twice; one that comes with the answer the run's copy lacks takes its place. The evidence
+ * timed, unless both are accepted token exchanges of one code, which a code allows only once) is not added twice; one that comes with the answer the run's copy lacks takes its place. The evidence
  * is given before redaction, and the joined run must be redacted whole before it is stored (runs.ts does), so a
  * secret the evidence carries is hidden everywhere, and redaction's places are renumbered here.
  */
 import type { ExchangeEvidence, EvidenceSource, RecordedExchange, StepId } from '$lib/flow/exchange';
+import { codeIn } from '$lib/flow/callback';
 import type { FlowRecord } from '$lib/flow/record';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import type { SanitisedExport } from '$lib/flow/flags';
 import { inferTarget, type Redaction, type Run } from './run';
 import { stepOfRequest } from '$lib/flow/steps';
 import { exchangeCode, sameSecret, tokenTailsOf } from './token-tails';
@@ -31,6 +33,8 @@ export interface Evidence {
 	record: Pick<FlowRecord, 'link' | 'callback' | 'exchanges'>;
 	/** What the evidence's own import redacted, its places numbered among the evidence's exchanges. */
 	redactions: Redaction[];
+	/** A HAR exported sanitised: the run's note says so (its exchanges carry their own mark). */
+	sanitised?: SanitisedExport;
 }
 
 export interface Joined {
@@ -82,6 +86,9 @@ const sharesTail = (a: RecordedExchange, b: RecordedExchange) => {
 export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean {
 	if (a.step !== b.step || a.request.method.toUpperCase() !== b.request.method.toUpperCase()) return false;
 	if (pathOf(a.request.url) !== pathOf(b.request.url) || !answersCompatible(a, b)) return false;
+	// A code is accepted once: two accepted exchanges of one code are one exchange, whatever the clocks that timed
+	// them say (a server's HAR may be minutes off the browser's).
+	if (a.step === 'token' && a.response?.status === 200 && b.response?.status === 200) return sameSecret(exchangeCode(a), exchangeCode(b));
 	if (isTimed(a) && isTimed(b) && Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt)) > CLOSE_MS) return false;
 	switch (a.step) {
 		case 'token':
@@ -95,8 +102,6 @@ export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean 
 	}
 }
 
-const codeOfUrl = (url: string | undefined) => (url && URL.canParse(url) ? (new URL(url).searchParams.get('code') ?? undefined) : undefined);
-
 /** Where an untimed exchange goes: after the exchange it matches, else after the last of an earlier step. */
 function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callbackUrl: string | undefined): { at: number; by: ExchangeEvidence['matchedBy'] } {
 	const lastIndex = (test: (e: RecordedExchange) => boolean) => exchanges.findLastIndex(test);
@@ -104,7 +109,7 @@ function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callba
 		const code = exchangeCode(added);
 		const at = lastIndex((e) => sameSecret(exchangeCode(e), code));
 		if (at !== -1) return { at, by: 'code' };
-		if (sameSecret(codeOfUrl(callbackUrl), code)) return { at: lastIndex((e) => channelOf(e) === 'front'), by: 'code' };
+		if (sameSecret(codeIn(callbackUrl), code)) return { at: lastIndex((e) => channelOf(e) === 'front'), by: 'code' };
 	}
 	if (added.step === 'me') {
 		const at = lastIndex((e) => (e.step === 'token' || e.step === 'me') && sharesTail(e, added));
@@ -194,7 +199,8 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			callback: run.callback ?? evidence.record.callback,
 			target: { ...run.target, authUrl: run.target.authUrl || fill.authUrl, accountsUrl: run.target.accountsUrl || fill.accountsUrl },
 			exchanges,
-			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)]
+			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)],
+			...((run.sanitised ?? evidence.sanitised) ? { sanitised: run.sanitised ?? evidence.sanitised } : {})
 		},
 		added: added.map((e) => e.id),
 		duplicates,
@@ -258,11 +264,11 @@ export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, r
 			return [{ exchange, ms, sandboxMs: entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms }];
 		});
 	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
-	const codes = [codeOfUrl(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
+	const codes = [codeIn(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
 	const callbackMs = run.callback ? Date.parse(run.callback.receivedAt) : NaN;
 	// The redirect back is on the sandbox's clock for a walk, on real time for a browser's HAR: either may be it.
 	const before = (s: LoggedStep, ms: number) => s.ms <= ms || s.sandboxMs <= ms;
-	const cancelled = run.callback !== null && codeOfUrl(run.callback.url) === undefined;
+	const cancelled = run.callback !== null && codeIn(run.callback.url) === undefined;
 	const tokens = ofClient.filter(
 		(s) =>
 			s.exchange.step === 'token' &&
