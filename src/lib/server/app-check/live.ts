@@ -49,40 +49,47 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 	const raw: unknown = await event.request.json().catch(() => undefined);
 	const parsed = Body.safeParse(raw);
 	if (!parsed.success) return refuse(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-	const cfg = config();
-	const allowed = await checkAppUrl(parsed.data.start_url, cfg);
-	if (!allowed.ok) return refuse(400, allowed.message);
 	if (running) return refuse(409, 'An app check is already running on this server; try again when it has finished.');
-
-	const { member } = await sessionWorkspaceOf(event.locals.sessionId);
-	const workspaceKey = member?.key ?? null;
-	const adminToken = workspaceKey ? null : (sandboxConfigFromEnv(env).adminToken ?? null);
-	const known = [workspaceKey, adminToken].filter((v): v is string => v !== null);
-	const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
+	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
+	// when the request is refused before the run starts.
 	running = true;
-	return ndjsonResponse<AppCheckStreamLine>(
-		async (send) => {
-			send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
-			try {
-				const outcome = await runAppCheck({
-					startUrl: parsed.data.start_url,
-					click: parsed.data.click || null,
-					...cfg.sandbox,
-					workspaceKey,
-					adminToken,
-					checks,
-					config: cfg,
-					expectedClientId: clientId,
-					onResult: (result) => send({ type: 'result', result })
-				});
-				send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
-			} catch (error) {
-				// A refused origin, a missing Chromium, a sandbox that refused: each message says what to do.
-				send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
-			} finally {
-				running = false;
-			}
-		},
-		(line) => redact(JSON.stringify(line), known)
-	);
+	let started = false;
+	try {
+		const cfg = config();
+		const allowed = await checkAppUrl(parsed.data.start_url, cfg);
+		if (!allowed.ok) return refuse(400, allowed.message);
+		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
+		const workspaceKey = member?.key ?? null;
+		const adminToken = workspaceKey ? null : (sandboxConfigFromEnv(env).adminToken ?? null);
+		const known = [workspaceKey, adminToken].filter((v): v is string => v !== null);
+		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
+		started = true;
+		return ndjsonResponse<AppCheckStreamLine>(
+			async (send) => {
+				send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
+				try {
+					const outcome = await runAppCheck({
+						startUrl: parsed.data.start_url,
+						click: parsed.data.click || null,
+						...cfg.sandbox,
+						workspaceKey,
+						adminToken,
+						checks,
+						config: cfg,
+						expectedClientId: clientId,
+						onResult: (result) => send({ type: 'result', result })
+					});
+					send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
+				} catch (error) {
+					// A refused origin, a missing Chromium, a sandbox that refused: each message says what to do.
+					send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
+				} finally {
+					running = false;
+				}
+			},
+			(line) => redact(JSON.stringify(line), known)
+		);
+	} finally {
+		if (!started) running = false;
+	}
 }
