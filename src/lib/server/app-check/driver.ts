@@ -18,7 +18,7 @@ import { serverEvidence } from '$lib/scenarios/app-check/sandbox-log';
 import type { ExplorerConfig } from '../config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, pinnedHostRule } from './origins';
-import { checkUser, logMark, outcomeUsed, readLog, setOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
+import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
 export interface AppCheckRunOptions {
 	startUrl: string;
@@ -201,10 +201,22 @@ async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, 
 	if (!ctx.state.clients.includes(clientId)) {
 		return notRun(check, `The client \`${clientId}\` is not in the sandbox workspace the check can read: give the key of the workspace it is in (--workspace-key or SANDBOX_WORKSPACE_KEY).`, clientId);
 	}
-	if (check.rule) {
-		const problem = await setOutcome(access, clientId, check.rule);
-		if (problem) return notRun(check, redact(problem, ctx.known), clientId);
-	}
+	const judged = await withOutcome(access, clientId, check.rule, () => signInAndJudge(check, ctx, page, watcher, blocked, { clientId, supergroup, mark }, fingerprints));
+	return typeof judged === 'string' ? notRun(check, redact(judged, ctx.known), clientId) : judged;
+}
+
+/** With the check's outcome rule set: sign in, decide, watch what the user gets, read the log, judge. */
+async function signInAndJudge(
+	check: AppCheck,
+	ctx: RunContext,
+	page: Page,
+	watcher: Watcher,
+	blocked: string[],
+	app: { clientId: string; supergroup: string; mark: number },
+	fingerprints: Fingerprints
+): Promise<AppCheckResult> {
+	const { access, authOrigins, timeout } = ctx;
+	const { clientId, supergroup, mark } = app;
 	let user = ctx.users.get(supergroup);
 	if (!user) {
 		user = await checkUser(access, ctx.state, supergroup);
