@@ -5,8 +5,9 @@
  * watches what the user gets from the app after the sandbox's redirect. Then it reads the sandbox's request log
  * for what the app's server did, and the pure judge (scenarios/app-check/judge.ts) decides.
  *
- * The browser loads only the sandbox's origins and origins the app check allows (origins.ts); any other request is
- * refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
+ * The browser reaches the network only through the check's proxy (proxy.ts), which lets it connect to the sandbox's
+ * origins and origins the app check allows (origins.ts) only, redirects, WebSockets and every host name included;
+ * any other connection is refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
  */
 import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
@@ -17,7 +18,8 @@ import type { AppCheckRunInfo } from '$lib/scenarios/app-check/report';
 import { serverEvidence } from '$lib/scenarios/app-check/sandbox-log';
 import type { ExplorerConfig } from '../config';
 import { launchChromium } from './browser';
-import { checkAppUrl, originAliases, originGuard, pinnedHostRule } from './origins';
+import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
+import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
 export interface AppCheckRunOptions {
@@ -31,6 +33,8 @@ export interface AppCheckRunOptions {
 	checks: readonly AppCheck[];
 	/** The allowlist and private-address rules (the explorer's configuration). */
 	config: ExplorerConfig;
+	/** What `checkAppUrl` said of the start URL, when the caller already asked (not asked twice: one DNS answer). */
+	startCheck?: OriginCheck;
 	/** The client the app must sign in with (the live page's); null: the one its link names. */
 	expectedClientId?: string | null;
 	/** Told of each check's result as soon as it is judged. */
@@ -58,7 +62,10 @@ interface RunContext {
 	access: SandboxAccess;
 	state: WorkspaceState;
 	users: Map<string, CheckUser>;
-	guard: ReturnType<typeof originGuard>;
+	/** The proxy's URL, every context's way out. */
+	proxyUrl: string;
+	/** The origins the proxy refused during the current check, each with why. */
+	blocked: string[];
 	known: string[];
 	timeout: number;
 	/** The sandbox's sign-in host, under each name it answers to. */
@@ -68,22 +75,30 @@ interface RunContext {
 export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
 	const started = Date.now();
 	const known = [options.workspaceKey, options.adminToken].filter((v): v is string => typeof v === 'string' && v !== '');
-	const allowed = await checkAppUrl(options.startUrl, options.config);
+	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, options.config));
 	if (!allowed.ok) throw new AppCheckRefusedError(allowed.message);
 	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };
 	const state = await workspaceState(access);
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
+	const guard = originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
+	const proxy = await startGuardingProxy(guard, (origin, message) => {
+		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
+	});
 	const ctx: RunContext = {
 		options,
 		access,
 		state,
 		users: new Map(),
-		guard: originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)]),
+		proxyUrl: proxy.url,
+		blocked: [],
 		known,
 		timeout: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
 		authOrigins
 	};
-	const ownBrowser = browser ? null : await launchChromium({ hostRules: pinnedHostRule(options.startUrl, allowed) });
+	const ownBrowser = browser ? null : await launchChromium().catch(async (error: unknown) => {
+		await proxy.close();
+		throw error;
+	});
 	const results: AppCheckResult[] = [];
 	const fingerprints: Fingerprints = {};
 	try {
@@ -94,6 +109,7 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 		}
 	} finally {
 		await ownBrowser?.close();
+		await proxy.close();
 	}
 	return {
 		results,
@@ -108,7 +124,10 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 }
 
 async function runOne(check: AppCheck, ctx: RunContext, browser: Browser, fingerprints: Fingerprints): Promise<AppCheckResult> {
-	const context = await browser.newContext();
+	// Every connection through the guarding proxy (loopback too: Playwright proxies it); no service worker, whose
+	// fetches would answer the page from a cache the check never saw.
+	const context = await browser.newContext({ proxy: { server: ctx.proxyUrl }, serviceWorkers: 'block' });
+	ctx.blocked = [];
 	try {
 		return await drive(check, ctx, context, fingerprints);
 	} catch (error) {
@@ -170,15 +189,7 @@ class Watcher {
 
 async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, fingerprints: Fingerprints): Promise<AppCheckResult> {
 	const { options, access, authOrigins, timeout } = ctx;
-	const blocked: string[] = [];
-	await context.route('**/*', async (route) => {
-		const url = route.request().url();
-		const verdict = await ctx.guard(url);
-		if (verdict.ok) return route.continue();
-		const origin = new URL(url).origin;
-		if (!blocked.some((b) => b.startsWith(`${origin}:`))) blocked.push(`${origin}: ${verdict.message}`);
-		return route.abort('blockedbyclient');
-	});
+	const blocked = ctx.blocked;
 	const page = await context.newPage();
 	page.setDefaultTimeout(timeout);
 	const watcher = new Watcher(page, authOrigins);

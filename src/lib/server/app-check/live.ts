@@ -76,7 +76,8 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 						adminToken,
 						checks,
 						config: cfg,
-						expectedClientId: clientId,
+						startCheck: allowed,
+					expectedClientId: clientId,
 						onResult: (result) => send({ type: 'result', result })
 					});
 					send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
