@@ -30,6 +30,8 @@ export interface AppCheckRunOptions {
 	accountsUrl: string;
 	workspaceKey: string | null;
 	adminToken: string | null;
+	/** More values every output must hide (the live page's client secret). */
+	secrets?: readonly string[];
 	checks: readonly AppCheck[];
 	/** The allowlist and private-address rules (the explorer's configuration). */
 	config: ExplorerConfig;
@@ -46,7 +48,7 @@ export interface AppCheckRunOptions {
 export interface AppCheckOutcome {
 	results: AppCheckResult[];
 	info: AppCheckRunInfo;
-	/** Values every output must hide (the workspace key, the admin token): the reporters' last guard. */
+	/** Values every output must hide (the workspace key, the admin token, `secrets`): the reporters' last guard. */
 	known: string[];
 }
 
@@ -74,7 +76,7 @@ interface RunContext {
 
 export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
 	const started = Date.now();
-	const known = [options.workspaceKey, options.adminToken].filter((v): v is string => typeof v === 'string' && v !== '');
+	const known = [options.workspaceKey, options.adminToken, ...(options.secrets ?? [])].filter((v): v is string => typeof v === 'string' && v !== '');
 	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, options.config));
 	if (!allowed.ok) throw new AppCheckRefusedError(allowed.message);
 	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };

@@ -3,16 +3,26 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { testConfig } from '../testConfig';
 
 const runs: { resolve: () => void }[] = [];
+const SECRET = 'app-secret+/= 41';
 vi.mock('../sandbox-admin', () => ({
 	OFF_MESSAGE: 'off',
 	sandboxAdminAccess: async () => 'allowed',
-	panelWorkspace: async () => ({ workspace: { getClient: (id: string) => (id === 'app' ? { clientId: id } : null) }, readOnly: false })
+	panelWorkspace: async () => ({ workspace: { getClient: (id: string) => (id === 'app' ? { client_id: id, client_secret: SECRET } : undefined) }, readOnly: false })
 }));
 vi.mock('../explorer', () => ({ sessionWorkspaceOf: async () => ({ workspace: null, member: { key: 'workspace-key' } }) }));
 vi.mock('../config', async (importOriginal) => ({ ...(await importOriginal<typeof import('../config')>()), config: () => testConfig() }));
+/** A run that ends when the test says, its one result quoting the client secret as an app's page might (URL-encoded). */
 vi.mock('./driver', () => ({
-	runAppCheck: () =>
-		new Promise((resolve) => runs.push({ resolve: () => resolve({ results: [], info: { startUrl: '', clientId: null, startedAt: '', durationMs: 0 }, known: [] }) }))
+	runAppCheck: (options: { onResult: (result: object) => void }) =>
+		new Promise((resolve) =>
+			runs.push({
+				resolve: () => {
+					const result = { id: 'success', title: 'A normal sign-in', verdict: 'fail', reason: `the page shows client_secret ${encodeURIComponent(SECRET)}`, findings: [], fix: null, clientId: 'app', evidence: null };
+					options.onResult(result);
+					resolve({ results: [result], info: { startUrl: '', clientId: 'app', startedAt: '', durationMs: 0 }, known: [] });
+				}
+			})
+		)
 }));
 
 const { appCheckStream } = await import('./live');
@@ -41,5 +51,20 @@ describe('the live page\'s app check', () => {
 		runs.shift()!.resolve();
 		await first.text();
 		expect((await appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app')).status).toBe(200);
+	});
+
+	it('hides the client\'s secret in every form in what it streams', async () => {
+		const answer = await appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app');
+		runs.shift()!.resolve();
+		const text = await answer.text();
+		expect(text).toContain('the page shows client_secret ••••••');
+		expect(text).not.toContain(encodeURIComponent(SECRET));
+	});
+
+	it('refuses a start URL with a user name or password in it, as the CLI does', async () => {
+		const answer = await appCheckStream(post({ start_url: 'http://user:pass@localhost:4000/login' }), 'app');
+		expect(answer.status).toBe(400);
+		expect((await answer.json()).message).toBe('start_url: must not carry a user name or password.');
+		expect(runs).toHaveLength(0);
 	});
 });

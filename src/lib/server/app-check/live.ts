@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { APP_CHECKS } from '$lib/scenarios/app-check/checks';
 import { redact } from '$lib/scenarios/app-check/evidence';
+import { httpUrlProblem } from '$lib/scenarios/app-check/options';
 import { appCheckExitCode } from '$lib/scenarios/app-check/judge';
 import { appCheckSummary } from '$lib/scenarios/app-check/report';
 import type { AppCheckStreamLine } from '$lib/scenarios/app-check/stream';
@@ -25,7 +26,15 @@ import { runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
 
 const Body = z.strictObject({
-	start_url: z.string().trim().min(1, 'start_url is required: where a user starts signing in to your app').max(2000),
+	start_url: z
+		.string()
+		.trim()
+		.min(1, 'start_url is required: where a user starts signing in to your app')
+		.max(2000)
+		.superRefine((value, ctx) => {
+			const problem = httpUrlProblem(value);
+			if (problem) ctx.addIssue({ code: 'custom', message: problem });
+		}),
 	click: z.string().trim().max(500).optional(),
 	only: z.array(z.enum(APP_CHECKS.map((c) => c.id) as [string, ...string[]])).min(1).optional()
 });
@@ -41,7 +50,8 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 		return refuse(403, access === 'token-needed' ? 'The app check needs the sandbox admin token: give it on the /sandbox page first.' : 'The app check is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.');
 	}
 	const shown = await panelWorkspace(event);
-	if (!shown || !shown.workspace.getClient(clientId)) return refuse(404, `No client \`${clientId}\` in your sandbox workspace.`);
+	const client = shown?.workspace.getClient(clientId);
+	if (!shown || !client) return refuse(404, `No client \`${clientId}\` in your sandbox workspace.`);
 	if (shown.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
 	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {
 		return refuse(415, 'Send the start URL as JSON: {"start_url": "http://localhost:4000/login"}.');
@@ -61,7 +71,7 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
 		const workspaceKey = member?.key ?? null;
 		const adminToken = workspaceKey ? null : (sandboxConfigFromEnv(env).adminToken ?? null);
-		const known = [workspaceKey, adminToken].filter((v): v is string => v !== null);
+		const known = [workspaceKey, adminToken, client.client_secret].filter((v): v is string => v !== null);
 		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
 		started = true;
 		return ndjsonResponse<AppCheckStreamLine>(
@@ -77,6 +87,7 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 						checks,
 						config: cfg,
 						startCheck: allowed,
+						secrets: [client.client_secret],
 					expectedClientId: clientId,
 						onResult: (result) => send({ type: 'result', result })
 					});
