@@ -26,6 +26,7 @@ import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from './sandbox-admin
 import { runOwner } from './run-access';
 import { services } from './services';
 import { presentRun } from './support';
+import { LIVE_FLOWS_SHOWN } from '$lib/view/live';
 import { sseComment, sseEvent } from './sse';
 
 /** What the live pages list of a client. */
@@ -42,11 +43,6 @@ export type LiveFlow = ReturnType<typeof presentRun> & {
 	outcome: string;
 };
 
-/**
- * The newest flows shown and kept up to date: under load every exchange of a fresh code is a flow of its own,
- * and diagnosing hundreds at each push would cost the sandbox's hosts, which share this process.
- */
-export const LIVE_FLOWS_SHOWN = 20;
 const PUSH_INTERVAL_MS = 300;
 /**
  * The share of the process's time one live view may take, so that it costs the sandbox's hosts (in this process)
@@ -59,6 +55,21 @@ const BUILD_SLICE = 25;
 export const STREAMS_PER_WORKSPACE = 10;
 const openStreams = new Map<string, number>();
 const HEARTBEAT_MS = 15_000;
+/** Events queued for a browser that stopped reading; beyond this the stream is dropped, not grown. */
+const MAX_QUEUED_EVENTS = 64;
+
+/**
+ * Whether the session may still watch the client of `workspace`: it may have left the workspace, or the workspace
+ * or the client may be gone, since its stream opened.
+ */
+export async function stillWatchable(event: RequestEvent, workspace: SandboxWorkspace, clientId: string): Promise<boolean> {
+	try {
+		const now = await liveWorkspace(event);
+		return now.id === workspace.id && now.getClient(clientId) !== undefined;
+	} catch {
+		return false;
+	}
+}
 
 /** The workspace the session may watch, or the error page saying why not. */
 export async function liveWorkspace(event: RequestEvent): Promise<SandboxWorkspace> {
@@ -196,100 +207,124 @@ const signature = (flow: ReconstructedFlow) => `${flow.exchanges.map((e) => e.id
 
 /**
  * `text/event-stream` of the client's flows: each current flow once (`flow` events), then each flow again when it
- * changes; a comment every HEARTBEAT_MS keeps proxies from closing it. Ends when the browser goes away.
+ * changes; a comment every HEARTBEAT_MS keeps proxies from closing it. Before each push and heartbeat it asks
+ * `allowed` whether the session may still watch, and ends when it may not. Ends when the browser goes away, and
+ * when it stops reading (beyond MAX_QUEUED_EVENTS).
  */
-export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal): Response {
+export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal, allowed: () => Promise<boolean>): Response {
 	const streams = openStreams.get(workspace.id) ?? 0;
 	if (streams >= STREAMS_PER_WORKSPACE) error(429, `This workspace has ${STREAMS_PER_WORKSPACE} live views open already: close one (a tab on /live/…) and try again.`);
-	openStreams.set(workspace.id, streams + 1);
 	const encoder = new TextEncoder();
 	let stop = () => {};
-	const stream = new ReadableStream<Uint8Array>({
-		start(controller) {
-			let open = true;
-			const window = loggedNow(workspace);
-			const arrived: LiveLogEntry[] = [];
-			const sent = new Map<string, string>();
-			let timer: ReturnType<typeof setTimeout> | undefined;
-			let busy = false;
-			/** When the next push may start: after resting 1 / LIVE_SHARE times what the last one took. */
-			let restUntil = 0;
+	let counted = false;
+	const release = () => {
+		if (!counted) return;
+		counted = false;
+		const left = (openStreams.get(workspace.id) ?? 1) - 1;
+		if (left > 0) openStreams.set(workspace.id, left);
+		else openStreams.delete(workspace.id);
+	};
+	let stream: ReadableStream<Uint8Array>;
+	try {
+		stream = new ReadableStream<Uint8Array>({
+			start(controller) {
+				openStreams.set(workspace.id, (openStreams.get(workspace.id) ?? 0) + 1);
+				counted = true;
+				let open = true;
+				const window = loggedNow(workspace);
+				const arrived: LiveLogEntry[] = [];
+				const sent = new Map<string, string>();
+				let timer: ReturnType<typeof setTimeout> | undefined;
+				let busy = false;
+				/** When the next push may start: after resting 1 / LIVE_SHARE times what the last one took. */
+				let restUntil = 0;
 
-			const send = (text: string) => {
-				if (open) controller.enqueue(encoder.encode(text));
-			};
-			/** Builds what arrived, rebuilds the flows and sends those that changed, yielding to requests as it goes. */
-			async function push(): Promise<number> {
-				let spent = 0;
-				let mark = performance.now();
-				const pause = async () => {
-					spent += performance.now() - mark;
-					await new Promise<void>((resolve) => setImmediate(resolve));
-					mark = performance.now();
+				const send = (text: string) => {
+					if (!open) return;
+					// A browser that stopped reading: drop it rather than queue without bound.
+					if ((controller.desiredSize ?? 0) < -MAX_QUEUED_EVENTS) return end(new Error('the browser stopped reading'));
+					controller.enqueue(encoder.encode(text));
 				};
-				// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
-				const batch = arrived.splice(0).slice(-LOG_CAPACITY);
-				for (let i = 0; i < batch.length; i++) {
-					window.push(batch[i]!.entry.build() as LoggedExchange);
-					if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
+				/** Builds what arrived, rebuilds the flows and sends those that changed, yielding to requests as it goes. */
+				async function push(): Promise<number> {
+					let spent = 0;
+					let mark = performance.now();
+					const pause = async () => {
+						spent += performance.now() - mark;
+						await new Promise<void>((resolve) => setImmediate(resolve));
+						mark = performance.now();
+					};
+					// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
+					const batch = arrived.splice(0).slice(-LOG_CAPACITY);
+					for (let i = 0; i < batch.length; i++) {
+						window.push(batch[i]!.entry.build() as LoggedExchange);
+						if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
+					}
+					window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
+					const shown = shownFlowsOf(window, client.client_id);
+					const current = new Set(shown.map((f) => f.id));
+					for (const id of sent.keys()) if (!current.has(id)) sent.delete(id);
+					for (const flow of shown) {
+						const key = signature(flow);
+						if (sent.get(flow.id) === key || !open) continue;
+						sent.set(flow.id, key);
+						send(sseEvent('flow', await present(flow, client)));
+						await pause();
+					}
+					return spent + (performance.now() - mark);
 				}
-				window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
-				const shown = shownFlowsOf(window, client.client_id);
-				const current = new Set(shown.map((f) => f.id));
-				for (const id of sent.keys()) if (!current.has(id)) sent.delete(id);
-				for (const flow of shown) {
-					const key = signature(flow);
-					if (sent.get(flow.id) === key || !open) continue;
-					sent.set(flow.id, key);
-					send(sseEvent('flow', await present(flow, client)));
-					await pause();
+				async function run(): Promise<void> {
+					timer = undefined;
+					busy = true;
+					try {
+						if (!(await allowed())) return end();
+						restUntil = Date.now() + (await push()) / LIVE_SHARE;
+					} catch (cause) {
+						console.error('live flows:', cause);
+					} finally {
+						busy = false;
+						if (arrived.length > 0) wake();
+					}
 				}
-				return spent + (performance.now() - mark);
+				function wake(): void {
+					if (timer === undefined && !busy && open) timer = setTimeout(run, Math.max(PUSH_INTERVAL_MS, restUntil - Date.now()));
+				}
+				const unsubscribe = workspace.subscribeLog((entry) => {
+					arrived.push(entry);
+					if (arrived.length > 2 * LOG_CAPACITY) arrived.splice(0, arrived.length - LOG_CAPACITY);
+					wake();
+				});
+				const heartbeat = setInterval(() => {
+					void allowed().then((yes) => (yes ? send(sseComment('keep-alive')) : end()), () => end());
+				}, HEARTBEAT_MS);
+				/** Ends the stream: closed (what was sent stays readable), or failed, dropping what is queued. */
+				function end(failure?: Error): void {
+					if (!open) return;
+					open = false;
+					release();
+					unsubscribe();
+					clearInterval(heartbeat);
+					clearTimeout(timer);
+					try {
+						if (failure) controller.error(failure);
+						else controller.close();
+					} catch {
+						// already closed by the runtime
+					}
+				}
+				stop = () => end();
+				signal.addEventListener('abort', stop, { once: true });
+				send(sseComment('live flows'));
+				void run();
+			},
+			cancel() {
+				stop();
 			}
-			async function run(): Promise<void> {
-				timer = undefined;
-				busy = true;
-				try {
-					restUntil = Date.now() + (await push()) / LIVE_SHARE;
-				} catch (cause) {
-					console.error('live flows:', cause);
-				} finally {
-					busy = false;
-					if (arrived.length > 0) wake();
-				}
-			}
-			function wake(): void {
-				if (timer === undefined && !busy && open) timer = setTimeout(run, Math.max(PUSH_INTERVAL_MS, restUntil - Date.now()));
-			}
-			const unsubscribe = workspace.subscribeLog((entry) => {
-				arrived.push(entry);
-				if (arrived.length > 2 * LOG_CAPACITY) arrived.splice(0, arrived.length - LOG_CAPACITY);
-				wake();
-			});
-			const heartbeat = setInterval(() => send(sseComment('keep-alive')), HEARTBEAT_MS);
-			stop = () => {
-				if (!open) return;
-				open = false;
-				const left = (openStreams.get(workspace.id) ?? 1) - 1;
-				if (left > 0) openStreams.set(workspace.id, left);
-				else openStreams.delete(workspace.id);
-				unsubscribe();
-				clearInterval(heartbeat);
-				clearTimeout(timer);
-				try {
-					controller.close();
-				} catch {
-					// already closed by the runtime
-				}
-			};
-			signal.addEventListener('abort', stop, { once: true });
-			send(sseComment('live flows'));
-			void run();
-		},
-		cancel() {
-			stop();
-		}
-	});
+		});
+	} catch (cause) {
+		release();
+		throw cause;
+	}
 	return new Response(stream, {
 		headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
 	});
