@@ -5,9 +5,7 @@ import { testConfig } from '../testConfig';
 const runs: { resolve: () => void }[] = [];
 const SECRET = 'app-secret+/= 41';
 vi.mock('../sandbox-admin', () => ({
-	OFF_MESSAGE: 'off',
-	sandboxAdminAccess: async () => 'allowed',
-	panelWorkspace: async () => ({ workspace: { getClient: (id: string) => (id === 'app' ? { client_id: id, client_secret: SECRET } : undefined) }, readOnly: false })
+	clientScope: async (_event: unknown, id: string) => (id === 'app' ? { ok: true, workspace: {}, client: { client_id: id, client_secret: SECRET }, readOnly: false } : { ok: false, status: 404, message: 'No client' })
 }));
 vi.mock('../explorer', () => ({ sessionWorkspaceOf: async () => ({ workspace: null, member: { key: 'workspace-key' } }) }));
 vi.mock('../config', async (importOriginal) => ({ ...(await importOriginal<typeof import('../config')>()), config: () => testConfig() }));

@@ -21,7 +21,7 @@ import type { AppCheckStreamLine } from '$lib/scenarios/app-check/stream';
 import { config } from '../config';
 import { sessionWorkspaceOf } from '../explorer';
 import { ndjsonResponse } from '../ndjson';
-import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
+import { clientScope } from '../sandbox-admin';
 import { runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
 
@@ -44,15 +44,10 @@ let running = false;
 const refuse = (status: number, message: string) => json({ message }, { status });
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
-	const access = await sandboxAdminAccess(event);
-	if (access === 'off') return refuse(404, OFF_MESSAGE);
-	if (access !== 'allowed') {
-		return refuse(403, access === 'token-needed' ? 'The app check needs the sandbox admin token: give it on the /sandbox page first.' : 'The app check is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.');
-	}
-	const shown = await panelWorkspace(event);
-	const client = shown?.workspace.getClient(clientId);
-	if (!shown || !client) return refuse(404, `No client \`${clientId}\` in your sandbox workspace.`);
-	if (shown.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
+	const scope = await clientScope(event, clientId);
+	if (!scope.ok) return refuse(scope.status, scope.message);
+	const { client } = scope;
+	if (scope.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
 	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {
 		return refuse(415, 'Send the start URL as JSON: {"start_url": "http://localhost:4000/login"}.');
 	}
