@@ -19,7 +19,10 @@ function watchedWorkspace() {
 
 const client = { client_id: 'app', client_secret: 'secret-value', name: 'App' } as SandboxClient;
 const always = async () => true;
-const logEntry = { entry: { build: () => ({}) } } as unknown as Parameters<LogListener>[0];
+/** A control API call arriving in the log: no step of a flow. */
+const logEntry = {
+	entry: { build: (): LoggedExchange => ({ ref: 'x.1', host: 'accounts', sandboxAt: '2030-01-01T00:00:00.000Z', durationMs: 1, request: { method: 'GET', url: 'http://a.test/sandbox/state', headers: [], body: null }, response: null, keys: {} }) }
+} as unknown as Parameters<LogListener>[0];
 
 afterEach(() => vi.useRealTimers());
 
@@ -80,6 +83,22 @@ describe('a live stream outliving access', () => {
 		liveEventStream(workspace, client, new AbortController().signal, always);
 		await vi.advanceTimersByTimeAsync(15_000 * 200);
 		expect(listeners.size).toBe(0);
+	});
+});
+
+describe('streams of one client', () => {
+	it('share one reconstruction: each arrival is built once however many streams watch', async () => {
+		const { workspace, listeners } = watchedWorkspace();
+		const build = vi.fn(logEntry.entry.build);
+		const aborts = [new AbortController(), new AbortController(), new AbortController()];
+		const readers = await Promise.all(aborts.map(async (abort) => (await firstChunk(liveEventStream(workspace, client, abort.signal, always))).reader));
+		expect(listeners.size).toBe(1);
+		for (const listener of listeners) listener({ entry: { build } } as unknown as Parameters<LogListener>[0]);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(build).toHaveBeenCalledTimes(1);
+		for (const abort of aborts) abort.abort();
+		expect(listeners.size).toBe(0);
+		for (const reader of readers) await reader.cancel();
 	});
 });
 
