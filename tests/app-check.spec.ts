@@ -146,7 +146,7 @@ test('an allowed app that redirects the browser to an origin the operator did no
 		);
 		const [result] = outcome.results;
 		expect(result?.verdict).toBe('not-run');
-		expect(result?.reason).toMatch(new RegExp(`Refused: http://127\\.0\\.0\\.1:${internalPort}: 127\\.0\\.0\\.1:${internalPort} is not an allowed target`));
+		expect(result?.reason).toMatch(new RegExp(`Refused: http://127\\.0\\.0\\.1:${internalPort}: The app check does not drive http://127\\.0\\.0\\.1:${internalPort}: 127\\.0\\.0\\.1:${internalPort} is not an allowed target`));
 		expect(internalHits).toBe(0);
 		for (const text of [JSON.stringify({ results: outcome.results, info: outcome.info }), formatAppCheckMarkdown(outcome.results, outcome.info, outcome.known), formatJUnit(outcome.results, outcome.info, outcome.known)]) {
 			expect(text).not.toContain(INTERNAL);
