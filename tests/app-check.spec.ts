@@ -5,6 +5,8 @@
  * route refuses an origin the operator did not allow.
  */
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,7 @@ import type { AppCheckResult } from '../src/lib/scenarios/app-check/judge';
 import { formatAppCheckMarkdown, formatJUnit } from '../src/lib/scenarios/app-check/report';
 import { runAppCheck, type AppCheckOutcome } from '../src/lib/server/app-check/driver';
 import { loadConfig } from '../src/lib/server/config';
-import { startAppOnSandbox, type AppOnSandbox } from './apps/sandbox-client';
+import { createSandboxWorkspace, startAppOnSandbox, type AppOnSandbox } from './apps/sandbox-client';
 import { ACCOUNTS_HOST, AUTH_HOST, EXPLORER, PORT } from './security/support/ports';
 
 test.describe.configure({ mode: 'serial' });
@@ -114,6 +116,46 @@ test('the corrected passport app passes every check', async ({ browser }) => {
 		expectNoSecrets(JSON.stringify({ results: outcome.results, info: outcome.info }), corrected);
 	} finally {
 		await corrected.close();
+	}
+});
+
+async function listen(server: Server): Promise<number> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return (server.address() as AddressInfo).port;
+}
+
+test('an allowed app that redirects the browser to an origin the operator did not allow: refused, none of its content in any output', async ({ browser }) => {
+	test.setTimeout(120_000);
+	const INTERNAL = 'internal-metadata-c41d';
+	let internalHits = 0;
+	const internal = createServer((_req, res) => {
+		internalHits++;
+		res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${INTERNAL}</title><pre>${INTERNAL}\n    at secret (/srv/internal.js:1:1)</pre>`);
+	});
+	const internalPort = await listen(internal);
+	const app = createServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${internalPort}/latest/meta-data` }).end());
+	const appPort = await listen(app);
+	const workspace = await createSandboxWorkspace();
+	try {
+		// A shared explorer listing the app's origin only (private addresses on, so the listed one is allowed).
+		const shared = loadConfig({ PORT: String(PORT), AUTH_PORT: String(PORT + 1), ACCOUNTS_PORT: String(PORT + 2), HOST: '0.0.0.0', EXPLORER_ALLOWED_HOSTS: `127.0.0.1:${appPort}`, EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		if (!shared.ok) throw new Error(shared.message);
+		const outcome = await runAppCheck(
+			{ startUrl: `http://127.0.0.1:${appPort}/login`, click: null, authUrl: AUTH_HOST, accountsUrl: ACCOUNTS_HOST, workspaceKey: workspace.key, adminToken: null, checks: APP_CHECKS.slice(0, 1), config: shared.config, stepTimeoutMs: 5_000 },
+			browser
+		);
+		const [result] = outcome.results;
+		expect(result?.verdict).toBe('not-run');
+		expect(result?.reason).toMatch(new RegExp(`Refused: http://127\\.0\\.0\\.1:${internalPort}: The app check does not drive http://127\\.0\\.0\\.1:${internalPort}: 127\\.0\\.0\\.1:${internalPort} is not an allowed target`));
+		expect(internalHits).toBe(0);
+		for (const text of [JSON.stringify({ results: outcome.results, info: outcome.info }), formatAppCheckMarkdown(outcome.results, outcome.info, outcome.known), formatJUnit(outcome.results, outcome.info, outcome.known)]) {
+			expect(text).not.toContain(INTERNAL);
+			expect(text).not.toContain('internal.js');
+		}
+	} finally {
+		internal.close();
+		app.close();
+		await workspace.remove();
 	}
 });
 

@@ -17,7 +17,8 @@ import { MASK } from '../http/exchange';
 import { uriParts } from '../http/encoding';
 import { splitRawQuery } from '../http/form';
 import type { RecordedExchange, StepId } from './exchange';
-import { SIGN_IN_PAGE_PATH, flowStepOf } from './steps';
+import { ENDPOINT_PATHS } from '$lib/protocol/endpoints';
+import { flowStepOf } from './steps';
 
 /** What joins a request to its flow (see `CorrelationValues`): values, or digests of them. All optional. */
 export interface FlowKeys {
@@ -71,7 +72,7 @@ const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)
 
 function redirectOf(exchange: RecordedExchange): string | undefined {
 	const location = exchange.response?.headers.find((h) => h.name.toLowerCase() === 'location')?.value;
-	return location !== undefined && !SIGN_IN_PAGE_PATH.test(uriParts(location).path) ? location : undefined;
+	return location !== undefined && !ENDPOINT_PATHS.signInPage.test(uriParts(location).path) ? location : undefined;
 }
 
 /** A redirect without `code` and without `error`: the user cancelled. */

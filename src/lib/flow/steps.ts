@@ -3,13 +3,10 @@
  * browser or a server made) and the sandbox's live log (requests to the service's own hosts).
  */
 import { uriParts } from '$lib/http/encoding';
+import { ENDPOINT_PATHS } from '$lib/protocol/endpoints';
 import type { StepId } from './exchange';
 
-const TOKEN_PATH = /\/oauth\/token\/?$/;
-const ME_PATH = /\/api\/v3\/me\.json$/;
-const LINK_PATH = /\/sso\/[^/]+$/;
-/** The sandbox's sign-in pages (login, verification, consent) and their forms. */
-export const SIGN_IN_PAGE_PATH = /^\/flow\/[A-Za-z0-9_-]+(?:\/[a-z]+)?$/;
+const { token: TOKEN_PATH, me: ME_PATH, link: LINK_PATH, signInPage: SIGN_IN_PAGE_PATH } = ENDPOINT_PATHS;
 
 function endpointStep(verb: string, path: string): 'token' | 'me' | null {
 	if (verb === 'OPTIONS') return null; // a CORS preflight is the browser's, not the flow's

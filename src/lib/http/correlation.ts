@@ -7,6 +7,8 @@
 import { base64DecodeUtf8, uriParts } from './encoding';
 import { decodeQueryComponent, splitRawQuery } from './form';
 import { headerValue } from './headers';
+import { looksLikeJson, parseJson } from './json';
+import { ENDPOINT_PATHS } from '../protocol/endpoints';
 
 interface Recorded {
 	readonly headers: readonly { readonly name: string; readonly value: string }[];
@@ -25,19 +27,13 @@ export interface CorrelationValues {
 	issued: string[];
 }
 
-const TOKEN_PATH = /\/oauth\/token\/?$/;
-const ME_PATH = /\/api\/v3\/me\.json$/;
-const FLOW_PATH = /^\/flow\/([A-Za-z0-9_-]{1,64})(?:\/[a-z]+)?$/;
+const { token: TOKEN_PATH, me: ME_PATH, signInPage: FLOW_PATH } = ENDPOINT_PATHS;
 
 function bodyParams(message: Recorded): Record<string, unknown> {
 	const body = message.body ?? '';
-	if (/^\s*\{/.test(body)) {
-		try {
-			const parsed: unknown = JSON.parse(body);
-			return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-		} catch {
-			return {};
-		}
+	if (looksLikeJson(body)) {
+		const parsed = parseJson(body);
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 	}
 	return Object.fromEntries(splitRawQuery(body).map((p) => [p.name, p.value]));
 }

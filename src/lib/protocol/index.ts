@@ -12,3 +12,4 @@ export * from './errata';
 export * from './choices';
 export type * from './schemas';
 export * from './outcomes';
+export * from './endpoints';

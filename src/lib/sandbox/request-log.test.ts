@@ -286,6 +286,18 @@ describe('correlation keys and live subscription', () => {
 		}
 	});
 
+	it('reads correlation keys of a sign-in\'s own requests only, not of the control API\'s calls', async () => {
+		const origin = await serve(async (req, res) => {
+			await readAll(req);
+			res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+		});
+		await fetch(`${origin}/sandbox/outcomes`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=demo-client&outcome=me-404' });
+		await fetch(`${origin}/sso/student?client_id=demo-client`);
+		const [control, link] = await entries(2);
+		expect(control!.keys).toEqual({});
+		expect(link!.keys).toEqual({ clientId: 'demo-client' });
+	});
+
 	it('tells a subscriber of each entry as it is recorded, building it once, until it unsubscribes', async () => {
 		const origin = await serve((req, res) => res.writeHead(204).end());
 		const seen: LoggedExchange[] = [];

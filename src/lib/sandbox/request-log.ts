@@ -22,7 +22,9 @@ import type Database from 'better-sqlite3';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerOptions } from 'node:http';
 import { correlationValues, type CorrelationValues } from '../http/correlation';
+import { uriParts } from '../http/encoding';
 import { MASK, type HttpHeader, type RecordedRequest, type RecordedResponse } from '../http/exchange';
+import { isSignInStepPath } from '../protocol/endpoints';
 import { maskBody, maskHeader, maskUrl } from './mask';
 import type { SandboxStore, SandboxWorkspace } from './store';
 import { WORKSPACE_LIMITS } from './workspaces';
@@ -247,7 +249,8 @@ class ExchangeCapture implements LogEntrySource {
 				body: maskBody(responseBody, sentHeaderRecord['content-type']?.toString()),
 				truncated: this.responseBody.truncated
 			},
-			keys: correlationKeys(correlationValues(raw, this.response && { headers: responseHeaders, body: responseBody }))
+			// Only a sign-in's own requests tie flows together: the control API's and the pages' calls are not read.
+			keys: isSignInStepPath(uriParts(this.url).path) ? correlationKeys(correlationValues(raw, this.response && { headers: responseHeaders, body: responseBody })) : {}
 		};
 	}
 }

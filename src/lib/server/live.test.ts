@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogListener, LoggedExchange } from '$lib/sandbox/request-log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { STREAMS_PER_WORKSPACE, evidenceOf, liveEventStream } from './live';
@@ -18,6 +18,13 @@ function watchedWorkspace() {
 }
 
 const client = { client_id: 'app', client_secret: 'secret-value', name: 'App' } as SandboxClient;
+const always = async () => true;
+/** A control API call arriving in the log: no step of a flow. */
+const logEntry = {
+	entry: { build: (): LoggedExchange => ({ ref: 'x.1', host: 'accounts', sandboxAt: '2030-01-01T00:00:00.000Z', durationMs: 1, request: { method: 'GET', url: 'http://a.test/sandbox/state', headers: [], body: null }, response: null, keys: {} }) }
+} as unknown as Parameters<LogListener>[0];
+
+afterEach(() => vi.useRealTimers());
 
 async function firstChunk(response: Response): Promise<{ text: string; reader: ReadableStreamDefaultReader<Uint8Array> }> {
 	const reader = response.body!.getReader();
@@ -29,7 +36,7 @@ describe('the live event stream', () => {
 	it('is an event stream that subscribes to the log and lets go of it when the browser goes away', async () => {
 		const { workspace, listeners } = watchedWorkspace();
 		const abort = new AbortController();
-		const response = liveEventStream(workspace, client, abort.signal);
+		const response = liveEventStream(workspace, client, abort.signal, always);
 		expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
 		expect(response.headers.get('cache-control')).toBe('no-store');
 		const { text, reader } = await firstChunk(response);
@@ -42,9 +49,56 @@ describe('the live event stream', () => {
 
 	it('lets go of the log when the stream is cancelled', async () => {
 		const { workspace, listeners } = watchedWorkspace();
-		const { reader } = await firstChunk(liveEventStream(workspace, client, new AbortController().signal));
+		const { reader } = await firstChunk(liveEventStream(workspace, client, new AbortController().signal, always));
 		await reader.cancel();
 		expect(listeners.size).toBe(0);
+	});
+});
+
+describe('a live stream outliving access', () => {
+	it('ends at the next push once the session may no longer watch (it left the workspace, or it was deleted)', async () => {
+		const { workspace, listeners } = watchedWorkspace();
+		let access = true;
+		const { reader } = await firstChunk(liveEventStream(workspace, client, new AbortController().signal, async () => access));
+		access = false;
+		for (const listener of listeners) listener(logEntry);
+		expect(await reader.read()).toEqual({ done: true, value: undefined });
+		expect(listeners.size).toBe(0);
+	});
+
+	it('ends at the next heartbeat too, with no request arriving', async () => {
+		vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+		const { workspace, listeners } = watchedWorkspace();
+		let access = true;
+		const { reader } = await firstChunk(liveEventStream(workspace, client, new AbortController().signal, async () => access));
+		access = false;
+		await vi.advanceTimersByTimeAsync(15_000);
+		expect(await reader.read()).toEqual({ done: true, value: undefined });
+		expect(listeners.size).toBe(0);
+	});
+
+	it('drops a browser that stopped reading instead of queueing without bound', async () => {
+		vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+		const { workspace, listeners } = watchedWorkspace();
+		liveEventStream(workspace, client, new AbortController().signal, always);
+		await vi.advanceTimersByTimeAsync(15_000 * 200);
+		expect(listeners.size).toBe(0);
+	});
+});
+
+describe('streams of one client', () => {
+	it('share one reconstruction: each arrival is built once however many streams watch', async () => {
+		const { workspace, listeners } = watchedWorkspace();
+		const build = vi.fn(logEntry.entry.build);
+		const aborts = [new AbortController(), new AbortController(), new AbortController()];
+		const readers = await Promise.all(aborts.map(async (abort) => (await firstChunk(liveEventStream(workspace, client, abort.signal, always))).reader));
+		expect(listeners.size).toBe(1);
+		for (const listener of listeners) listener({ entry: { build } } as unknown as Parameters<LogListener>[0]);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(build).toHaveBeenCalledTimes(1);
+		for (const abort of aborts) abort.abort();
+		expect(listeners.size).toBe(0);
+		for (const reader of readers) await reader.cancel();
 	});
 });
 
@@ -52,12 +106,21 @@ describe('live views per workspace', () => {
 	it('refuses one more than STREAMS_PER_WORKSPACE at once, and takes a new one once one closes', async () => {
 		const { workspace } = watchedWorkspace();
 		const aborts = Array.from({ length: STREAMS_PER_WORKSPACE }, () => new AbortController());
-		for (const abort of aborts) liveEventStream(workspace, client, abort.signal);
-		expect(() => liveEventStream(workspace, client, new AbortController().signal)).toThrow(expect.objectContaining({ status: 429 }));
+		for (const abort of aborts) liveEventStream(workspace, client, abort.signal, always);
+		expect(() => liveEventStream(workspace, client, new AbortController().signal, always)).toThrow(expect.objectContaining({ status: 429 }));
 		aborts[0]!.abort();
 		const next = new AbortController();
-		expect(liveEventStream(workspace, client, next.signal).status).toBe(200);
+		expect(liveEventStream(workspace, client, next.signal, always).status).toBe(200);
 		for (const abort of [...aborts, next]) abort.abort();
+	});
+
+	it('frees its place when the stream could not start', () => {
+		const { workspace } = watchedWorkspace();
+		const broken = { ...workspace, id: workspace.id, recentLog: () => { throw new Error('the log is unreadable'); } } as unknown as SandboxWorkspace;
+		for (let i = 0; i <= STREAMS_PER_WORKSPACE; i++) expect(() => liveEventStream(broken, client, new AbortController().signal, always)).toThrow('the log is unreadable');
+		const abort = new AbortController();
+		expect(liveEventStream(workspace, client, abort.signal, always).status).toBe(200);
+		abort.abort();
 	});
 });
 

@@ -8,9 +8,9 @@
  * A client of another workspace is not found. Nothing shown carries a secret or a token: the log masks codes and
  * tokens before it stores them, and each flow is redacted as a saved run is (a secret's value found anywhere).
  *
- * The event stream subscribes to the workspace's log (no polling): entries are built after they arrive, at most
- * every PUSH_INTERVAL_MS and within a small share of the process's time (LIVE_SHARE), and only the flows that
- * changed are sent.
+ * The event streams of one client share one feed, which subscribes to the workspace's log (no polling): entries
+ * are built after they arrive, at most every PUSH_INTERVAL_MS and within a small share of the process's time
+ * (LIVE_SHARE) however many tabs watch, and only the flows that changed are diagnosed and sent.
  */
 import { error, type RequestEvent } from '@sveltejs/kit';
 import { annotateAuthorisationAnswer } from '$lib/flow/authorisation-page';
@@ -26,6 +26,7 @@ import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from './sandbox-admin
 import { runOwner } from './run-access';
 import { services } from './services';
 import { presentRun } from './support';
+import { LIVE_FLOWS_SHOWN } from '$lib/view/live';
 import { sseComment, sseEvent } from './sse';
 
 /** What the live pages list of a client. */
@@ -42,14 +43,9 @@ export type LiveFlow = ReturnType<typeof presentRun> & {
 	outcome: string;
 };
 
-/**
- * The newest flows shown and kept up to date: under load every exchange of a fresh code is a flow of its own,
- * and diagnosing hundreds at each push would cost the sandbox's hosts, which share this process.
- */
-export const LIVE_FLOWS_SHOWN = 20;
 const PUSH_INTERVAL_MS = 300;
 /**
- * The share of the process's time one live view may take, so that it costs the sandbox's hosts (in this process)
+ * The share of the process's time one client's live views may take, so that it costs the sandbox's hosts (in this process)
  * nothing measurable: under load each push builds up to LOG_CAPACITY entries, and the next waits accordingly.
  */
 const LIVE_SHARE = 0.03;
@@ -59,6 +55,21 @@ const BUILD_SLICE = 25;
 export const STREAMS_PER_WORKSPACE = 10;
 const openStreams = new Map<string, number>();
 const HEARTBEAT_MS = 15_000;
+/** Events queued for a browser that stopped reading; beyond this the stream is dropped, not grown. */
+const MAX_QUEUED_EVENTS = 64;
+
+/**
+ * Whether the session may still watch the client of `workspace`: it may have left the workspace, or the workspace
+ * or the client may be gone, since its stream opened.
+ */
+export async function stillWatchable(event: RequestEvent, workspace: SandboxWorkspace, clientId: string): Promise<boolean> {
+	try {
+		const now = await liveWorkspace(event);
+		return now.id === workspace.id && now.getClient(clientId) !== undefined;
+	} catch {
+		return false;
+	}
+}
 
 /** The workspace the session may watch, or the error page saying why not. */
 export async function liveWorkspace(event: RequestEvent): Promise<SandboxWorkspace> {
@@ -194,102 +205,182 @@ export async function saveLiveFlow(workspace: SandboxWorkspace, client: SandboxC
 /** What a flow's update depends on: its requests and whether it followed a cancel. */
 const signature = (flow: ReconstructedFlow) => `${flow.exchanges.map((e) => e.id).join(',')}|${flow.followsCancel?.flowId ?? ''}`;
 
+/** One flow's current `flow` event, and what it was built from. */
+interface FlowEvent {
+	id: string;
+	key: string;
+	text: string;
+}
+
+/**
+ * One client's flows rebuilt from its workspace's log as it grows, shared by every stream watching that client:
+ * however many tabs are open, each arrival is built and each changed flow diagnosed once, within LIVE_SHARE.
+ */
+interface Feed {
+	/** The shown flows' current events, oldest first. */
+	readonly current: Map<string, FlowEvent>;
+	/** Told of the flows that changed after each push. */
+	readonly watchers: Set<(changed: readonly FlowEvent[]) => void>;
+	/** Lets go of the log: its last stream has gone. */
+	close(): void;
+}
+const feeds = new Map<string, Feed>();
+
+/** The client's feed, started when no stream watches it yet; it lets go of the log when its last watcher leaves. */
+function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
+	const id = `${workspace.id}\u0000${client.client_id}`;
+	const existing = feeds.get(id);
+	if (existing) return existing;
+	const window = loggedNow(workspace);
+	const arrived: LiveLogEntry[] = [];
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let busy = false;
+	let live = true;
+	/** When the next push may start: after resting 1 / LIVE_SHARE times what the last one took. */
+	let restUntil = 0;
+	const feed: Feed = {
+		current: new Map(),
+		watchers: new Set(),
+		close: () => {
+			live = false;
+			unsubscribe();
+			clearTimeout(timer);
+			feeds.delete(id);
+		}
+	};
+	/** Builds what arrived, rebuilds the flows and diagnoses those that changed, yielding to requests as it goes. */
+	async function push(): Promise<number> {
+		let spent = 0;
+		let mark = performance.now();
+		const pause = async () => {
+			spent += performance.now() - mark;
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			mark = performance.now();
+		};
+		// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
+		const batch = arrived.splice(0).slice(-LOG_CAPACITY);
+		for (let i = 0; i < batch.length; i++) {
+			window.push(batch[i]!.entry.build() as LoggedExchange);
+			if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
+		}
+		window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
+		const shown = shownFlowsOf(window, client.client_id);
+		const ids = new Set(shown.map((f) => f.id));
+		for (const flowId of feed.current.keys()) if (!ids.has(flowId)) feed.current.delete(flowId);
+		const changed: FlowEvent[] = [];
+		for (const flow of shown) {
+			const key = signature(flow);
+			if (feed.current.get(flow.id)?.key === key || !live) continue;
+			const event = { id: flow.id, key, text: sseEvent('flow', await present(flow, client)) };
+			feed.current.set(flow.id, event);
+			changed.push(event);
+			await pause();
+		}
+		// Every push, changes or not: each stream checks its session's access then.
+		for (const watcher of feed.watchers) watcher(changed);
+		return spent + (performance.now() - mark);
+	}
+	async function run(): Promise<void> {
+		timer = undefined;
+		busy = true;
+		try {
+			restUntil = Date.now() + (await push()) / LIVE_SHARE;
+		} catch (cause) {
+			console.error('live flows:', cause);
+		} finally {
+			busy = false;
+			if (arrived.length > 0) wake();
+		}
+	}
+	function wake(): void {
+		if (timer === undefined && !busy && live) timer = setTimeout(run, Math.max(PUSH_INTERVAL_MS, restUntil - Date.now()));
+	}
+	const unsubscribe = workspace.subscribeLog((entry) => {
+		arrived.push(entry);
+		if (arrived.length > 2 * LOG_CAPACITY) arrived.splice(0, arrived.length - LOG_CAPACITY);
+		wake();
+	});
+	feeds.set(id, feed);
+	void run();
+	return feed;
+}
+
 /**
  * `text/event-stream` of the client's flows: each current flow once (`flow` events), then each flow again when it
- * changes; a comment every HEARTBEAT_MS keeps proxies from closing it. Ends when the browser goes away.
+ * changes; a comment every HEARTBEAT_MS keeps proxies from closing it. Before each push and heartbeat it asks
+ * `allowed` whether the session may still watch, and ends when it may not. Ends when the browser goes away, and
+ * when it stops reading (beyond MAX_QUEUED_EVENTS).
  */
-export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal): Response {
+export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal, allowed: () => Promise<boolean>): Response {
 	const streams = openStreams.get(workspace.id) ?? 0;
 	if (streams >= STREAMS_PER_WORKSPACE) error(429, `This workspace has ${STREAMS_PER_WORKSPACE} live views open already: close one (a tab on /live/…) and try again.`);
-	openStreams.set(workspace.id, streams + 1);
 	const encoder = new TextEncoder();
 	let stop = () => {};
-	const stream = new ReadableStream<Uint8Array>({
-		start(controller) {
-			let open = true;
-			const window = loggedNow(workspace);
-			const arrived: LiveLogEntry[] = [];
-			const sent = new Map<string, string>();
-			let timer: ReturnType<typeof setTimeout> | undefined;
-			let busy = false;
-			/** When the next push may start: after resting 1 / LIVE_SHARE times what the last one took. */
-			let restUntil = 0;
-
-			const send = (text: string) => {
-				if (open) controller.enqueue(encoder.encode(text));
-			};
-			/** Builds what arrived, rebuilds the flows and sends those that changed, yielding to requests as it goes. */
-			async function push(): Promise<number> {
-				let spent = 0;
-				let mark = performance.now();
-				const pause = async () => {
-					spent += performance.now() - mark;
-					await new Promise<void>((resolve) => setImmediate(resolve));
-					mark = performance.now();
+	let counted = false;
+	const release = () => {
+		if (!counted) return;
+		counted = false;
+		const left = (openStreams.get(workspace.id) ?? 1) - 1;
+		if (left > 0) openStreams.set(workspace.id, left);
+		else openStreams.delete(workspace.id);
+	};
+	let stream: ReadableStream<Uint8Array>;
+	try {
+		stream = new ReadableStream<Uint8Array>({
+			start(controller) {
+				openStreams.set(workspace.id, (openStreams.get(workspace.id) ?? 0) + 1);
+				counted = true;
+				let open = true;
+				const send = (text: string) => {
+					if (!open) return;
+					// A browser that stopped reading: drop it rather than queue without bound.
+					if ((controller.desiredSize ?? 0) < -MAX_QUEUED_EVENTS) return end(new Error('the browser stopped reading'));
+					controller.enqueue(encoder.encode(text));
 				};
-				// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
-				const batch = arrived.splice(0).slice(-LOG_CAPACITY);
-				for (let i = 0; i < batch.length; i++) {
-					window.push(batch[i]!.entry.build() as LoggedExchange);
-					if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
+				/** Sends what changed, once the session is found still allowed to watch. */
+				const forward = (changed: readonly FlowEvent[]) => {
+					void allowed().then(
+						(yes) => {
+							if (!yes) return end();
+							for (const event of changed) send(event.text);
+						},
+						() => end()
+					);
+				};
+				const feed = feedOf(workspace, client);
+				feed.watchers.add(forward);
+				const heartbeat = setInterval(() => {
+					void allowed().then((yes) => (yes ? send(sseComment('keep-alive')) : end()), () => end());
+				}, HEARTBEAT_MS);
+				/** Ends the stream: closed (what was sent stays readable), or failed, dropping what is queued. */
+				function end(failure?: Error): void {
+					if (!open) return;
+					open = false;
+					release();
+					feed.watchers.delete(forward);
+					if (feed.watchers.size === 0) feed.close();
+					clearInterval(heartbeat);
+					try {
+						if (failure) controller.error(failure);
+						else controller.close();
+					} catch {
+						// already closed by the runtime
+					}
 				}
-				window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
-				const shown = shownFlowsOf(window, client.client_id);
-				const current = new Set(shown.map((f) => f.id));
-				for (const id of sent.keys()) if (!current.has(id)) sent.delete(id);
-				for (const flow of shown) {
-					const key = signature(flow);
-					if (sent.get(flow.id) === key || !open) continue;
-					sent.set(flow.id, key);
-					send(sseEvent('flow', await present(flow, client)));
-					await pause();
-				}
-				return spent + (performance.now() - mark);
+				stop = () => end();
+				signal.addEventListener('abort', stop, { once: true });
+				send(sseComment('live flows'));
+				// The flows the feed already has (a stream joining one others watch); a new feed sends them at its first push.
+				forward([...feed.current.values()]);
+			},
+			cancel() {
+				stop();
 			}
-			async function run(): Promise<void> {
-				timer = undefined;
-				busy = true;
-				try {
-					restUntil = Date.now() + (await push()) / LIVE_SHARE;
-				} catch (cause) {
-					console.error('live flows:', cause);
-				} finally {
-					busy = false;
-					if (arrived.length > 0) wake();
-				}
-			}
-			function wake(): void {
-				if (timer === undefined && !busy && open) timer = setTimeout(run, Math.max(PUSH_INTERVAL_MS, restUntil - Date.now()));
-			}
-			const unsubscribe = workspace.subscribeLog((entry) => {
-				arrived.push(entry);
-				if (arrived.length > 2 * LOG_CAPACITY) arrived.splice(0, arrived.length - LOG_CAPACITY);
-				wake();
-			});
-			const heartbeat = setInterval(() => send(sseComment('keep-alive')), HEARTBEAT_MS);
-			stop = () => {
-				if (!open) return;
-				open = false;
-				const left = (openStreams.get(workspace.id) ?? 1) - 1;
-				if (left > 0) openStreams.set(workspace.id, left);
-				else openStreams.delete(workspace.id);
-				unsubscribe();
-				clearInterval(heartbeat);
-				clearTimeout(timer);
-				try {
-					controller.close();
-				} catch {
-					// already closed by the runtime
-				}
-			};
-			signal.addEventListener('abort', stop, { once: true });
-			send(sseComment('live flows'));
-			void run();
-		},
-		cancel() {
-			stop();
-		}
-	});
+		});
+	} catch (cause) {
+		release();
+		throw cause;
+	}
 	return new Response(stream, {
 		headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
 	});

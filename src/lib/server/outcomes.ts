@@ -11,7 +11,7 @@ import { OUTCOME_IDS } from '$lib/protocol';
 import { OutcomeBody } from '$lib/sandbox/accounts/control-schemas';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
 import type { OutcomeRulesView } from '$lib/view/outcomes';
-import { accessRefusal, panelWorkspace, sandboxAdminAccess } from './sandbox-admin';
+import { clientScope } from './sandbox-admin';
 
 export type OutcomeRulesAnswer = { ok: true; rules: OutcomeRulesView } | { ok: false; status: number; message: string };
 
@@ -27,30 +27,16 @@ function refused(status: number, message: string): OutcomeRulesAnswer {
 	return { ok: false, status, message };
 }
 
-function view(workspace: SandboxWorkspace, clientId: string, readOnly: boolean): OutcomeRulesView {
+/** The client's rules in `workspace`, for a session already found to have access to it. */
+export function outcomeRulesView(workspace: SandboxWorkspace, clientId: string, readOnly: boolean): OutcomeRulesView {
 	const { pending, used } = workspace.outcomeRules(clientId);
 	return { clientId, pending: pending.map((rule) => ({ ...rule })), used: used.map((rule) => ({ ...rule })), readOnly };
-}
-
-/** The session's workspace, when it may see the client's rules there. */
-async function clientScope(event: RequestEvent, clientId: string): Promise<{ ok: true; workspace: SandboxWorkspace; readOnly: boolean } | Extract<OutcomeRulesAnswer, { ok: false }>> {
-	const access = await sandboxAdminAccess(event);
-	if (access !== 'allowed') {
-		const { status, message } = accessRefusal(access);
-		return { ok: false, status, message };
-	}
-	const shown = await panelWorkspace(event);
-	if (!shown) return { ok: false, status: 409, message: 'The sandbox is off (SANDBOX=off): there are no outcome rules.' };
-	if (!shown.workspace.getClient(clientId)) {
-		return { ok: false, status: 404, message: `No client \`${clientId}\` in your sandbox workspace (${shown.workspace.id}): outcome rules are set on its own clients.` };
-	}
-	return { ok: true, ...shown };
 }
 
 /** The client's pending and used rules. */
 export async function outcomeRulesFor(event: RequestEvent, clientId: string): Promise<OutcomeRulesAnswer> {
 	const scope = await clientScope(event, clientId);
-	return scope.ok ? { ok: true, rules: view(scope.workspace, clientId, scope.readOnly) } : scope;
+	return scope.ok ? { ok: true, rules: outcomeRulesView(scope.workspace, clientId, scope.readOnly) } : scope;
 }
 
 /** Sets or clears rules from a request body (`{outcome}` or `{clear}`), then answers the client's rules. */
@@ -65,5 +51,5 @@ export async function changeOutcomeRules(event: RequestEvent, clientId: string, 
 	const change = parsed.data;
 	if ('outcome' in change) scope.workspace.setOutcome(clientId, change.outcome);
 	else scope.workspace.clearOutcomes(clientId, change.clear === true ? undefined : change.clear);
-	return { ok: true, rules: view(scope.workspace, clientId, false) };
+	return { ok: true, rules: outcomeRulesView(scope.workspace, clientId, false) };
 }

@@ -12,7 +12,7 @@ import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
-import { DEFAULT_WORKSPACE_ID, type SandboxWorkspace } from '$lib/sandbox/store';
+import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from './explorer';
 
 /**
@@ -63,6 +63,24 @@ export async function panelWorkspace(event: RequestEvent): Promise<{ workspace: 
 	const { workspace, member } = await sessionWorkspaceOf(event.locals.sessionId);
 	if (!workspace) return null;
 	return { workspace, readOnly: member === null && settings().publicMode };
+}
+
+/**
+ * The session's panel workspace and its client `clientId`, when the session may administer it (the client
+ * scope of the outcome rules and the app check); else the status and message of the refusal. A client of another
+ * workspace is answered as unknown.
+ */
+export async function clientScope(
+	event: RequestEvent,
+	clientId: string
+): Promise<{ ok: true; workspace: SandboxWorkspace; client: SandboxClient; readOnly: boolean } | { ok: false; status: number; message: string }> {
+	const access = await sandboxAdminAccess(event);
+	if (access !== 'allowed') return { ok: false, ...accessRefusal(access) };
+	const shown = await panelWorkspace(event);
+	if (!shown) return { ok: false, status: 409, message: 'The sandbox is off (SANDBOX=off).' };
+	const client = shown.workspace.getClient(clientId);
+	if (!client) return { ok: false, status: 404, message: `No client \`${clientId.slice(0, 100)}\` in your sandbox workspace.` };
+	return { ok: true, client, ...shown };
 }
 
 /**

@@ -56,4 +56,10 @@ describe('redaction', () => {
 		// Ordinary words and paths stay.
 		expect(redact('/app/node_modules/passport-oauth2/lib/strategy.js:373:12')).toBe('/app/node_modules/passport-oauth2/lib/strategy.js:373:12');
 	});
+
+	it('hides a known value in the forms a page echoes it in: URL-encoded, HTML-escaped, base64', () => {
+		const secret = 'p&ss+w/rd=1';
+		const page = `next=${encodeURIComponent(secret)} <b>p&amp;ss+w/rd=1</b> ${Buffer.from(secret).toString('base64')}`;
+		expect(redact(page, [secret])).toBe(`next=${MASK} <b>${MASK}</b> ${MASK}`);
+	});
 });

@@ -5,8 +5,7 @@
  * from its HTML, the stack-trace lines in it, and the redaction.
  */
 import { MASK } from '$lib/http/exchange';
-import { escapeRegExp } from '$lib/http/encoding';
-import { SECRET_PARAMETERS } from '$lib/http/secrets';
+import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
 
 /** One main-frame page load after the sandbox sent the browser back to the app. */
 export interface PageHop {
@@ -122,7 +121,8 @@ const CREDENTIAL_HEADER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 const LONG_TOKEN = /(?<![A-Za-z0-9_-])(?=[A-Za-z_-]*\d)(?=[0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g;
 
 /**
- * Text with every secret hidden: the `known` values (a workspace key, the admin token) wherever they appear,
+ * Text with every secret hidden: the `known` values (a workspace key, the admin token, a client secret) wherever
+ * they appear, in every form they can be echoed in (URL, form, HTML, JSON, base64: secrets.ts),
  * secret parameters (`code=`, `client_secret=`, `access_token=`…) in URLs, forms and JSON, credentials after
  * Bearer or Basic, and any long credential-like run of characters (a token an app printed on its page).
  */
@@ -130,7 +130,7 @@ export function redact(text: string, known: readonly string[] = []): string {
 	const scrubbed = known
 		.filter((value) => value.length >= 4)
 		.sort((a, b) => b.length - a.length)
-		.reduce((out, value) => out.replace(new RegExp(escapeRegExp(value), 'g'), MASK), text);
+		.reduce((out, value) => replaceForms(out, value, MASK), text);
 	return scrubbed
 		.replace(SECRET_PAIR, (_m, name: string) => `${name}=${MASK}`)
 		.replace(SECRET_JSON, (_m, name: string, colon: string) => `"${name}"${colon}"${MASK}"`)

@@ -44,13 +44,20 @@ machine is, when the explorer is bound to loopback; otherwise EXPLORER_ALLOWED_H
 
 Checks: ${APP_CHECKS.map((c) => c.id).join(', ')}`;
 
-function httpUrl(name: string, value: string): { url: string } | { message: string } {
+/**
+ * What is wrong with `value` as a URL the app check is given (the CLI's options, the live page's start URL), or
+ * null: it must be http(s), with no user name or password in it (those would reach every report).
+ */
+export function httpUrlProblem(value: string): string | null {
 	const url = URL.canParse(value) ? new URL(value) : null;
-	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-		return { message: `--${name} must be an http(s) URL such as http://localhost:4000/login, got "${value}".` };
-	}
-	if (url.username || url.password) return { message: `--${name} must not carry a user name or password.` };
-	return { url: url.href };
+	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return `must be an http(s) URL such as http://localhost:4000/login, got "${value}".`;
+	if (url.username || url.password) return 'must not carry a user name or password.';
+	return null;
+}
+
+function httpUrl(name: string, value: string): { url: string } | { message: string } {
+	const problem = httpUrlProblem(value);
+	return problem ? { message: `--${name} ${problem}` } : { url: new URL(value).href };
 }
 
 function selectChecks(only: string | undefined): AppCheck[] | { message: string } {

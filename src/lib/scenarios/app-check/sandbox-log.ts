@@ -7,6 +7,7 @@
  * tokens a call presented and an exchange issued) it is tied to the client's exchanges by them; otherwise every
  * me.json call after the client's first exchange counts, which is exact in a workspace of the check's own.
  */
+import { looksLikeJson, parseJson } from '$lib/http/json';
 import type { ServerEvidence, TokenCall } from './evidence';
 
 /** A log entry as the control API answers it; every field read defensively. */
@@ -56,22 +57,19 @@ function readEntry(raw: LogEntryLike): Exchange {
 	};
 }
 
-/** The client a request named: its correlation key, else `client_id` in the query or the form body. */
+/**
+ * The client a request named: its correlation key (which also reads Basic authentication), else, in a log without
+ * keys (a sandbox older than them), `client_id` in the query or the form body.
+ */
 function clientOf(exchange: Exchange): string | null {
 	if (exchange.keys.clientId) return exchange.keys.clientId;
 	const inQuery = exchange.url?.searchParams.get('client_id');
 	if (inQuery) return inQuery;
-	if (exchange.body && !exchange.body.trimStart().startsWith('{')) return new URLSearchParams(exchange.body).get('client_id');
+	if (exchange.body && !looksLikeJson(exchange.body)) return new URLSearchParams(exchange.body).get('client_id');
 	return null;
 }
 
-function tokenError(body: string): string | null {
-	try {
-		return text(record(JSON.parse(body))['error']);
-	} catch {
-		return null;
-	}
-}
+const tokenError = (body: string): string | null => text(record(parseJson(body))['error']);
 
 const path = (e: Exchange) => e.url?.pathname ?? '';
 

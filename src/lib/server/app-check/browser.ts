@@ -20,14 +20,12 @@ export function chromiumPath(env: Record<string, string | undefined> = process.e
 	return env['CHROMIUM_PATH']?.trim() || DEFAULT_CHROMIUM;
 }
 
-/** `hostRules`: Chromium's --host-resolver-rules (origins.ts pins the app's checked host name with one). */
-export async function launchChromium(options: { path?: string; hostRules?: string | null } = {}): Promise<Browser> {
+export async function launchChromium(options: { path?: string } = {}): Promise<Browser> {
 	const path = options.path ?? chromiumPath();
 	try {
 		accessSync(path, constants.X_OK);
 	} catch {
 		throw new ChromiumMissingError(path);
 	}
-	const args = options.hostRules ? [...ARGS, `--host-resolver-rules=${options.hostRules}`] : ARGS;
-	return chromium.launch({ executablePath: path, headless: true, args });
+	return chromium.launch({ executablePath: path, headless: true, args: ARGS });
 }

@@ -5,8 +5,9 @@
  * watches what the user gets from the app after the sandbox's redirect. Then it reads the sandbox's request log
  * for what the app's server did, and the pure judge (scenarios/app-check/judge.ts) decides.
  *
- * The browser loads only the sandbox's origins and origins the app check allows (origins.ts); any other request is
- * refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
+ * The browser reaches the network only through the check's proxy (proxy.ts), which lets it connect to the sandbox's
+ * origins and origins the app check allows (origins.ts) only, redirects, WebSockets and every host name included;
+ * any other connection is refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
  */
 import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
@@ -17,8 +18,9 @@ import type { AppCheckRunInfo } from '$lib/scenarios/app-check/report';
 import { serverEvidence } from '$lib/scenarios/app-check/sandbox-log';
 import type { ExplorerConfig } from '../config';
 import { launchChromium } from './browser';
-import { checkAppUrl, originAliases, originGuard, pinnedHostRule } from './origins';
-import { checkUser, logMark, outcomeUsed, readLog, setOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
+import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
+import { startGuardingProxy } from './proxy';
+import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
 export interface AppCheckRunOptions {
 	startUrl: string;
@@ -28,9 +30,13 @@ export interface AppCheckRunOptions {
 	accountsUrl: string;
 	workspaceKey: string | null;
 	adminToken: string | null;
+	/** More values every output must hide (the live page's client secret). */
+	secrets?: readonly string[];
 	checks: readonly AppCheck[];
 	/** The allowlist and private-address rules (the explorer's configuration). */
 	config: ExplorerConfig;
+	/** What `checkAppUrl` said of the start URL, when the caller already asked (not asked twice: one DNS answer). */
+	startCheck?: OriginCheck;
 	/** The client the app must sign in with (the live page's); null: the one its link names. */
 	expectedClientId?: string | null;
 	/** Told of each check's result as soon as it is judged. */
@@ -42,7 +48,7 @@ export interface AppCheckRunOptions {
 export interface AppCheckOutcome {
 	results: AppCheckResult[];
 	info: AppCheckRunInfo;
-	/** Values every output must hide (the workspace key, the admin token): the reporters' last guard. */
+	/** Values every output must hide (the workspace key, the admin token, `secrets`): the reporters' last guard. */
 	known: string[];
 }
 
@@ -58,7 +64,10 @@ interface RunContext {
 	access: SandboxAccess;
 	state: WorkspaceState;
 	users: Map<string, CheckUser>;
-	guard: ReturnType<typeof originGuard>;
+	/** The proxy's URL, every context's way out. */
+	proxyUrl: string;
+	/** The origins the proxy refused during the current check, each with why. */
+	blocked: string[];
 	known: string[];
 	timeout: number;
 	/** The sandbox's sign-in host, under each name it answers to. */
@@ -67,23 +76,31 @@ interface RunContext {
 
 export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
 	const started = Date.now();
-	const known = [options.workspaceKey, options.adminToken].filter((v): v is string => typeof v === 'string' && v !== '');
-	const allowed = await checkAppUrl(options.startUrl, options.config);
+	const known = [options.workspaceKey, options.adminToken, ...(options.secrets ?? [])].filter((v): v is string => typeof v === 'string' && v !== '');
+	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, options.config));
 	if (!allowed.ok) throw new AppCheckRefusedError(allowed.message);
 	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };
 	const state = await workspaceState(access);
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
+	const guard = originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
+	const proxy = await startGuardingProxy(guard, (origin, message) => {
+		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
+	});
 	const ctx: RunContext = {
 		options,
 		access,
 		state,
 		users: new Map(),
-		guard: originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)]),
+		proxyUrl: proxy.url,
+		blocked: [],
 		known,
 		timeout: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
 		authOrigins
 	};
-	const ownBrowser = browser ? null : await launchChromium({ hostRules: pinnedHostRule(options.startUrl, allowed) });
+	const ownBrowser = browser ? null : await launchChromium().catch(async (error: unknown) => {
+		await proxy.close();
+		throw error;
+	});
 	const results: AppCheckResult[] = [];
 	const fingerprints: Fingerprints = {};
 	try {
@@ -94,6 +111,7 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 		}
 	} finally {
 		await ownBrowser?.close();
+		await proxy.close();
 	}
 	return {
 		results,
@@ -108,7 +126,10 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 }
 
 async function runOne(check: AppCheck, ctx: RunContext, browser: Browser, fingerprints: Fingerprints): Promise<AppCheckResult> {
-	const context = await browser.newContext();
+	// Every connection through the guarding proxy (loopback too: Playwright proxies it); no service worker, whose
+	// fetches would answer the page from a cache the check never saw.
+	const context = await browser.newContext({ proxy: { server: ctx.proxyUrl }, serviceWorkers: 'block' });
+	ctx.blocked = [];
 	try {
 		return await drive(check, ctx, context, fingerprints);
 	} catch (error) {
@@ -170,15 +191,7 @@ class Watcher {
 
 async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, fingerprints: Fingerprints): Promise<AppCheckResult> {
 	const { options, access, authOrigins, timeout } = ctx;
-	const blocked: string[] = [];
-	await context.route('**/*', async (route) => {
-		const url = route.request().url();
-		const verdict = await ctx.guard(url);
-		if (verdict.ok) return route.continue();
-		const origin = new URL(url).origin;
-		if (!blocked.some((b) => b.startsWith(`${origin}:`))) blocked.push(`${origin}: ${verdict.message}`);
-		return route.abort('blockedbyclient');
-	});
+	const blocked = ctx.blocked;
 	const page = await context.newPage();
 	page.setDefaultTimeout(timeout);
 	const watcher = new Watcher(page, authOrigins);
@@ -201,10 +214,22 @@ async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, 
 	if (!ctx.state.clients.includes(clientId)) {
 		return notRun(check, `The client \`${clientId}\` is not in the sandbox workspace the check can read: give the key of the workspace it is in (--workspace-key or SANDBOX_WORKSPACE_KEY).`, clientId);
 	}
-	if (check.rule) {
-		const problem = await setOutcome(access, clientId, check.rule);
-		if (problem) return notRun(check, redact(problem, ctx.known), clientId);
-	}
+	const judged = await withOutcome(access, clientId, check.rule, () => signInAndJudge(check, ctx, page, watcher, blocked, { clientId, supergroup, mark }, fingerprints));
+	return typeof judged === 'string' ? notRun(check, redact(judged, ctx.known), clientId) : judged;
+}
+
+/** With the check's outcome rule set: sign in, decide, watch what the user gets, read the log, judge. */
+async function signInAndJudge(
+	check: AppCheck,
+	ctx: RunContext,
+	page: Page,
+	watcher: Watcher,
+	blocked: string[],
+	app: { clientId: string; supergroup: string; mark: number },
+	fingerprints: Fingerprints
+): Promise<AppCheckResult> {
+	const { access, authOrigins, timeout } = ctx;
+	const { clientId, supergroup, mark } = app;
 	let user = ctx.users.get(supergroup);
 	if (!user) {
 		user = await checkUser(access, ctx.state, supergroup);

@@ -14,18 +14,27 @@ import { z } from 'zod';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { APP_CHECKS } from '$lib/scenarios/app-check/checks';
 import { redact } from '$lib/scenarios/app-check/evidence';
+import { httpUrlProblem } from '$lib/scenarios/app-check/options';
 import { appCheckExitCode } from '$lib/scenarios/app-check/judge';
 import { appCheckSummary } from '$lib/scenarios/app-check/report';
 import type { AppCheckStreamLine } from '$lib/scenarios/app-check/stream';
 import { config } from '../config';
 import { sessionWorkspaceOf } from '../explorer';
 import { ndjsonResponse } from '../ndjson';
-import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
+import { clientScope } from '../sandbox-admin';
 import { runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
 
 const Body = z.strictObject({
-	start_url: z.string().trim().min(1, 'start_url is required: where a user starts signing in to your app').max(2000),
+	start_url: z
+		.string()
+		.trim()
+		.min(1, 'start_url is required: where a user starts signing in to your app')
+		.max(2000)
+		.superRefine((value, ctx) => {
+			const problem = httpUrlProblem(value);
+			if (problem) ctx.addIssue({ code: 'custom', message: problem });
+		}),
 	click: z.string().trim().max(500).optional(),
 	only: z.array(z.enum(APP_CHECKS.map((c) => c.id) as [string, ...string[]])).min(1).optional()
 });
@@ -35,54 +44,59 @@ let running = false;
 const refuse = (status: number, message: string) => json({ message }, { status });
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
-	const access = await sandboxAdminAccess(event);
-	if (access === 'off') return refuse(404, OFF_MESSAGE);
-	if (access !== 'allowed') {
-		return refuse(403, access === 'token-needed' ? 'The app check needs the sandbox admin token: give it on the /sandbox page first.' : 'The app check is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.');
-	}
-	const shown = await panelWorkspace(event);
-	if (!shown || !shown.workspace.getClient(clientId)) return refuse(404, `No client \`${clientId}\` in your sandbox workspace.`);
-	if (shown.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
+	const scope = await clientScope(event, clientId);
+	if (!scope.ok) return refuse(scope.status, scope.message);
+	const { client } = scope;
+	if (scope.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
 	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {
 		return refuse(415, 'Send the start URL as JSON: {"start_url": "http://localhost:4000/login"}.');
 	}
 	const raw: unknown = await event.request.json().catch(() => undefined);
 	const parsed = Body.safeParse(raw);
 	if (!parsed.success) return refuse(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-	const cfg = config();
-	const allowed = await checkAppUrl(parsed.data.start_url, cfg);
-	if (!allowed.ok) return refuse(400, allowed.message);
 	if (running) return refuse(409, 'An app check is already running on this server; try again when it has finished.');
-
-	const { member } = await sessionWorkspaceOf(event.locals.sessionId);
-	const workspaceKey = member?.key ?? null;
-	const adminToken = workspaceKey ? null : (sandboxConfigFromEnv(env).adminToken ?? null);
-	const known = [workspaceKey, adminToken].filter((v): v is string => v !== null);
-	const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
+	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
+	// when the request is refused before the run starts.
 	running = true;
-	return ndjsonResponse<AppCheckStreamLine>(
-		async (send) => {
-			send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
-			try {
-				const outcome = await runAppCheck({
-					startUrl: parsed.data.start_url,
-					click: parsed.data.click || null,
-					...cfg.sandbox,
-					workspaceKey,
-					adminToken,
-					checks,
-					config: cfg,
+	let started = false;
+	try {
+		const cfg = config();
+		const allowed = await checkAppUrl(parsed.data.start_url, cfg);
+		if (!allowed.ok) return refuse(400, allowed.message);
+		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
+		const workspaceKey = member?.key ?? null;
+		const adminToken = workspaceKey ? null : (sandboxConfigFromEnv(env).adminToken ?? null);
+		const known = [workspaceKey, adminToken, client.client_secret].filter((v): v is string => v !== null);
+		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
+		started = true;
+		return ndjsonResponse<AppCheckStreamLine>(
+			async (send) => {
+				send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
+				try {
+					const outcome = await runAppCheck({
+						startUrl: parsed.data.start_url,
+						click: parsed.data.click || null,
+						...cfg.sandbox,
+						workspaceKey,
+						adminToken,
+						checks,
+						config: cfg,
+						startCheck: allowed,
+						secrets: [client.client_secret],
 					expectedClientId: clientId,
-					onResult: (result) => send({ type: 'result', result })
-				});
-				send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
-			} catch (error) {
-				// A refused origin, a missing Chromium, a sandbox that refused: each message says what to do.
-				send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
-			} finally {
-				running = false;
-			}
-		},
-		(line) => redact(JSON.stringify(line), known)
-	);
+						onResult: (result) => send({ type: 'result', result })
+					});
+					send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
+				} catch (error) {
+					// A refused origin, a missing Chromium, a sandbox that refused: each message says what to do.
+					send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
+				} finally {
+					running = false;
+				}
+			},
+			(line) => redact(JSON.stringify(line), known)
+		);
+	} finally {
+		if (!started) running = false;
+	}
 }

@@ -12,7 +12,7 @@ import { permissionFor } from '../allowlist';
 import type { ExplorerConfig } from '../config';
 import { checkOutboundUrl, type Resolver } from '../ssrf';
 
-/** `address`: where a host name was checked to resolve (the browser is then told to use it); none for an IP or localhost. */
+/** `address`: where a host name was checked to resolve (the proxy connects there); none for an IP or localhost. */
 export type OriginCheck = { ok: true; address?: string } | { ok: false; message: string };
 
 function isThisMachine(url: URL): boolean {
@@ -48,21 +48,12 @@ export function originAliases(origin: string): string[] {
 }
 
 /**
- * Chromium's `--host-resolver-rules` that pin a checked host name to the address it was checked at, so a second DNS
- * answer (rebinding) cannot send the browser elsewhere; null when there is nothing to pin.
+ * A guard for every connection the check's browser opens (proxy.ts): the sandbox's origins and origins
+ * `checkAppUrl` allows pass; each origin is checked once per run (`checked`: origins the caller already checked), so
+ * every connection to it goes to the one address checked.
  */
-export function pinnedHostRule(url: string, check: OriginCheck): string | null {
-	if (!check.ok || !check.address) return null;
-	const host = new URL(url).hostname;
-	return `MAP ${host} ${isIP(check.address) === 6 ? `[${check.address}]` : check.address}`;
-}
-
-/**
- * A guard for every request the check's browser makes: the sandbox's origins and origins `checkAppUrl` allows
- * pass; each origin is checked once per run.
- */
-export function originGuard(config: ExplorerConfig, sandboxOrigins: readonly string[], resolve?: Resolver) {
-	const decided = new Map<string, Promise<OriginCheck>>();
+export function originGuard(config: ExplorerConfig, sandboxOrigins: readonly string[], resolve?: Resolver, checked: Record<string, OriginCheck> = {}) {
+	const decided = new Map<string, Promise<OriginCheck>>(Object.entries(checked).map(([origin, check]) => [origin, Promise.resolve(check)]));
 	return (url: string): Promise<OriginCheck> => {
 		if (!URL.canParse(url)) return Promise.resolve({ ok: true });
 		const parsed = new URL(url);

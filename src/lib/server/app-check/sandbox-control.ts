@@ -89,7 +89,7 @@ export async function readLog(access: SandboxAccess, limit = 500): Promise<LogEn
 }
 
 /** Sets a one-shot outcome for the client's next matching request; a message when the sandbox refused. */
-export async function setOutcome(access: SandboxAccess, clientId: string, outcome: OutcomeRule): Promise<string | null> {
+async function setOutcome(access: SandboxAccess, clientId: string, outcome: OutcomeRule): Promise<string | null> {
 	const answer = await call(access, 'POST', '/sandbox/outcomes', { client_id: clientId, outcome });
 	if (answer.status === 200 || answer.status === 201) return null;
 	if (answer.status === 404) return 'This sandbox has no outcome rules (POST /sandbox/outcomes answered 404): it is older than the app check; update it.';
@@ -97,16 +97,26 @@ export async function setOutcome(access: SandboxAccess, clientId: string, outcom
 }
 
 /**
- * Whether the sandbox applied the outcome (`GET /sandbox/outcomes`): false while it is still pending, and then it
- * is cleared so the next check starts clean; null when the sandbox does not say.
+ * Runs `use` with the client's one-shot outcome set (none when `outcome` is null), and clears the rule once `use`
+ * is done, however it ends (a result, an early return, a throw), so a rule the check never triggered cannot fire on
+ * the client's next real sign-in. A message instead when the sandbox refused the rule.
  */
+export async function withOutcome<T extends object>(access: SandboxAccess, clientId: string, outcome: OutcomeRule | null, use: () => Promise<T>): Promise<T | string> {
+	if (!outcome) return use();
+	const problem = await setOutcome(access, clientId, outcome);
+	if (problem) return problem;
+	try {
+		return await use();
+	} finally {
+		await call(access, 'POST', '/sandbox/outcomes/clear', { client_id: clientId, outcome }).catch(() => {});
+	}
+}
+
+/** Whether the sandbox applied the outcome (`GET /sandbox/outcomes`): false while it is still pending; null when the sandbox does not say. */
 export async function outcomeUsed(access: SandboxAccess, clientId: string, outcome: OutcomeRule): Promise<boolean | null> {
 	const answer = await call(access, 'GET', `/sandbox/outcomes?client_id=${encodeURIComponent(clientId)}`);
 	if (answer.status !== 200 || !Array.isArray(answer.body['pending'])) return null;
-	const pending = answer.body['pending'].some((rule) => (rule as { outcome?: unknown })?.outcome === outcome);
-	if (!pending) return true;
-	await call(access, 'POST', '/sandbox/outcomes/clear', { client_id: clientId, outcome });
-	return false;
+	return !answer.body['pending'].some((rule) => (rule as { outcome?: unknown })?.outcome === outcome);
 }
 
 export interface CheckUser {
