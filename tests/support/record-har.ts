@@ -80,9 +80,12 @@ export async function recordSignIn(browser: Browser, options: RecordSignInOption
 			if (url.startsWith(`${AUTH_HOST}/sso/`)) linkArrivals.push(url);
 			if (url.startsWith(running.app.callbackUrl)) callbackArrivals.push(url);
 		});
+		/** The app's pages' bodies, read as they arrive: a page navigated away from at once can lose its body from the HAR. */
+		const appBodies: Promise<unknown>[] = [];
 		page.on('response', (response) => {
 			const request = response.request();
 			if (request.isNavigationRequest() && request.frame() === page.mainFrame()) final.status = response.status();
+			if (response.url().startsWith(appUrl)) appBodies.push(response.body().catch(() => null));
 		});
 
 		await page.goto(`${appUrl}/login`);
@@ -92,8 +95,10 @@ export async function recordSignIn(browser: Browser, options: RecordSignInOption
 		if (journey === 'reload') {
 			const callback = callbackArrivals[0];
 			if (!callback) throw new Error(`The sign-in never reached the app's callback (ended on ${page.url()})`);
-			// The first arrival's redirect to /home must finish first: going on at once would cut its answer from the HAR.
+			// The first arrival's redirect to /home must finish, its body read, first: going on at once could cut /home's
+			// answer from the HAR.
 			await page.waitForURL((url) => url.origin === appUrl && url.pathname === '/home');
+			await Promise.all(appBodies);
 			await page.goto(callback); // waits for its load
 		}
 		const finalText = await page.locator('body').innerText();
