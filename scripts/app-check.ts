@@ -1,6 +1,6 @@
 /**
  * `npm run app-check -- --start-url URL`: drives the integrator's app in Chromium through the sandbox's sign-in,
- * once per outcome, and judges what its server did and what the user got (README, App check). Prints a table;
+ * once per outcome, and judges what its server did and what the user got (docs/app-check.md). Prints a table;
  * `--junit` and `--report` also write JUnit XML and a Markdown report. Exits 1 when a check fails or could not
  * run, 2 on bad options, a refused start URL, an unreachable sandbox or a missing Chromium. Never prints a secret.
  */

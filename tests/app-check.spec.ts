@@ -1,5 +1,5 @@
 /**
- * The app check (README, App check) on real apps: the passport app written the way integrators write it
+ * The app check (docs/app-check.md) on real apps: the passport app written the way integrators write it
  * (tests/apps/passport-app, naive) and its corrected twin, each on a throwaway sandbox workspace of its own. The
  * driver is called directly, and the CLI once as a child process writing JUnit XML and Markdown; the live page's
  * route refuses an origin the operator did not allow.

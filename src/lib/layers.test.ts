@@ -1,7 +1,7 @@
 /**
  * The layers of `src/lib` and what each may import: the rule file. Every import in `src/` (static `import … from`,
  * `export … from`, bare `import '…'` and `import('…')`, type-only ones included) is read, resolved (`$lib/…` and
- * relative paths) and checked. `npm run check` runs this test too. The README's Architecture section draws the same
+ * relative paths) and checked. `npm run check` runs this test too. docs/architecture.md draws the same
  * layers.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -25,7 +25,7 @@ export interface SandboxClient {
 	clientSecret: string;
 }
 
-/** A fixture user of the workspace (README's "Sandbox accounts"); every one's password is `password`. */
+/** A fixture user of the workspace (docs/sandbox.md, "Sandbox accounts"); every one's password is `password`. */
 export const SIGN_IN = { login: STUDENT, password: DEMO_PASSWORD };
 
 async function call(method: string, path: string, key: string | undefined, body?: unknown): Promise<unknown> {

@@ -1,6 +1,6 @@
 /**
  * The sandbox's shipped data: applied to a fresh database and on `POST /sandbox/reset`. Exported as data so the
- * README and the explorer's UI can list them.
+ * docs/sandbox.md and the explorer's UI can list them.
  */
 import type { Supergroup } from '../protocol';
 import {

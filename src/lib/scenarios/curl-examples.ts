@@ -5,7 +5,7 @@
  * against a real sandbox and checks that it gives its row. What each prints comes from the row itself.
  *
  * Scripts use `$CLIENT_SECRET` for the demo client's secret, never its value: the page they appear on goes to
- * browsers, and the secret must not (README, "Sandbox accounts", says what to set it to).
+ * browsers, and the secret must not (docs/sandbox.md, "Sandbox accounts", says what to set it to).
  */
 import { AUTHORIZATION_CODE, allErrorRows, type ErrorRow, type TokenParameter } from '$lib/protocol';
 import { UNPRODUCIBLE_CAUSES } from './library';

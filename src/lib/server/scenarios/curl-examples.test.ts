@@ -36,7 +36,7 @@ beforeEach(async () => {
 	expect(reset.status).toBe(200);
 });
 
-/** Runs a script as a person would paste it, with the demo client's secret set as the README says. */
+/** Runs a script as a person would paste it, with the demo client's secret set as docs/sandbox.md says. */
 async function output(example: CurlExample): Promise<{ body: string; status: number }> {
 	if (example.kind === 'unavailable') throw new Error('nothing to run');
 	const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', example.script], { env: { ...process.env, CLIENT_SECRET: DEMO.client_secret }, timeout: 15_000 });

@@ -1,5 +1,5 @@
 /**
- * Each scenario run on the sandbox happens in a throwaway workspace of its own (README, Workspaces): created empty
+ * Each scenario run on the sandbox happens in a throwaway workspace of its own (docs/workspaces.md): created empty
  * before setup, every later control call carrying its key, removed afterwards whatever happened. So a scenario's
  * clock moves, clients and user never touch the default workspace or another run's.
  */
