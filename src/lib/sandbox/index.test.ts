@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MeResponse, TokenResponse } from '../protocol/schemas';
-import { FIXTURE_USERS, sandboxConfigFromEnv, startSandbox, type RunningSandbox } from './index';
+import { FIXTURE_USERS, startSandbox, type RunningSandbox } from './index';
 
 const ORIGIN = 'http://localhost:3000';
 const CALLBACK = `${ORIGIN}/callback`;
@@ -119,37 +119,3 @@ describe('request log', () => {
 	});
 });
 
-describe('sandboxConfigFromEnv', () => {
-	it('uses the defaults', () => {
-		expect(sandboxConfigFromEnv({})).toEqual({
-			authPort: 3001,
-			accountsPort: 3002,
-			explorerOrigin: 'http://localhost:3000',
-			databasePath: join('data', 'sandbox.db'),
-			controlApi: true,
-			adminToken: null,
-			workspaces: { public: false, idleHours: 24, creationsPerAddressPerHour: 20 }
-		});
-	});
-	it('takes SANDBOX_ADMIN_TOKEN, refusing one short enough to guess', () => {
-		expect(sandboxConfigFromEnv({ SANDBOX_ADMIN_TOKEN: 'a-long-enough-admin-token' }).adminToken).toBe('a-long-enough-admin-token');
-		expect(() => sandboxConfigFromEnv({ SANDBOX_ADMIN_TOKEN: 'short' })).toThrow(/SANDBOX_ADMIN_TOKEN must be at least 16 characters/);
-		expect(() => sandboxConfigFromEnv({ SANDBOX_ADMIN_TOKEN: 'has spaces in it, not allowed' })).toThrow(/SANDBOX_ADMIN_TOKEN must be printable ASCII/);
-	});
-	it('follows SANDBOX_PUBLIC and the workspace limits, and names bad ones', () => {
-		const config = sandboxConfigFromEnv({ SANDBOX_PUBLIC: 'on', SANDBOX_WORKSPACE_IDLE_HOURS: '0.5', SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: '3' });
-		expect(config.workspaces).toEqual({ public: true, idleHours: 0.5, creationsPerAddressPerHour: 3 });
-		expect(() => sandboxConfigFromEnv({ SANDBOX_PUBLIC: 'yes', SANDBOX_WORKSPACE_IDLE_HOURS: '0', SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: '1.5' })).toThrow(
-			/SANDBOX_PUBLIC must be "on" or "off".*SANDBOX_WORKSPACE_IDLE_HOURS must be greater than 0.*SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR must be a whole number/
-		);
-	});
-	it('follows PORT, DATA_DIR and SANDBOX_CONTROL_API', () => {
-		const config = sandboxConfigFromEnv({ PORT: '8080', AUTH_PORT: '0', DATA_DIR: '/tmp/x', SANDBOX_CONTROL_API: 'off' });
-		expect(config).toMatchObject({ explorerOrigin: 'http://localhost:8080', authPort: 0, databasePath: '/tmp/x/sandbox.db', controlApi: false });
-	});
-	it('names every bad variable', () => {
-		expect(() => sandboxConfigFromEnv({ AUTH_PORT: 'abc', ACCOUNTS_PORT: '70000', SANDBOX_CONTROL_API: 'no' })).toThrow(
-			/AUTH_PORT.*ACCOUNTS_PORT.*SANDBOX_CONTROL_API must be "on" or "off"/
-		);
-	});
-});

@@ -6,12 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import { dirname } from 'node:path';
 import { createAccountsHost } from './accounts/host';
 import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
-import { MIN_ADMIN_TOKEN_LENGTH } from './admin-access';
 import { loggedServer } from './request-log';
 import { openStore, type SandboxStore } from './store';
 import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
@@ -45,78 +43,6 @@ export interface RunningSandbox {
 	accountsUrl: string;
 	store: SandboxStore;
 	close(): Promise<void>;
-}
-
-const port = (name: string, fallback: number) =>
-	z
-		.string()
-		.regex(/^\d{1,5}$/, `${name} must be a port number from 0 to 65535`)
-		.transform(Number)
-		.refine((n) => n <= 65535, `${name} must be a port number from 0 to 65535`)
-		.default(fallback);
-
-const positiveNumber = (name: string, fallback: number, whole: boolean) =>
-	z
-		.string()
-		.regex(whole ? /^\d{1,6}$/ : /^\d{1,6}(\.\d+)?$/, `${name} must be ${whole ? 'a whole number' : 'a number'} greater than 0`)
-		.transform(Number)
-		.refine((n) => n > 0, `${name} must be greater than 0`)
-		.default(fallback);
-
-const SandboxEnv = z.object({
-	PORT: port('PORT', 3000),
-	AUTH_PORT: port('AUTH_PORT', 3001),
-	ACCOUNTS_PORT: port('ACCOUNTS_PORT', 3002),
-	/** adapter-node's public origin of the explorer, when it is not http://localhost:PORT. */
-	ORIGIN: z
-		.string()
-		.refine((s) => URL.canParse(s) && new URL(s).origin === s, 'ORIGIN must be an origin such as https://explorer.example (no path)')
-		.optional(),
-	DATA_DIR: z.string().min(1, 'DATA_DIR must name a directory').default('./data'),
-	SANDBOX_CONTROL_API: z.enum(['on', 'off'], { message: 'SANDBOX_CONTROL_API must be "on" or "off"' }).default('on'),
-	SANDBOX_ADMIN_TOKEN: z
-		.string()
-		.min(MIN_ADMIN_TOKEN_LENGTH, `SANDBOX_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (e.g. openssl rand -base64 24)`)
-		.regex(/^[\x21-\x7e]+$/, 'SANDBOX_ADMIN_TOKEN must be printable ASCII without spaces')
-		.optional(),
-	SANDBOX_PUBLIC: z.enum(['on', 'off'], { message: 'SANDBOX_PUBLIC must be "on" or "off"' }).default('off'),
-	SANDBOX_WORKSPACE_IDLE_HOURS: positiveNumber('SANDBOX_WORKSPACE_IDLE_HOURS', DEFAULT_WORKSPACE_POLICY.idleHours, false),
-	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber('SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR', DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true)
-});
-
-const SANDBOX_VARIABLES = Object.keys(SandboxEnv.shape);
-/** The last settings read, by the values of the variables they come from: the explorer asks on every request. */
-let lastSettings: { key: string; options: SandboxOptions } | null = null;
-
-/** The sandbox's settings from the environment; throws one clear message naming every bad variable. */
-export function sandboxConfigFromEnv(env: Record<string, string | undefined>): SandboxOptions {
-	const key = SANDBOX_VARIABLES.map((name) => env[name] ?? '').join('\0');
-	if (lastSettings?.key === key) return lastSettings.options;
-	const options = parseSandboxEnv(env);
-	lastSettings = { key, options };
-	return options;
-}
-
-function parseSandboxEnv(env: Record<string, string | undefined>): SandboxOptions {
-	const parsed = SandboxEnv.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
-	if (!parsed.success) {
-		const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-		throw new Error(`Invalid sandbox configuration: ${problems}.`);
-	}
-	const e = parsed.data;
-	return {
-		authPort: e.AUTH_PORT,
-		accountsPort: e.ACCOUNTS_PORT,
-		explorerOrigin: e.ORIGIN ?? `http://localhost:${e.PORT}`,
-		databasePath: join(e.DATA_DIR, 'sandbox.db'),
-		controlApi: e.SANDBOX_CONTROL_API === 'on',
-		adminToken: e.SANDBOX_ADMIN_TOKEN ?? null,
-		workspaces: {
-			public: e.SANDBOX_PUBLIC === 'on',
-			idleHours: e.SANDBOX_WORKSPACE_IDLE_HOURS,
-			creationsPerAddressPerHour: e.SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR
-		}
-	};
 }
 
 function listen(server: Server, port: number, hostname: string | undefined, what: string, variable: string): Promise<number> {

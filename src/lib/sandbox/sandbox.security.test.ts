@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { openStore, type SandboxStore } from './store';
 import { applyFixtures } from './fixtures';
-import { sandboxConfigFromEnv, startSandbox, type RunningSandbox } from './index';
+import { startSandbox, type RunningSandbox } from './index';
 
 vi.mock('node:crypto', async (importOriginal) => {
 	const actual = await importOriginal<typeof import('node:crypto')>();
@@ -196,11 +196,6 @@ describe('the control API when turned off', () => {
 		const defined = [...source.matchAll(/^\t\t'(\/sandbox\/[\w/-]*)': [{[]/gm)].map((m) => m[1]!);
 		expect(defined.length).toBeGreaterThanOrEqual(7);
 		expect(defined.filter((path) => !ENDPOINTS.some(([, listed]) => listed === path))).toEqual([]);
-	});
-
-	it('SANDBOX_CONTROL_API=off turns it off', () => {
-		expect(sandboxConfigFromEnv({ SANDBOX_CONTROL_API: 'off' }).controlApi).toBe(false);
-		expect(sandboxConfigFromEnv({}).controlApi).toBe(true);
 	});
 
 	it('every control endpoint is a 404 on both hosts, says nothing of a control API, and changes nothing', async () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseHostRule, type ExplorerConfig } from './config';
 
@@ -21,6 +22,14 @@ describe('loadConfig', () => {
 			accountsPort: 3002,
 			publicOrigin: 'http://localhost:3000',
 			sandbox: { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
+			sandboxService: {
+				enabled: true,
+				controlApi: true,
+				adminToken: null,
+				workspaces: { public: false, idleHours: 24, creationsPerAddressPerHour: 20 },
+				databasePath: join('data', 'sandbox.db')
+			},
+			runsDatabasePath: join('data', 'explorer.db'),
 			allowedHosts: [],
 			allowPrivateTargets: false,
 			targetRule: 'public-https',
@@ -50,7 +59,7 @@ describe('loadConfig', () => {
 	it('derives the public origin and sandbox origins from the ports', () => {
 		const config = ok({ PORT: '8080', AUTH_PORT: '8081', ACCOUNTS_PORT: '8082' });
 		expect(config.publicOrigin).toBe('http://localhost:8080');
-		expect(config.sandbox).toEqual({ authUrl: 'http://localhost:8081', accountsUrl: 'http://localhost:8082' });
+		expect(config.sandbox).toMatchObject({ authUrl: 'http://localhost:8081', accountsUrl: 'http://localhost:8082' });
 	});
 
 	it('takes PUBLIC_ORIGIN as an origin, without a trailing slash', () => {
@@ -108,5 +117,37 @@ describe('parseHostRule', () => {
 		expect(parseHostRule('*.10.0.0.1')).toBeTypeOf('string');
 		expect(parseHostRule('*')).toBeTypeOf('string');
 		expect(parseHostRule('*.')).toBeTypeOf('string');
+	});
+});
+
+/** The sandbox's settings, parsed by the same one parser (they were a second parser in sandbox/index.ts). */
+describe('loadConfig: the sandbox', () => {
+	it('SANDBOX is on or off, like every switch: SANDBOX=no is refused, not taken as on', () => {
+		expect(ok({ SANDBOX: 'off' }).sandboxService.enabled).toBe(false);
+		expect(ok({ SANDBOX: 'ON' }).sandboxService.enabled).toBe(true);
+		expect(problem({ SANDBOX: 'no' })).toContain('SANDBOX: must be "on" or "off", got "no"');
+	});
+	it('takes SANDBOX_ADMIN_TOKEN, refusing one short enough to guess', () => {
+		expect(ok({ SANDBOX_ADMIN_TOKEN: 'a-long-enough-admin-token' }).sandboxService.adminToken).toBe('a-long-enough-admin-token');
+		expect(ok({ SANDBOX_ADMIN_TOKEN: '' }).sandboxService.adminToken).toBeNull();
+		expect(problem({ SANDBOX_ADMIN_TOKEN: 'short' })).toMatch(/SANDBOX_ADMIN_TOKEN: must be at least 16 characters/);
+		expect(problem({ SANDBOX_ADMIN_TOKEN: 'has spaces in it, not allowed' })).toMatch(/SANDBOX_ADMIN_TOKEN: must be printable ASCII/);
+	});
+	it('follows SANDBOX_PUBLIC and the workspace limits, and names bad ones', () => {
+		const config = ok({ SANDBOX_PUBLIC: 'on', SANDBOX_WORKSPACE_IDLE_HOURS: '0.5', SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: '3' });
+		expect(config.sandboxService.workspaces).toEqual({ public: true, idleHours: 0.5, creationsPerAddressPerHour: 3 });
+		const message = problem({ SANDBOX_PUBLIC: 'yes', SANDBOX_WORKSPACE_IDLE_HOURS: '0', SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: '1.5' });
+		expect(message).toContain('SANDBOX_PUBLIC: must be "on" or "off"');
+		expect(message).toContain('SANDBOX_WORKSPACE_IDLE_HOURS: must be a number greater than 0');
+		expect(message).toContain('SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: must be a whole number greater than 0');
+	});
+	it('follows PORT, DATA_DIR and SANDBOX_CONTROL_API', () => {
+		const config = ok({ PORT: '8080', DATA_DIR: '/tmp/x', SANDBOX_CONTROL_API: 'off' });
+		expect(config).toMatchObject({ publicOrigin: 'http://localhost:8080', runsDatabasePath: '/tmp/x/explorer.db' });
+		expect(config.sandboxService).toMatchObject({ databasePath: '/tmp/x/sandbox.db', controlApi: false });
+	});
+	it('names every bad variable', () => {
+		const message = problem({ AUTH_PORT: 'abc', ACCOUNTS_PORT: '70000', SANDBOX_CONTROL_API: 'no' });
+		for (const name of ['AUTH_PORT', 'ACCOUNTS_PORT', 'SANDBOX_CONTROL_API']) expect(message).toContain(`${name}: `);
 	});
 });

@@ -1,10 +1,14 @@
 /**
- * The explorer's configuration, read from the environment once. Every value has a default, so `npm start` needs
- * none; a wrong value stops the start with a message naming the variable, what was wrong and what to write.
+ * The process's whole configuration, the explorer's and its sandbox's, read from the environment once: the only
+ * reader of `process.env` (the command-line tools pass theirs to their own option parsers). Every value has a
+ * default, so `npm start` needs none; a wrong value stops the start with a message naming the variable, what was
+ * wrong and what to write.
  */
+import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SLOW_CLIENT_LIMITS, type SlowClientLimits } from '$lib/http/listener-guards';
-import { isLoopbackAddress } from '$lib/sandbox/admin-access';
+import { isLoopbackAddress, MIN_ADMIN_TOKEN_LENGTH } from '$lib/sandbox/admin-access';
+import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from '$lib/sandbox/workspaces';
 
 /** One entry of EXPLORER_ALLOWED_HOSTS: a host (WHATWG-normalised), an optional port, and whether it is `*.host`. */
 export interface HostRule {
@@ -15,6 +19,23 @@ export interface HostRule {
 	subdomains: boolean;
 }
 
+/**
+ * How the built-in sandbox runs and is administered. Kept apart from `ExplorerConfig.sandbox` (its public
+ * addresses, which pages show) so that spreading those can never carry the admin token along.
+ */
+export interface SandboxService {
+	/** SANDBOX=off: the explorer runs without it (a custom target only). */
+	enabled: boolean;
+	/** SANDBOX_CONTROL_API=off: no control API, no panel, no log. */
+	controlApi: boolean;
+	/** SANDBOX_ADMIN_TOKEN: what administration needs; null: only this machine administers (admin-access.ts). */
+	adminToken: string | null;
+	/** Public mode, idle expiry and creation rate of workspaces. */
+	workspaces: WorkspacePolicy;
+	/** Its SQLite file, in DATA_DIR. */
+	databasePath: string;
+}
+
 export interface ExplorerConfig {
 	port: number;
 	authPort: number;
@@ -23,6 +44,9 @@ export interface ExplorerConfig {
 	publicOrigin: string;
 	/** The sandbox's own hosts: the default target, always allowed (by exact origin). */
 	sandbox: { authUrl: string; accountsUrl: string };
+	sandboxService: SandboxService;
+	/** The saved runs' SQLite file, in DATA_DIR. */
+	runsDatabasePath: string;
 	allowedHosts: HostRule[];
 	/** Whether allowed hosts may resolve to private, loopback and other internal addresses. */
 	allowPrivateTargets: boolean;
@@ -95,10 +119,30 @@ const allowedHosts = variable('', (raw, problem) => {
 	return rules;
 });
 
-const onOff = variable('off', (raw, problem) => {
-	const value = raw.trim().toLowerCase();
-	if (value !== 'on' && value !== 'off' && value !== '') problem(`must be "on" or "off", got "${raw}"`);
-	return value === 'on';
+const onOff = (fallback: 'on' | 'off') =>
+	variable(fallback, (raw, problem) => {
+		const value = raw.trim().toLowerCase();
+		if (value !== 'on' && value !== 'off' && value !== '') problem(`must be "on" or "off", got "${raw}"`);
+		return value === '' ? fallback === 'on' : value === 'on';
+	});
+
+const positiveNumber = (fallback: number, whole: boolean) =>
+	variable(String(fallback), (raw, problem) => {
+		const value = raw.trim();
+		const form = whole ? /^\d{1,6}$/ : /^\d{1,6}(\.\d+)?$/;
+		if (!form.test(value) || Number(value) <= 0) problem(`must be ${whole ? 'a whole number' : 'a number'} greater than 0, got "${raw}"`);
+		return Number(value);
+	});
+
+/** Unset or empty: `data`, beside the working directory. */
+const directory = variable('data', (raw) => raw.trim() || 'data');
+
+/** Unset or empty: none. */
+const adminToken = variable('', (raw, problem) => {
+	if (raw === '') return null;
+	if (raw.length < MIN_ADMIN_TOKEN_LENGTH) problem(`must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (e.g. openssl rand -base64 24)`);
+	else if (!/^[\x21-\x7e]+$/.test(raw)) problem('must be printable ASCII without spaces');
+	return raw;
 });
 
 const timeoutMs = (fallback: number) =>
@@ -130,12 +174,19 @@ const EnvSchema = z.object({
 	ACCOUNTS_PORT: port(3002),
 	PUBLIC_ORIGIN: origin,
 	EXPLORER_ALLOWED_HOSTS: allowedHosts,
-	EXPLORER_ALLOW_PRIVATE_TARGETS: onOff,
+	EXPLORER_ALLOW_PRIVATE_TARGETS: onOff('off'),
 	OUTBOUND_TIMEOUT_MS: timeoutMs(10_000),
 	HOST: listenHost,
 	ALLOWED_HOST_NAMES: hostNames,
 	HEADERS_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.headersTimeoutMs),
-	REQUEST_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.requestTimeoutMs)
+	REQUEST_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.requestTimeoutMs),
+	DATA_DIR: directory,
+	SANDBOX: onOff('on'),
+	SANDBOX_CONTROL_API: onOff('on'),
+	SANDBOX_ADMIN_TOKEN: adminToken,
+	SANDBOX_PUBLIC: onOff('off'),
+	SANDBOX_WORKSPACE_IDLE_HOURS: positiveNumber(DEFAULT_WORKSPACE_POLICY.idleHours, false),
+	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber(DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true)
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
 	path: ['HEADERS_TIMEOUT_MS'],
 	message: 'must not be longer than REQUEST_TIMEOUT_MS (the whole request includes its headers)'
@@ -178,6 +229,18 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
 			accountsPort: e.ACCOUNTS_PORT,
 			publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
 			sandbox: { authUrl: `http://localhost:${e.AUTH_PORT}`, accountsUrl: `http://localhost:${e.ACCOUNTS_PORT}` },
+			sandboxService: {
+				enabled: e.SANDBOX,
+				controlApi: e.SANDBOX_CONTROL_API,
+				adminToken: e.SANDBOX_ADMIN_TOKEN,
+				workspaces: {
+					public: e.SANDBOX_PUBLIC,
+					idleHours: e.SANDBOX_WORKSPACE_IDLE_HOURS,
+					creationsPerAddressPerHour: e.SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR
+				},
+				databasePath: join(e.DATA_DIR, 'sandbox.db')
+			},
+			runsDatabasePath: join(e.DATA_DIR, 'explorer.db'),
 			allowedHosts: e.EXPLORER_ALLOWED_HOSTS,
 			allowPrivateTargets: e.EXPLORER_ALLOW_PRIVATE_TARGETS,
 			targetRule: isLoopbackHost(e.HOST) ? 'public-https' : 'allowlist',

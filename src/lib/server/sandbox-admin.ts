@@ -9,10 +9,9 @@
  * default workspace, which is read-only, without its request log (everyone's requests).
  */
 import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
-import { env } from 'node:process';
-import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
+import { config } from './config';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from './explorer';
 
 /**
@@ -26,8 +25,8 @@ export type SandboxAdminAccess = 'off' | 'allowed' | 'token-needed' | 'local-onl
 export const OFF_MESSAGE = 'Sandbox administration is turned off on this server (SANDBOX_CONTROL_API=off).';
 
 function settings() {
-	const { controlApi, adminToken, workspaces } = sandboxConfigFromEnv(env);
-	return { controlApi, adminToken: adminToken ?? null, publicMode: workspaces?.public ?? false };
+	const { controlApi, adminToken, workspaces } = config().sandboxService;
+	return { controlApi, adminToken, publicMode: workspaces.public };
 }
 
 /** The request's remote address; undefined when the adapter cannot tell (a request made inside the process). */

@@ -3,12 +3,11 @@
  * `init` in hooks.server.ts calls `startExplorerServices`; in dev, Vite may reload modules, so the instances live
  * on globalThis and are never started twice.
  */
-import process, { env } from 'node:process';
-import { sandboxConfigFromEnv, startSandbox } from '$lib/sandbox';
+import process from 'node:process';
+import { startSandbox } from '$lib/sandbox';
 import { config } from './config';
 import { createSessionStore } from './session';
 import { openRunStore, type RunStore } from './runs';
-import { join } from 'node:path';
 import { ownHostNames } from '$lib/http/listener-guards';
 import { databaseHealth, type DatabaseHealth } from '$lib/sqlite/open-checked';
 import { offerExplorerServer } from './explorer-server';
@@ -32,18 +31,22 @@ export function startExplorerServices(): Promise<Services> {
 
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-	const runs = openRunStore(runsDatabasePath());
-	const { publicOrigin, host, allowedHostNames, slowClients } = config();
-	const sandbox =
-		env.SANDBOX === 'off'
-			? null
-			: await startSandbox({
-					...sandboxConfigFromEnv(env),
-					explorerOrigin: publicOrigin,
-					hostname: host,
-					ownHostNames: ownHostNames(publicOrigin, allowedHostNames),
-					slowClients
-				});
+	const { publicOrigin, host, allowedHostNames, slowClients, authPort, accountsPort, runsDatabasePath, sandboxService: settings } = config();
+	const runs = openRunStore(runsDatabasePath);
+	const sandbox = settings.enabled
+		? await startSandbox({
+				authPort,
+				accountsPort,
+				databasePath: settings.databasePath,
+				controlApi: settings.controlApi,
+				adminToken: settings.adminToken,
+				workspaces: settings.workspaces,
+				explorerOrigin: publicOrigin,
+				hostname: host,
+				ownHostNames: ownHostNames(publicOrigin, allowedHostNames),
+				slowClients
+			})
+		: null;
 	const explorer = publicOrigin;
 	console.log(
 		[
@@ -67,15 +70,12 @@ async function start(): Promise<Services> {
 	return { sandbox, sessions, runs };
 }
 
-function runsDatabasePath(): string {
-	return join(env.DATA_DIR || 'data', 'explorer.db');
-}
-
 /** Whether the databases this process keeps its data in can still be used (the explorer's /health). */
 export async function storesHealth(): Promise<DatabaseHealth> {
 	const { sandbox } = await services();
-	const databases = [{ path: runsDatabasePath(), what: 'saved runs' }];
-	if (sandbox) databases.push({ path: sandboxConfigFromEnv(env).databasePath, what: 'sandbox' });
+	const { runsDatabasePath, sandboxService: settings } = config();
+	const databases = [{ path: runsDatabasePath, what: 'saved runs' }];
+	if (sandbox) databases.push({ path: settings.databasePath, what: 'sandbox' });
 	return databaseHealth(databases);
 }
 

@@ -8,11 +8,9 @@
  * `WORKSPACE_LIMITS.workspaces` at once); otherwise whoever may administer the sandbox (sandbox-admin.ts).
  */
 import type { RequestEvent } from '@sveltejs/kit';
-import { env } from 'node:process';
 import { z } from 'zod';
-import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { createWorkspace } from '$lib/sandbox/fixtures';
-import { DEFAULT_WORKSPACE_POLICY, WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '$lib/sandbox/workspaces';
+import { WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from './config';
 import { sessionWorkspaceOf, switchWorkspace } from './explorer';
@@ -23,7 +21,7 @@ export type WorkspaceOutcome = { ok: true } | { ok: false; status: number; messa
 
 
 function policy(): WorkspacePolicy {
-	return sandboxConfigFromEnv(env).workspaces ?? DEFAULT_WORKSPACE_POLICY;
+	return config().sandboxService.workspaces;
 }
 
 const KEY = Symbol.for('sso-flow-explorer.workspace-creations');

@@ -9,9 +9,7 @@
  * server: each is a Chromium.
  */
 import { json, type RequestEvent } from '@sveltejs/kit';
-import { env } from 'node:process';
 import { z } from 'zod';
-import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { APP_CHECKS } from '$lib/scenarios/app-check/checks';
 import { redact } from '$lib/scenarios/app-check/evidence';
 import { httpUrlProblem } from '$lib/scenarios/app-check/options';
@@ -65,7 +63,7 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 		if (!allowed.ok) return refuse(400, allowed.message);
 		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
 		const workspaceKey = member?.key ?? null;
-		const adminToken = workspaceKey ? null : (sandboxConfigFromEnv(env).adminToken ?? null);
+		const adminToken = workspaceKey ? null : cfg.sandboxService.adminToken;
 		const known = [workspaceKey, adminToken, client.client_secret].filter((v): v is string => v !== null);
 		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
 		started = true;

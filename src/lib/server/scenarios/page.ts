@@ -5,9 +5,7 @@
  * exchange, and the run is stored redacted.
  */
 import { json } from '@sveltejs/kit';
-import { env } from 'node:process';
 import { allErrorRows } from '$lib/protocol';
-import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { config } from '$lib/server/config';
 import { ndjsonResponse } from '$lib/server/ndjson';
 import { services } from '$lib/server/services';
@@ -59,7 +57,7 @@ function expectedView(expected: Expected): ExpectedView {
 async function unavailable(): Promise<string | null> {
 	const { sandbox } = await services();
 	if (!sandbox) return 'The built-in sandbox is off (SANDBOX=off). Scenarios run on the sandbox only; start the explorer with the sandbox on, or use `npm run scenarios` against another target.';
-	if (!sandboxConfigFromEnv(env).controlApi) return 'The sandbox control API is off (SANDBOX_CONTROL_API=off). Scenarios set up their users, clients and clock through it; turn it on to run them.';
+	if (!config().sandboxService.controlApi) return 'The sandbox control API is off (SANDBOX_CONTROL_API=off). Scenarios set up their users, clients and clock through it; turn it on to run them.';
 	return null;
 }
 
@@ -79,7 +77,7 @@ export async function scenarioStream(id: string, owner: string): Promise<Respons
 	const { runs } = await services();
 	const cfg = config();
 	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.
-	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: sandboxConfigFromEnv(env).adminToken };
+	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: cfg.sandboxService.adminToken };
 
 	return ndjsonResponse<StreamLine>(async (send) => {
 		const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
