@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildAuthorisationLink } from '$lib/flow/link';
+import { buildAuthorisationLink } from '$lib/flow/link/link';
 import type { WalkStep } from '$lib/flow/view';
 import type { Measurement } from './report';
 

@@ -1,6 +1,6 @@
 /**
  * A customer's HAR as browsers save it: 100 MB of 2,000 entries (scripts and images with their bodies, the flow
- * among them; src/lib/support/large-har.ts), written to the OS's temporary directory, then imported by the built
+ * among them; src/lib/features/runs/pure/har/large-har.ts), written to the OS's temporary directory, then imported by the built
  * explorer as scripts do, `POST /api/import?kind=har` with the file streamed as the body. Measures the time to the
  * answer and the explorer process's resident memory (VmRSS, sampled every 20 ms) above what it held before.
  */
@@ -9,7 +9,7 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeLargeHar } from '../src/lib/support/large-har';
+import { writeLargeHar } from '../src/lib/features/runs/pure/har/large-har';
 import { buildExplorer, EXPLORER, startExplorer, stopExplorer } from './explorer';
 import type { Measurement } from './report';
 
@@ -68,7 +68,7 @@ export async function benchHarImport(log: (line: string) => void): Promise<{ mea
 	const server = await startExplorer(join(dir, 'data'));
 	try {
 		// One small import first, so the route's code is loaded and compiled before the clock runs.
-		const fixture = new URL('../src/lib/support/fixtures/success.har.json', import.meta.url);
+		const fixture = new URL('../src/lib/features/runs/pure/har/fixtures/success.har.json', import.meta.url);
 		const warm = await importFile(fixture.pathname, readFileSync(fixture).byteLength);
 		if (warm.status !== 200) throw new Error(`the warm-up import answered ${warm.status}: ${warm.body}`);
 		const before = residentBytes(server.pid!);

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RecordedExchange } from '$lib/flow/exchange';
-import type { Run } from '$lib/support/run';
-import { redactRun, type KnownSecrets } from '$lib/support/redact';
-import { openRunStore } from '$lib/server/runs';
+import type { Run } from '$lib/features/runs/pure/run';
+import { redactRun, type KnownSecrets } from '$lib/features/runs/pure/redact/redact';
+import { openRunStore } from '$lib/features/runs/store';
 import type { Measurement } from './report';
 
 const LENGTHS = [4, 10, 20, 30, 50];

@@ -5,12 +5,12 @@
  * run, 2 on bad options, a refused start URL, an unreachable sandbox or a missing Chromium. Never prints a secret.
  */
 import { writeFileSync } from 'node:fs';
-import { APP_CHECK_USAGE, parseAppCheckArgs } from '$lib/scenarios/app-check/options';
-import { appCheckExitCode } from '$lib/scenarios/app-check/judge';
-import { appCheckSummary, formatAppCheckMarkdown, formatAppCheckTable, formatJUnit, verdictLabel } from '$lib/scenarios/app-check/report';
-import { redact } from '$lib/scenarios/app-check/evidence';
-import { loadConfig } from '$lib/server/config';
-import { runAppCheck } from '$lib/server/app-check/driver';
+import { APP_CHECK_USAGE, parseAppCheckArgs } from '$lib/features/app-check/pure/options';
+import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
+import { appCheckSummary, formatAppCheckMarkdown, formatAppCheckTable, formatJUnit, verdictLabel } from '$lib/features/app-check/pure/report';
+import { redact } from '$lib/features/app-check/pure/evidence';
+import { loadConfig } from '$lib/platform/config';
+import { runAppCheck } from '$lib/features/app-check/driver';
 
 async function main(): Promise<number> {
 	const parsed = parseAppCheckArgs(process.argv.slice(2), process.env);

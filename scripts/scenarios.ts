@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '$lib/sandbox';
-import { loadConfig } from '$lib/server/config';
-import { USAGE, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/scenarios/cli';
-import { exitCode, formatReport, summaryLine } from '$lib/scenarios/report';
-import type { ScenarioResult } from '$lib/scenarios/result';
-import { runScenario, type ScenarioContext } from '$lib/server/scenarios/runner';
+import { loadConfig } from '$lib/platform/config';
+import { USAGE, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/features/scenarios/pure/cli';
+import { exitCode, formatReport, summaryLine } from '$lib/features/scenarios/pure/report';
+import type { ScenarioResult } from '$lib/features/scenarios/pure/result';
+import { runScenario, type ScenarioContext } from '$lib/features/scenarios/runner';
 
 /** The explorer's origin the scenario clients register their redirect URI on; nothing is served there. */
 const EXPLORER_ORIGIN = 'http://localhost:3000';

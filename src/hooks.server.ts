@@ -1,9 +1,9 @@
 import type { Handle, ServerInit } from '@sveltejs/kit';
-import { startExplorerServices } from '$lib/server/services';
-import { handleSession, refuseCrossSiteWrites } from '$lib/server/hooks';
-import { logServerFaultsOnly, refuseFraming } from '$lib/server/http-guards';
-import { guardSandboxAdmin } from '$lib/server/sandbox-admin';
-import { limitRequestBodies } from '$lib/server/body-limits';
+import { startExplorerServices } from '$lib/platform/services';
+import { handleSession, refuseCrossSiteWrites } from '$lib/platform/hooks';
+import { logServerFaultsOnly, refuseFraming } from '$lib/platform/http-guards';
+import { guardSandboxAdmin } from '$lib/features/sandbox-admin/access';
+import { limitRequestBodies } from '$lib/platform/body-limits';
 import { sequence } from '@sveltejs/kit/hooks';
 
 export const init: ServerInit = async () => {

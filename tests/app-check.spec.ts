@@ -11,11 +11,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { APP_CHECKS, type AppCheckId } from '../src/lib/scenarios/app-check/checks';
-import type { AppCheckResult } from '../src/lib/scenarios/app-check/judge';
-import { formatAppCheckMarkdown, formatJUnit } from '../src/lib/scenarios/app-check/report';
-import { runAppCheck, type AppCheckOutcome } from '../src/lib/server/app-check/driver';
-import { loadConfig } from '../src/lib/server/config';
+import { APP_CHECKS, type AppCheckId } from '../src/lib/features/app-check/pure/checks';
+import type { AppCheckResult } from '../src/lib/features/app-check/pure/judge';
+import { formatAppCheckMarkdown, formatJUnit } from '../src/lib/features/app-check/pure/report';
+import { runAppCheck, type AppCheckOutcome } from '../src/lib/features/app-check/driver';
+import { loadConfig } from '../src/lib/platform/config';
 import { createSandboxWorkspace, startAppOnSandbox, type AppOnSandbox } from './apps/sandbox-client';
 import { ACCOUNTS_HOST, AUTH_HOST, EXPLORER, PORT } from './security/support/ports';
 

@@ -5,7 +5,7 @@
  * Set-Cookie or Authorization). The good sign-in shows no error; no cookie value or secret survives the import.
  *
  * Two sources: HARs recorded now with real Chromium through the naive passport-oauth2 app (tests/apps, recordSignIn),
- * and the hand-made ones of src/lib/support/fixtures-browser/ (the same journeys, with cookie values and a password
+ * and the hand-made ones of src/lib/features/runs/pure/har/fixtures-browser/ (the same journeys, with cookie values and a password
  * the test knows).
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -14,9 +14,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leaks } from '../src/lib/http/leak-forms';
-import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/support/test-helpers';
-import type { Har } from '../src/lib/support/har-schema';
-import { writeLargeHar } from '../src/lib/support/large-har';
+import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/features/runs/pure/test-helpers';
+import type { Har } from '../src/lib/features/runs/pure/har/har-schema';
+import { writeLargeHar } from '../src/lib/features/runs/pure/har/large-har';
 import { recordSignIn, sanitise, type Journey } from './support/record-har';
 import { open } from './support/walk';
 
@@ -121,10 +121,10 @@ test.describe('recorded with Chromium through the naive passport-oauth2 app', ()
 test.describe('hand-made browser HARs', () => {
 	for (const [journey, expected] of Object.entries(JOURNEYS)) {
 		test(`${journey}: as exported, then sanitised`, async ({ page, request }) => {
-			const text = await readFile(`src/lib/support/fixtures-browser/${journey}.har.json`, 'utf8');
+			const text = await readFile(`src/lib/features/runs/pure/har/fixtures-browser/${journey}.har.json`, 'utf8');
 			const secrets = [...FIXTURE_SECRETS, ...FIXTURE_COOKIES].filter((value) => text.includes(value));
 			expect(secrets.length).toBeGreaterThan(0); // the file does carry cookies
-			const sanitised = JSON.parse(await readFile(`src/lib/support/fixtures-browser/${journey}-sanitised.har.json`, 'utf8')) as Har;
+			const sanitised = JSON.parse(await readFile(`src/lib/features/runs/pure/har/fixtures-browser/${journey}-sanitised.har.json`, 'utf8')) as Har;
 			await checkImport(page, request, JSON.parse(text) as Har, journey, expected, false, secrets);
 			await checkImport(page, request, sanitised, `${journey}-sanitised`, expected, true, secrets);
 		});
@@ -133,7 +133,7 @@ test.describe('hand-made browser HARs', () => {
 
 test('the run page of a failed, sanitised import (ranked causes, the failed callback, the note) has no serious axe violations', async ({ page }) => {
 	const path = join(dir, 'customer-axe.har');
-	await writeFile(path, await readFile('src/lib/support/fixtures-browser/reload-sanitised.har.json', 'utf8'));
+	await writeFile(path, await readFile('src/lib/features/runs/pure/har/fixtures-browser/reload-sanitised.har.json', 'utf8'));
 	await importThroughPage(page, path);
 	await expect(page.getByTestId('flag-candidates').first()).toBeVisible();
 	const { violations } = await new AxeBuilder({ page }).analyze();
@@ -142,7 +142,7 @@ test('the run page of a failed, sanitised import (ranked causes, the failed call
 
 test("the verdict's exchange link lands on the exchange, a redirect's arrival included (its place in the timeline)", async ({ page }) => {
 	const path = join(dir, 'customer-verdict-link.har');
-	await writeFile(path, await readFile('src/lib/support/fixtures-browser/reload.har.json', 'utf8'));
+	await writeFile(path, await readFile('src/lib/features/runs/pure/har/fixtures-browser/reload.har.json', 'utf8'));
 	await importThroughPage(page, path);
 	const link = page.getByTestId('verdict-exchange');
 	const target = (await link.getAttribute('href'))!;

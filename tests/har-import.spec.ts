@@ -9,8 +9,8 @@ import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PADDING_COOKIE, writeLargeHar } from '../src/lib/support/large-har';
-import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/support/test-helpers';
+import { PADDING_COOKIE, writeLargeHar } from '../src/lib/features/runs/pure/har/large-har';
+import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/features/runs/pure/test-helpers';
 import { leaks } from '../src/lib/http/leak-forms';
 import { EXPLORER, open } from './support/walk';
 
@@ -42,7 +42,7 @@ test('a 100 MB browser HAR uploads with its progress shown, and the run holds th
 	await expect(page.getByRole('region', { name: 'Redirect' })).toBeVisible();
 	for (const step of ['token', 'me']) await expect(page.getByTestId(`exchange-${step}`)).toHaveCount(1);
 
-	const fixture = await readFile('src/lib/support/fixtures/chrome-unrelated.har.json', 'utf8');
+	const fixture = await readFile('src/lib/features/runs/pure/har/fixtures/chrome-unrelated.har.json', 'utf8');
 	const values = [...FIXTURE_SECRETS, ...FIXTURE_COOKIES, PADDING_COOKIE].filter((value) => fixture.includes(value) || value === PADDING_COOKIE);
 	expect(values.length).toBeGreaterThan(4); // the file does carry secrets and cookies
 	const runPath = new URL(page.url()).pathname;
@@ -62,7 +62,7 @@ test('a file over 250 MB is refused by the page before it uploads, in MB, saying
 });
 
 test('scripts import a HAR file as the body of POST /api/import?kind=har', async ({ request }) => {
-	const har = await readFile('src/lib/support/fixtures/success.har.json');
+	const har = await readFile('src/lib/features/runs/pure/har/fixtures/success.har.json');
 	const answer = await request.post('/api/import?kind=har', { data: har, headers: { 'content-type': 'application/octet-stream' } });
 	expect(answer.status(), await answer.text()).toBe(200);
 	const { id, found } = (await answer.json()) as { id: string; found: string[] };

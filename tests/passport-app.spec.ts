@@ -3,7 +3,7 @@
  * variant's 500 on a reused code and its cancel loop, the corrected variant's pages; and the HARs recorded of it
  * hold what a customer's browser export would.
  */
-import type { Har } from '../src/lib/support/har-schema';
+import type { Har } from '../src/lib/features/runs/pure/har/har-schema';
 import { expect, test } from '@playwright/test';
 import { readHar, recordSignIn, sanitise, sanitiseFile } from './support/record-har';
 import { AUTH_HOST } from './support/walk';

@@ -78,7 +78,7 @@ test('runs are searchable', async ({ page }) => {
 });
 
 test('a customer\'s HAR: what went wrong on one screen, then reproduced as a scenario on the sandbox', async ({ page }) => {
-	const har = await readFile('src/lib/support/fixtures/reused-code.har.json', 'utf8');
+	const har = await readFile('src/lib/features/runs/pure/har/fixtures/reused-code.har.json', 'utf8');
 	await open(page, '/runs');
 	await page.getByLabel('Or paste').selectOption('har');
 	await page.getByLabel('Pasted text').fill(har);
@@ -102,7 +102,7 @@ test('a customer\'s HAR: what went wrong on one screen, then reproduced as a sce
 test('flags across requests show the names they quote as code, not as raw backticks', async ({ page }) => {
 	await open(page, '/runs');
 	await page.getByLabel('Or paste').selectOption('har');
-	await page.getByLabel('Pasted text').fill(await readFile('src/lib/support/fixtures/redirect-uri-mismatch.har.json', 'utf8'));
+	await page.getByLabel('Pasted text').fill(await readFile('src/lib/features/runs/pure/har/fixtures/redirect-uri-mismatch.har.json', 'utf8'));
 	await page.getByRole('button', { name: 'Import' }).click();
 	await page.waitForURL(/\/runs\/[\w-]+\?/);
 	const flag = page.getByTestId('flag-redirect-uri-differs');

@@ -12,8 +12,10 @@ import { describe, expect, it } from 'vitest';
 const LIB = 'src/lib';
 
 /**
- * What each folder of `src/lib` may import besides itself and the leaves. A leaf is a file directly in `src/lib`
- * (`recent.ts`, `dates.ts`, `fuzzing.ts`): it imports no other module of ours, and anyone may import it.
+ * What each layer of `src/lib` may import besides itself and the leaves. A leaf is a file directly in `src/lib`
+ * (`recent.ts`, `dates.ts`, `fuzzing.ts`): it imports no other module of ours, and anyone may import it. A layer is a
+ * folder of `src/lib`, except `features/`: each feature (`features/walk`, …) is a layer, and so is its pure half
+ * (`features/walk/pure`), which runs in the browser too.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
 	/** The interface as data. */
@@ -22,32 +24,47 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	http: ['protocol'],
 	/** The explorer's pure flow engine (browser and server). */
 	flow: ['protocol', 'http'],
-	/** The support toolkit, pure. */
-	support: ['protocol', 'http', 'flow'],
-	/** The scenario library and its pure companions (curl examples, reproduce map, report). */
-	scenarios: ['protocol', 'http', 'flow', 'support'],
 	/** Opening SQLite files soundly (integrity check, health): shared by the sandbox and the saved runs. */
 	sqlite: [],
 	/** The service implementation: nothing of the explorer. */
 	sandbox: ['protocol', 'http', 'sqlite'],
-	/** Types of what the server hands to components (the sandbox panel's). */
+	/** Types of what the server hands to components. */
 	view: ['protocol', 'http'],
-	/** UI pieces: never server code nor the sandbox, not even for a type. */
-	components: ['protocol', 'http', 'flow', 'support', 'scenarios', 'view'],
-	/** Explorer server-only code: anything in lib but components. */
-	server: ['protocol', 'http', 'flow', 'support', 'scenarios', 'sandbox', 'sqlite', 'view']
+	/** UI pieces: never server code nor the sandbox, not even for a type; a feature's pure half is theirs to use. */
+	components: ['protocol', 'http', 'flow', 'view', 'features/*/pure'],
+	/** A feature's pure half: no Node, no sandbox, no server; another feature's pure half through its index. */
+	'features/*/pure': ['protocol', 'http', 'flow', 'view', 'features/*/pure'],
+	/** What every feature's server side uses: configuration, errors, sessions, hooks, streams, the outbound proxy. */
+	platform: ['protocol', 'http', 'flow', 'sandbox', 'sqlite', 'view', 'features/*/pure'],
+	/** A feature's server side: its pure half, the platform, the shared layers; another feature through its index. */
+	'features/*': ['protocol', 'http', 'flow', 'sandbox', 'sqlite', 'view', 'platform', 'features/*', 'features/*/pure']
 };
 /** Outside `src/lib`: routes and the app's own files (hooks) may import anything. */
 const ANYTHING = new Set(['routes', 'app']);
+/**
+ * The composition root: creates the long-lived services (the sandbox, the sessions, the saved runs' store), so it
+ * alone of the platform names a feature.
+ */
+const COMPOSITION_ROOT = join(LIB, 'platform', 'services.ts');
 
-type Layer = { kind: 'folder'; name: string } | { kind: 'leaf'; name: string } | { kind: 'outside'; name: string };
+type Layer =
+	| { kind: 'folder'; name: string; path: string }
+	| { kind: 'leaf'; name: string; path: string }
+	| { kind: 'outside'; name: string; path: string };
 
 function layerOf(path: string): Layer {
 	const inLib = relative(LIB, path).split(sep);
-	if (inLib[0] === '..') return { kind: 'outside', name: path.startsWith('src/routes/') ? 'routes' : 'app' };
-	if (inLib.length === 1) return { kind: 'leaf', name: inLib[0]!.replace(/(\.test)?\.ts$/, '') };
-	return { kind: 'folder', name: inLib[0]! };
+	if (inLib[0] === '..') return { kind: 'outside', name: path.startsWith('src/routes/') ? 'routes' : 'app', path };
+	if (inLib.length === 1) return { kind: 'leaf', name: inLib[0]!.replace(/(\.test)?\.ts$/, ''), path };
+	if (inLib[0] === 'features' && inLib.length > 1) return { kind: 'folder', name: inLib[2] === 'pure' ? `features/${inLib[1]}/pure` : `features/${inLib[1]}`, path };
+	return { kind: 'folder', name: inLib[0]!, path };
 }
+
+/** The rule name a layer goes by: `features/walk` → `features/*`. */
+const ruleName = (name: string) => name.replace(/^features\/[^/]+/, 'features/*');
+const featureOf = (name: string) => (name.startsWith('features/') ? name.split('/')[1]! : null);
+/** A feature's index (`features/x/index.ts`, `features/x/pure/index.ts`, or the folder itself): the one door into it. */
+const isIndex = (path: string) => /^src\/lib\/features\/[^/]+(\/pure)?(\/index(\.ts)?)?$/.test(path);
 
 /** Why `from` may not import `to`, or null when it may. */
 function breach(from: Layer, to: Layer): string | null {
@@ -56,9 +73,14 @@ function breach(from: Layer, to: Layer): string | null {
 	if (to.kind === 'leaf') return null;
 	if (from.kind === 'leaf') return `the leaf ${from.name} imports no layer`;
 	if (from.name === to.name) return null;
-	const allowed = MAY_IMPORT[from.name];
+	if (from.path.replace(/\.ts$/, '') === COMPOSITION_ROOT.replace(/\.ts$/, '') && to.name.startsWith('features/')) return null;
+	const allowed = MAY_IMPORT[ruleName(from.name)];
 	if (!allowed) return `${from.name}/ has no rule in layers.test.ts`;
-	return allowed.includes(to.name) ? null : `${from.name}/ may import only ${allowed.join(', ') || 'nothing of ours'}, not ${to.name}/`;
+	if (!allowed.includes(ruleName(to.name))) return `${from.name}/ may import only ${allowed.join(', ') || 'nothing of ours'}, not ${to.name}/`;
+	const crossing = featureOf(to.name) !== null && featureOf(to.name) !== featureOf(from.name);
+	// A test may reach into another feature's test builders.
+	if (crossing && !isIndex(to.path) && !from.path.endsWith('.test.ts')) return `${from.name}/ reaches ${to.name}/ only through its index (${to.name}/index.ts)`;
+	return null;
 }
 
 /** Block comments, and line comments that start a line (not `//` inside a URL). */
@@ -112,28 +134,36 @@ describe('layers', () => {
 
 	it('reads every form of import, type-only ones included', () => {
 		const source = [
-			"import { a } from '$lib/server/a';",
+			"import { a } from '$lib/platform/a';",
 			"import type {\n\tB,\n\tC\n} from '../sandbox/b';",
 			"export { d } from './d';",
 			"export type * from '$lib/protocol/schemas';",
 			"import './app.css';",
-			"const e = await import('$lib/server/e');",
+			"const e = await import('$lib/platform/e');",
 			"import F from './f.worker?worker';",
-			'// import { g } from "$lib/server/g";',
-			"/* import { h } from '$lib/server/h'; */",
+			'// import { g } from "$lib/platform/g";',
+			"/* import { h } from '$lib/platform/h'; */",
 			"const url = 'https://example.com'; // import nothing"
 		].join('\n');
-		expect(importsOf(source)).toEqual(['$lib/server/a', '../sandbox/b', './d', '$lib/protocol/schemas', './f.worker?worker', './app.css', '$lib/server/e']);
+		expect(importsOf(source)).toEqual(['$lib/platform/a', '../sandbox/b', './d', '$lib/protocol/schemas', './f.worker?worker', './app.css', '$lib/platform/e']);
 	});
 
 	it('names what breaks a rule', () => {
 		const component = layerOf('src/lib/components/panel/UserForm.svelte');
-		expect(breach(component, layerOf('src/lib/server/panel'))).toBe('components/ may import only protocol, http, flow, support, scenarios, view, not server/');
+		expect(breach(component, layerOf('src/lib/features/sandbox-admin/panel'))).toBe(
+			'components/ may import only protocol, http, flow, view, features/*/pure, not features/sandbox-admin/'
+		);
+		expect(breach(component, layerOf('src/lib/features/runs/pure/index'))).toBeNull();
+		expect(breach(layerOf('src/lib/features/live/live.ts'), layerOf('src/lib/features/runs/controller'))).toMatch(/only through its index/);
+		expect(breach(layerOf('src/lib/features/live/live.ts'), layerOf('src/lib/features/runs/index'))).toBeNull();
+		expect(breach(layerOf('src/lib/features/runs/pure/run.ts'), layerOf('src/lib/platform/config'))).toMatch(/features\/runs\/pure\/ may import only/);
+		expect(breach(layerOf('src/lib/platform/hooks.ts'), layerOf('src/lib/features/walk/index'))).toMatch(/platform\/ may import only/);
+		expect(breach(layerOf('src/lib/platform/services.ts'), layerOf('src/lib/features/runs/store'))).toBeNull();
 		expect(breach(layerOf('src/lib/sandbox/mask.ts'), layerOf('src/lib/flow/exchange'))).toMatch(/sandbox\/ may import only protocol, http/);
 		expect(breach(layerOf('src/lib/protocol/errors.ts'), layerOf('src/lib/http/exchange'))).toMatch(/nothing of ours/);
 		expect(breach(layerOf('src/lib/recent.ts'), layerOf('src/lib/flow/view'))).toMatch(/leaf/);
 		expect(breach(layerOf('src/lib/newfolder/x.ts'), layerOf('src/lib/flow/view'))).toMatch(/no rule/);
-		expect(breach(layerOf('src/routes/+page.svelte'), layerOf('src/lib/server/walk'))).toBeNull();
+		expect(breach(layerOf('src/routes/+page.svelte'), layerOf('src/lib/features/walk/walk'))).toBeNull();
 		expect(breach(component, layerOf('src/lib/recent'))).toBeNull();
 	});
 });

@@ -1,4 +1,4 @@
-import { loadWalkPage } from '$lib/server/explorer';
-import { workspaceSwitcher } from '$lib/server/workspace-session';
+import { loadWalkPage } from '$lib/features/walk/explorer';
+import { workspaceSwitcher } from '$lib/features/sandbox-admin/workspace-session';
 
 export const load = async (event) => ({ ...(await loadWalkPage(event.locals.sessionId)), workspaces: await workspaceSwitcher(event) });

@@ -2,13 +2,13 @@
  * The import route fuzzed end to end: random, mangled and hostile HAR files, curl commands and raw HTTP (lone
  * surrogates included), and malformed requests, posted to /api/import as the runs page posts them. Each is
  * answered 200 with a run whose page and every export open, or 4xx with a message; never a 5xx. The importers
- * themselves are fuzzed harder in src/lib/support/import.fuzz.test.ts.
+ * themselves are fuzzed harder in src/lib/features/runs/pure/import.fuzz.test.ts.
  */
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
 import { shellQuote } from '../../src/lib/flow/curl';
 import { FUZZ_SETTINGS, anyTextUpTo } from '../../src/lib/fuzzing';
-import { FIXTURES, commandish, httpish, mangledHar } from '../../src/lib/support/import-fuzz-inputs';
+import { FIXTURES, commandish, httpish, mangledHar } from '../../src/lib/features/runs/pure/import-fuzz-inputs';
 
 const anyText = anyTextUpTo(200);
 

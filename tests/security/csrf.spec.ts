@@ -67,7 +67,7 @@ function actionNames(source: string): string[] {
 
 /** The walk's actions, read from the switch in walkAction, so a new action is attacked too. */
 function walkActions(): string[] {
-	const source = readFileSync(join(process.cwd(), 'src', 'lib', 'server', 'explorer.ts'), 'utf8');
+	const source = readFileSync(join(process.cwd(), 'src', 'lib', 'features', 'walk', 'explorer.ts'), 'utf8');
 	const body = source.slice(source.indexOf('export async function walkAction'));
 	return [...body.slice(0, body.indexOf('\n}\n')).matchAll(/case '(\w+)':/g)].map((m) => m[1]!);
 }
@@ -125,7 +125,7 @@ function hostileForm(): string {
 }
 
 function hostileHar(): string {
-	return readFileSync(join(process.cwd(), 'src', 'lib', 'support', 'fixtures', 'success.har.json'), 'utf8').replaceAll('shop-client', MARKER);
+	return readFileSync(join(process.cwd(), 'src', 'lib', 'features', 'runs', 'pure', 'har', 'fixtures', 'success.har.json'), 'utf8').replaceAll('shop-client', MARKER);
 }
 
 const CROSS_SITE: [string, Record<string, string>][] = [

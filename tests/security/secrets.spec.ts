@@ -290,7 +290,7 @@ test("the explorer's server log holds no client secret and no token, whatever th
 		await session.callback('code=for-the-broken-target');
 		await session.walk('exchange', { transport: 'basic' });
 		await session.post('/api/import', { kind: 'har', text: `{"log":{"entries":[{"request":{"url":"http://x/?client_secret=${DEMO_SECRET}"}}]}}` });
-		const fixture = readFileSync(join(process.cwd(), 'src', 'lib', 'support', 'fixtures', 'success.har.json'), 'utf8');
+		const fixture = readFileSync(join(process.cwd(), 'src', 'lib', 'features', 'runs', 'pure', 'har', 'fixtures', 'success.har.json'), 'utf8');
 		const imported = await session.post<{ id: string }>('/api/import', { kind: 'har', text: fixture.replaceAll('shop-secret', DEMO_SECRET) });
 		await session.request(`/runs/${imported.body.id}/export/har`).then((r) => r.text());
 		await session.request(`/runs/${view.runId}/export/har`).then((r) => r.text());

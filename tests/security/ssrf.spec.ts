@@ -4,7 +4,7 @@
  * followed. A listener on every loopback spelling's port proves nothing left the server. (The config allows only
  * 127.0.0.1:HOSTILE_PORT; private targets are on for it, so these are refused for not being allowed.) A separate
  * explorer with private targets off shows the other rule: hosts the operator allowed that are, or resolve to,
- * internal addresses are refused when a request would go out (unit-tested in src/lib/server/ssrf.security.test.ts).
+ * internal addresses are refused when a request would go out (unit-tested in src/lib/platform/outbound/ssrf.security.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

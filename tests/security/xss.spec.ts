@@ -128,7 +128,7 @@ test('a hostile redirect delivered straight to /callback renders inert', async (
 
 test('a hostile HAR imported through the page renders inert, on the import and on the run page', async ({ page }) => {
 	const { dialogs } = watch(page);
-	const har = poisonHar(readFileSync(join(process.cwd(), 'src', 'lib', 'support', 'fixtures', 'success.har.json'), 'utf8'));
+	const har = poisonHar(readFileSync(join(process.cwd(), 'src', 'lib', 'features', 'runs', 'pure', 'har', 'fixtures', 'success.har.json'), 'utf8'));
 	await open(page, '/runs');
 	await page.getByTestId('import-file').setInputFiles({ name: `${PAYLOADS[1]}.har`, mimeType: 'application/json', buffer: Buffer.from(har) });
 	await page.waitForURL(/\/runs\/[\w-]+/);

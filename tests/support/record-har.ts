@@ -7,7 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import type { Har } from '../../src/lib/support/har-schema';
+import type { Har } from '../../src/lib/features/runs/pure/har/har-schema';
 import type { PassportAppVariant } from '../apps/passport-app';
 import { SIGN_IN, startAppOnSandbox, type AppKnobs } from '../apps/sandbox-client';
 import { AUTH_HOST, decideOnSandbox, type Decision } from './walk';

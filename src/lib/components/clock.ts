@@ -2,7 +2,7 @@
  * Which clock the walk's times are on. Against the sandbox, codes are issued and expire on the sandbox's clock,
  * which the control API can move ahead of real time; against a custom target, on real time.
  */
-import { utcClockTime } from './exchangeDisplay';
+import { utcClockTime } from './exchange/exchangeDisplay';
 
 export type ClockName = 'sandbox' | 'real';
 

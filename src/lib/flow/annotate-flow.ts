@@ -4,7 +4,7 @@
  * sandbox's live log of it are therefore annotated identically, with no state beyond the record.
  */
 import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser-flags';
-import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose';
+import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose/diagnose';
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';

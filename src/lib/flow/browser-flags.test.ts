@@ -3,7 +3,7 @@ import { errorCause } from '$lib/protocol';
 import { annotateFlow } from './annotate-flow';
 import { browserFlags as flagsOfSide, readBrowserSide } from './browser-flags';
 import { crossFlags } from './flags';
-import { STATE_CHECK_FIX } from './lint-params';
+import { STATE_CHECK_FIX } from './link/lint-params';
 import { exchange, flow } from './test-helpers';
 import type { RecordedExchange } from './exchange';
 import type { FlowRecord } from './record';

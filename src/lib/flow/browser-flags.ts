@@ -14,11 +14,11 @@
 import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback, codeIn, registeredPart } from './callback';
-import { formatDuration, type Annotation, type Candidate } from './diagnose-annotation';
-import { rankCandidates, type EvidenceOf } from './diagnose-rank';
+import { formatDuration, type Annotation, type Candidate } from './diagnose/diagnose-annotation';
+import { rankCandidates, type EvidenceOf } from './diagnose/diagnose-rank';
 import type { RecordedExchange } from './exchange';
 import type { CrossFlag } from './flags';
-import { STATE_CHECK_FIX } from './lint-params';
+import { STATE_CHECK_FIX } from './link/lint-params';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 import { stepOfRequest } from './steps';
 

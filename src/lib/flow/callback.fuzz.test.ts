@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { FUZZ_SETTINGS, anyTextUpTo } from '../fuzzing';
 import { describe, expect, it } from 'vitest';
 import { classifyCallback } from './callback';
-import { appendQueryParams } from './link';
+import { appendQueryParams } from './link/link';
 
 const anyText = anyTextUpTo(60);
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 20 });

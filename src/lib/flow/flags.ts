@@ -11,9 +11,9 @@ import { headerValue } from '$lib/http/headers';
 import { classifyCallback, codeIn } from './callback';
 import { browserFlags, readBrowserSide, type BrowserSide } from './browser-flags';
 import { flowFlags, type FollowedCancel } from './flow-flags';
-import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose';
+import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose/diagnose';
 import type { RecordedExchange } from './exchange';
-import { lintLink } from './lint';
+import { lintLink } from './link/lint';
 import { linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestHeader, requestParam } from './request-params';
 

@@ -7,7 +7,7 @@
  * wrong says so.
  */
 import { errorRow, type ErrorRowId } from '$lib/protocol';
-import type { Annotation } from './diagnose';
+import type { Annotation } from './diagnose/diagnose';
 import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';

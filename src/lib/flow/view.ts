@@ -1,11 +1,11 @@
 /**
  * What the browser sees of a walk: the server's session without the client secret or raw tokens. Built by
- * `walkView` on the server (src/lib/server/walk.ts), rendered by the explorer's pages.
+ * `walkView` on the server (src/lib/features/walk/walk.ts), rendered by the explorer's pages.
  */
-import type { Annotation } from './diagnose';
+import type { Annotation } from './diagnose/diagnose';
 import type { CallbackResult } from './callback';
 import type { RecordedExchange } from './exchange';
-import type { Finding } from './lint';
+import type { Finding } from './link/lint';
 
 export type TargetKind = 'sandbox' | 'custom';
 

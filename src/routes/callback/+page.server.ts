@@ -1,5 +1,5 @@
 import { redirect } from '@sveltejs/kit';
-import { recordCallbackFor } from '$lib/server/explorer';
+import { recordCallbackFor } from '$lib/features/walk/explorer';
 
 /** The redirect URI: record exactly what arrived, then go back to the page that started the walk. */
 export const load = async ({ locals, url }) => {

@@ -1,3 +1,3 @@
-import { loadCheckPage } from '$lib/server/explorer';
+import { loadCheckPage } from '$lib/features/walk/explorer';
 
 export const load = ({ locals, url }) => loadCheckPage(locals.sessionId, url.searchParams.get('link'));

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { storesHealth } from '$lib/server/services';
+import { storesHealth } from '$lib/platform/services';
 
 /** 200 while the explorer can use its databases; 503 naming each one it cannot (damaged since it started). */
 export const GET = async () => {

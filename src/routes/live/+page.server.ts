@@ -1,3 +1,3 @@
-import { liveClients, liveWorkspace } from '$lib/server/live';
+import { liveClients, liveWorkspace } from '$lib/features/live/live';
 
 export const load = async (event) => ({ clients: liveClients(await liveWorkspace(event)) });

@@ -1,3 +1,3 @@
-import { loadReferencePage } from '$lib/server/reference';
+import { loadReferencePage } from '$lib/features/walk/reference';
 
 export const load = () => loadReferencePage();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import { ERRATA, SANDBOX_CHOICES, SECTIONS, allErrorRows } from '$lib/protocol';
-import { curlExamples, exampleKey } from '$lib/scenarios/curl-examples';
+import { curlExamples, exampleKey } from '$lib/features/scenarios/pure/curl-examples';
 import Page from './+page.svelte';
 
 const examples = Object.fromEntries(curlExamples({ authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002', redirectUri: 'http://localhost:3000/callback' }));

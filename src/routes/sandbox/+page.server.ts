@@ -1,5 +1,5 @@
 import { fail, redirect } from '@sveltejs/kit';
-import { config } from '$lib/server/config';
+import { config } from '$lib/platform/config';
 import {
 	advanceClockBy,
 	panelState,
@@ -12,10 +12,10 @@ import {
 	setClientKey,
 	setClockTo,
 	setUserDeletion
-} from '$lib/server/panel';
-import { logInAsSandboxAdmin, panelWorkspace, sandboxAdminAccess } from '$lib/server/sandbox-admin';
-import { services } from '$lib/server/services';
-import { workspaceSwitcher } from '$lib/server/workspace-session';
+} from '$lib/features/sandbox-admin/panel';
+import { logInAsSandboxAdmin, panelWorkspace, sandboxAdminAccess } from '$lib/features/sandbox-admin/access';
+import { services } from '$lib/platform/services';
+import { workspaceSwitcher } from '$lib/features/sandbox-admin/workspace-session';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
 import type { Feedback, PanelForm } from '$lib/view/panel';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';

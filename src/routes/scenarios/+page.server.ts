@@ -1,3 +1,3 @@
-import { loadScenariosPage } from '$lib/server/scenarios/page';
+import { loadScenariosPage } from '$lib/features/scenarios/page';
 
 export const load = () => loadScenariosPage();

@@ -1,5 +1,5 @@
 import { error, redirect } from '@sveltejs/kit';
-import { createSessionWorkspace, returnPath } from '$lib/server/workspace-session';
+import { createSessionWorkspace, returnPath } from '$lib/features/sandbox-admin/workspace-session';
 
 /**
  * POST /workspaces (the switcher's one click): a workspace of the session's own, with the demo fixtures. A refusal

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from '@playwright/test';
-import { CHECKPOINT_PATH, checkpoint } from '../../../src/lib/server/testCheckpoint';
+import { CHECKPOINT_PATH, checkpoint } from '../../../src/lib/platform/test-checkpoint';
 
 export interface Target {
 	port: number;

@@ -1,8 +1,8 @@
 /** The walk page's shared state: the server's view of the walk with the step runner, and the client form. */
 import { tick } from 'svelte';
-import { showExchange } from '$lib/components/showExchange';
+import { showExchange } from '$lib/components/exchange/showExchange';
 import { applyStep, type WalkStep, type WalkView } from '$lib/flow/view';
-import { appendQueryParams, buildAuthorisationLink } from '$lib/flow/link';
+import { appendQueryParams, buildAuthorisationLink } from '$lib/flow/link/link';
 import { walkClock, type ShownClock } from '$lib/components/clock';
 import { walkApi, type ApiResult } from './api';
 import { formFromView } from './walk';

@@ -20,7 +20,7 @@ import type Database from 'better-sqlite3';
 import { openLogBuffer, type LogBuffer } from '../request-log';
 import { openClients, type Clients } from './clients';
 import { openCredentials, type Credentials } from './credentials';
-import { openOutcomes, type Outcomes } from './outcomes';
+import { openOutcomes, type Outcomes } from './outcome-rules';
 import { openPurger } from './purge';
 import { DELETE_WORKSPACE_ROWS, openDatabase } from './schema';
 import { openTransactions, type Transactions } from './transactions';

@@ -1,3 +1,3 @@
-import { loadLessonPage } from '$lib/server/explorer';
+import { loadLessonPage } from '$lib/features/walk/explorer';
 
 export const load = ({ locals }) => loadLessonPage(locals.sessionId);

@@ -1,6 +1,6 @@
 import { error, redirect } from '@sveltejs/kit';
-import { liveClient, liveFlows, liveWorkspace, saveLiveFlow } from '$lib/server/live';
-import { outcomeRulesView } from '$lib/server/outcomes';
+import { liveClient, liveFlows, liveWorkspace, saveLiveFlow } from '$lib/features/live/live';
+import { outcomeRulesView } from '$lib/features/sandbox-admin/outcome-rules';
 
 export const load = async (event) => {
 	const workspace = await liveWorkspace(event);

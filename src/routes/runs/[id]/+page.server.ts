@@ -1,3 +1,3 @@
-import { loadRunPage } from '$lib/server/support';
+import { loadRunPage } from '$lib/features/runs/controller';
 
 export const load = ({ params, locals }) => loadRunPage(params.id, locals.sessionId);

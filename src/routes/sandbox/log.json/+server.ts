@@ -1,6 +1,6 @@
 import { json } from '@sveltejs/kit';
-import { newestRequestId, recentRequests } from '$lib/server/panel';
-import { panelWorkspace } from '$lib/server/sandbox-admin';
+import { newestRequestId, recentRequests } from '$lib/features/sandbox-admin/panel';
+import { panelWorkspace } from '$lib/features/sandbox-admin/access';
 import type { RequestHandler } from './$types';
 
 /**

@@ -1,5 +1,5 @@
 import { fail, redirect } from '@sveltejs/kit';
-import { joinWorkspace } from '$lib/server/workspace-session';
+import { joinWorkspace } from '$lib/features/sandbox-admin/workspace-session';
 
 /** A share link's page: a GET only shows the join form (it changes nothing); its POST joins. */
 export const load = ({ params }) => ({ id: params.id });

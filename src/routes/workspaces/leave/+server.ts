@@ -1,5 +1,5 @@
 import { redirect } from '@sveltejs/kit';
-import { leaveWorkspace, returnPath } from '$lib/server/workspace-session';
+import { leaveWorkspace, returnPath } from '$lib/features/sandbox-admin/workspace-session';
 
 /** POST /workspaces/leave: the session goes back to the default workspace. */
 export const POST = async (event) => {

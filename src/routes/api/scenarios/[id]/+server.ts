@@ -1,5 +1,5 @@
-import { scenarioStream } from '$lib/server/scenarios/page';
-import { runOwner } from '$lib/server/run-access';
+import { scenarioStream } from '$lib/features/scenarios/page';
+import { runOwner } from '$lib/features/runs/access';
 
 /** POST /api/scenarios/{id}: walks the scenario on the built-in sandbox, streamed as NDJSON (see $lib/server/scenarios/page.ts). */
 export const POST = ({ params, locals }) => scenarioStream(params.id, runOwner(locals.session()));

@@ -1,4 +1,4 @@
-import { liveClient, liveEventStream, liveWorkspace, stillWatchable } from '$lib/server/live';
+import { liveClient, liveEventStream, liveWorkspace, stillWatchable } from '$lib/features/live/live';
 
 /** GET: the client's flows as server-sent events, as they happen (reads only). */
 export const GET = async (event) => {

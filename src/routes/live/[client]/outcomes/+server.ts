@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { changeOutcomeRules, outcomeRulesFor, type OutcomeRulesAnswer } from '$lib/server/outcomes';
+import { changeOutcomeRules, outcomeRulesFor, type OutcomeRulesAnswer } from '$lib/features/sandbox-admin/outcome-rules';
 import type { RequestHandler } from './$types';
 
 function answer(result: OutcomeRulesAnswer): Response {

@@ -1,4 +1,4 @@
-import { addEvidence } from '$lib/server/evidence';
+import { addEvidence } from '$lib/features/runs/evidence';
 import type { RequestHandler } from './$types';
 
 /** POST /runs/[id]/evidence: more evidence for the run (its owner only); see server/evidence.ts. */

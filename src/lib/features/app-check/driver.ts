@@ -1,0 +1,325 @@
+/**
+ * The app check's driver: for each check, a fresh Chromium context opens the app's sign-in start, follows it to
+ * the sandbox's sign-in page (the link's `client_id` names the app's client), sets the check's one-shot outcome
+ * rule for that client, signs in with a user who holds an active verification, presses Authorise or Cancel, and
+ * watches what the user gets from the app after the sandbox's redirect. Then it reads the sandbox's request log
+ * for what the app's server did, and the pure judge (scenarios/app-check/judge.ts) decides.
+ *
+ * The browser reaches the network only through the check's proxy (proxy.ts), which lets it connect to the sandbox's
+ * origins and origins the app check allows (origins.ts) only, redirects, WebSockets and every host name included;
+ * any other connection is refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
+ */
+import { createHash } from 'node:crypto';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { AppCheck } from '$lib/features/app-check/pure/checks';
+import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
+import { judgeAppCheck, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
+import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
+import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
+import type { ExplorerConfig } from '../../platform/config';
+import { launchChromium } from './browser';
+import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
+import { startGuardingProxy } from './proxy';
+import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
+
+export interface AppCheckRunOptions {
+	startUrl: string;
+	/** A selector to click on the start page to start the sign-in. */
+	click: string | null;
+	authUrl: string;
+	accountsUrl: string;
+	workspaceKey: string | null;
+	adminToken: string | null;
+	/** More values every output must hide (the live page's client secret). */
+	secrets?: readonly string[];
+	checks: readonly AppCheck[];
+	/** The allowlist and private-address rules (the explorer's configuration). */
+	config: ExplorerConfig;
+	/** What `checkAppUrl` said of the start URL, when the caller already asked (not asked twice: one DNS answer). */
+	startCheck?: OriginCheck;
+	/** The client the app must sign in with (the live page's); null: the one its link names. */
+	expectedClientId?: string | null;
+	/** Told of each check's result as soon as it is judged. */
+	onResult?: (result: AppCheckResult) => void;
+	/** How long each step (a page to load, the sandbox to be reached) may take. */
+	stepTimeoutMs?: number;
+}
+
+export interface AppCheckOutcome {
+	results: AppCheckResult[];
+	info: AppCheckRunInfo;
+	/** Values every output must hide (the workspace key, the admin token, `secrets`): the reporters' last guard. */
+	known: string[];
+}
+
+/** The start URL is not one the app check may drive: the message says which rule refused it. */
+export class AppCheckRefusedError extends Error {}
+
+const DEFAULT_STEP_TIMEOUT_MS = 15_000;
+/** How long the app's pages may keep loading after the redirect before the check reads what the user got. */
+const SETTLE_MS = 5_000;
+
+interface RunContext {
+	options: AppCheckRunOptions;
+	access: SandboxAccess;
+	state: WorkspaceState;
+	users: Map<string, CheckUser>;
+	/** The proxy's URL, every context's way out. */
+	proxyUrl: string;
+	/** The origins the proxy refused during the current check, each with why. */
+	blocked: string[];
+	known: string[];
+	timeout: number;
+	/** The sandbox's sign-in host, under each name it answers to. */
+	authOrigins: readonly string[];
+}
+
+export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
+	const started = Date.now();
+	const known = [options.workspaceKey, options.adminToken, ...(options.secrets ?? [])].filter((v): v is string => typeof v === 'string' && v !== '');
+	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, options.config));
+	if (!allowed.ok) throw new AppCheckRefusedError(allowed.message);
+	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };
+	const state = await workspaceState(access);
+	const authOrigins = originAliases(new URL(options.authUrl).origin);
+	const guard = originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
+	const proxy = await startGuardingProxy(guard, (origin, message) => {
+		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
+	});
+	const ctx: RunContext = {
+		options,
+		access,
+		state,
+		users: new Map(),
+		proxyUrl: proxy.url,
+		blocked: [],
+		known,
+		timeout: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+		authOrigins
+	};
+	const ownBrowser = browser ? null : await launchChromium().catch(async (error: unknown) => {
+		await proxy.close();
+		throw error;
+	});
+	const results: AppCheckResult[] = [];
+	const fingerprints: Fingerprints = {};
+	try {
+		for (const check of options.checks) {
+			const result = await runOne(check, ctx, (browser ?? ownBrowser)!, fingerprints);
+			results.push(result);
+			options.onResult?.(result);
+		}
+	} finally {
+		await ownBrowser?.close();
+		await proxy.close();
+	}
+	return {
+		results,
+		info: {
+			startUrl: redact(options.startUrl, known),
+			clientId: results.find((r) => r.clientId)?.clientId ?? null,
+			startedAt: new Date(started).toISOString(),
+			durationMs: Date.now() - started
+		},
+		known
+	};
+}
+
+async function runOne(check: AppCheck, ctx: RunContext, browser: Browser, fingerprints: Fingerprints): Promise<AppCheckResult> {
+	// Every connection through the guarding proxy (loopback too: Playwright proxies it); no service worker, whose
+	// fetches would answer the page from a cache the check never saw.
+	const context = await browser.newContext({ proxy: { server: ctx.proxyUrl }, serviceWorkers: 'block' });
+	ctx.blocked = [];
+	try {
+		return await drive(check, ctx, context, fingerprints);
+	} catch (error) {
+		return notRun(check, redact(`The check stopped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, ctx.known));
+	} finally {
+		await context.close().catch(() => {});
+	}
+}
+
+/** A visit of the sandbox's sign-in link (`/sso/{supergroup}?…`, which redirects to its sign-in pages). */
+function isSignInLink(url: string, authOrigins: readonly string[]): boolean {
+	if (!URL.canParse(url)) return false;
+	const parsed = new URL(url);
+	return authOrigins.includes(parsed.origin) && parsed.pathname.startsWith('/sso/');
+}
+
+/** What the browser saw after the sandbox's redirect: the main frame's page loads, their bodies, refused origins. */
+class Watcher {
+	/** The sandbox's sign-in link the app sent the browser to (its first visit). */
+	link: string | null = null;
+	callback: string | null = null;
+	readonly hops: { url: string; status: number; body: Promise<string> }[] = [];
+	private deciding = false;
+	private arrived: (() => void) | null = null;
+	readonly callbackSeen = new Promise<void>((resolve) => (this.arrived = resolve));
+	private linked: (() => void) | null = null;
+	readonly linkSeen = new Promise<void>((resolve) => (this.linked = resolve));
+
+	constructor(
+		private readonly page: Page,
+		private readonly authOrigins: readonly string[]
+	) {
+		page.on('request', (request) => {
+			if (this.link === null && request.isNavigationRequest() && request.frame() === page.mainFrame() && isSignInLink(request.url(), authOrigins)) {
+				this.link = request.url();
+				this.linked?.();
+			}
+			if (!this.deciding || this.callback !== null || !request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+			if (authOrigins.includes(new URL(request.url()).origin)) return;
+			this.callback = request.url();
+			this.arrived?.();
+		});
+		page.on('response', (response) => this.record(response));
+	}
+
+	/** From now on, page loads away from the sandbox are the app's answer. */
+	decide(): void {
+		this.deciding = true;
+	}
+
+	private record(response: Response): void {
+		const request = response.request();
+		if (this.callback === null || !request.isNavigationRequest() || request.frame() !== this.page.mainFrame()) return;
+		const status = response.status();
+		const body = status >= 300 && status < 400 ? Promise.resolve('') : response.text().catch(() => '');
+		this.hops.push({ url: response.url(), status, body });
+	}
+}
+
+async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, fingerprints: Fingerprints): Promise<AppCheckResult> {
+	const { options, access, authOrigins, timeout } = ctx;
+	const blocked = ctx.blocked;
+	const page = await context.newPage();
+	page.setDefaultTimeout(timeout);
+	const watcher = new Watcher(page, authOrigins);
+	const mark = await logMark(access);
+
+	await page.goto(options.startUrl);
+	if (options.click) await page.click(options.click);
+	const reached = await Promise.race([watcher.linkSeen.then(() => true), delay(timeout).then(() => false)]);
+	if (!reached || watcher.link === null) {
+		const where = blocked.length > 0 ? ` Refused: ${blocked.join('; ')}` : '';
+		return notRun(check, redact(`The start URL did not lead to the sandbox's sign-in link (${authOrigins[0]}/sso/…) within ${timeout / 1000} s; the browser is at ${page.url()}.${where}`, ctx.known));
+	}
+	const link = new URL(watcher.link);
+	const clientId = link.searchParams.get('client_id');
+	const supergroup = decodeURIComponent(link.pathname.split('/')[2] ?? '');
+	if (!clientId) return notRun(check, 'The app\'s link to the sandbox has no client_id.');
+	if (options.expectedClientId && clientId !== options.expectedClientId) {
+		return notRun(check, `The app signs in with the client \`${clientId}\`, not \`${options.expectedClientId}\`.`, clientId);
+	}
+	if (!ctx.state.clients.includes(clientId)) {
+		return notRun(check, `The client \`${clientId}\` is not in the sandbox workspace the check can read: give the key of the workspace it is in (--workspace-key or SANDBOX_WORKSPACE_KEY).`, clientId);
+	}
+	const judged = await withOutcome(access, clientId, check.rule, () => signInAndJudge(check, ctx, page, watcher, blocked, { clientId, supergroup, mark }, fingerprints));
+	return typeof judged === 'string' ? notRun(check, redact(judged, ctx.known), clientId) : judged;
+}
+
+/** With the check's outcome rule set: sign in, decide, watch what the user gets, read the log, judge. */
+async function signInAndJudge(
+	check: AppCheck,
+	ctx: RunContext,
+	page: Page,
+	watcher: Watcher,
+	blocked: string[],
+	app: { clientId: string; supergroup: string; mark: number },
+	fingerprints: Fingerprints
+): Promise<AppCheckResult> {
+	const { access, authOrigins, timeout } = ctx;
+	const { clientId, supergroup, mark } = app;
+	let user = ctx.users.get(supergroup);
+	if (!user) {
+		user = await checkUser(access, ctx.state, supergroup);
+		ctx.users.set(supergroup, user);
+	}
+	const signInProblem = await signInAndDecide(page, user, check.action === 'cancel' ? 'cancel' : 'authorise', () => watcher.decide());
+	if (signInProblem) return notRun(check, redact(signInProblem, ctx.known), clientId);
+
+	const arrived = await Promise.race([watcher.callbackSeen.then(() => true), delay(timeout).then(() => false)]);
+	if (arrived) await settle(page);
+	if (arrived && check.action === 'authorise-then-reload-callback' && watcher.callback) {
+		await page.goto(watcher.callback).catch(() => null);
+		await settle(page);
+	}
+
+	const seen = arrived ? await userEvidence(page, watcher, blocked, authOrigins, ctx.known) : emptyUser(blocked, ctx.known);
+	const server = serverEvidence(await readLog(access), clientId, mark);
+	const rule = check.rule ? { outcome: check.rule, used: await outcomeUsed(access, clientId, check.rule) } : null;
+	const evidence: AppCheckEvidence = { user: seen, server, rule };
+	const result = judgeAppCheck(check, evidence, clientId, fingerprints);
+	fingerprints[check.id] = seen.fingerprint;
+	return result;
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the app's pages stop loading (redirects, scripts), at most SETTLE_MS. */
+async function settle(page: Page): Promise<void> {
+	await page.waitForLoadState('load', { timeout: SETTLE_MS }).catch(() => {});
+	await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+}
+
+function emptyUser(blocked: string[], known: string[]): UserEvidence {
+	return { callbackUrl: null, hops: [], final: null, backToSignIn: false, stackTrace: [], blocked: blocked.map((b) => redact(b, known)), fingerprint: '' };
+}
+
+async function userEvidence(page: Page, watcher: Watcher, blocked: string[], authOrigins: readonly string[], known: string[]): Promise<UserEvidence> {
+	const appOrigin = watcher.callback ? new URL(watcher.callback).origin : null;
+	const where = (url: string): PageHop['where'] => {
+		const origin = URL.canParse(url) ? new URL(url).origin : '';
+		return authOrigins.includes(origin) ? 'sandbox' : origin === appOrigin ? 'app' : 'other';
+	};
+	const hops: PageHop[] = watcher.hops.map((hop) => ({ url: redact(hop.url, known), status: hop.status, where: where(hop.url) }));
+	const last = watcher.hops.at(-1);
+	const text = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '');
+	const bodies = await Promise.all(watcher.hops.filter((hop) => where(hop.url) !== 'sandbox').map((hop) => hop.body));
+	const stackTrace = [...new Set([...bodies.flatMap((body) => findStackTrace(htmlToText(body))), ...findStackTrace(text)])].slice(0, 5);
+	// Sent back to the sign-in link: a page load of the sandbox's /sso/ after its redirect to the app.
+	const backToSignIn = watcher.hops.some((hop) => isSignInLink(hop.url, authOrigins));
+	const onApp = where(page.url()) !== 'sandbox';
+	return {
+		callbackUrl: watcher.callback ? redact(watcher.callback, known) : null,
+		hops,
+		final: {
+			url: redact(page.url(), known),
+			status: last?.status ?? null,
+			title: redact(await page.title().catch(() => ''), known),
+			excerpt: redact(excerpt(text), known)
+		},
+		backToSignIn,
+		stackTrace: stackTrace.map((line) => redact(line, known)),
+		blocked: blocked.map((b) => redact(b, known)),
+		// A digest: the judge only compares pages, and the page's own text (unredacted) never leaves this module.
+		fingerprint: onApp ? createHash('sha256').update(fingerprint(text)).digest('base64url').slice(0, 16) : ''
+	};
+}
+
+/**
+ * On the sandbox's pages: sign in, submit the simulated proof when asked, then Authorise or Cancel (`onDecide` just
+ * before). A message when the sandbox shows anything else (a 7.1 error: the app's link is wrong).
+ */
+async function signInAndDecide(page: Page, user: CheckUser, decision: 'authorise' | 'cancel', onDecide: () => void): Promise<string | null> {
+	for (let step = 0; step < 4; step++) {
+		await page.waitForLoadState('domcontentloaded');
+		const kind = await page.locator('main[data-page]').getAttribute('data-page').catch(() => null);
+		if (kind === 'login') {
+			await page.getByLabel('Email').fill(user.login);
+			await page.getByLabel('Password').fill(user.password);
+			await page.getByRole('button', { name: 'Sign in' }).click();
+		} else if (kind === 'verify') {
+			await page.getByRole('button', { name: 'Submit proof' }).click();
+		} else if (kind === 'consent') {
+			onDecide();
+			await page.getByRole('button', { name: decision === 'authorise' ? 'Authorise' : 'Cancel', exact: true }).click();
+			return null;
+		} else {
+			const shown = excerpt(await page.locator('main').innerText({ timeout: 2_000 }).catch(() => ''), 200);
+			return `The sandbox's sign-in page showed ${kind ? `"${kind}"` : 'no page it knows'} instead of the sign-in: ${shown || page.url()}`;
+		}
+		await page.waitForLoadState('domcontentloaded');
+	}
+	return 'The sandbox\'s sign-in did not reach its consent page.';
+}

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RequestEvent } from '@sveltejs/kit';
+import { testConfig } from '../../platform/test-config';
+
+const runs: { resolve: () => void }[] = [];
+const SECRET = 'app-secret+/= 41';
+vi.mock('../sandbox-admin/access', () => ({
+	clientScope: async (_event: unknown, id: string) => (id === 'app' ? { ok: true, workspace: {}, client: { client_id: id, client_secret: SECRET }, readOnly: false } : { ok: false, status: 404, message: 'No client' })
+}));
+vi.mock('../walk/explorer', () => ({ sessionWorkspaceOf: async () => ({ workspace: null, member: { key: 'workspace-key' } }) }));
+vi.mock('../../platform/config', async (importOriginal) => ({ ...(await importOriginal<typeof import('../../platform/config')>()), config: () => testConfig() }));
+/** A run that ends when the test says, its one result quoting the client secret as an app's page might (URL-encoded). */
+vi.mock('./driver', () => ({
+	runAppCheck: (options: { onResult: (result: object) => void }) =>
+		new Promise((resolve) =>
+			runs.push({
+				resolve: () => {
+					const result = { id: 'success', title: 'A normal sign-in', verdict: 'fail', reason: `the page shows client_secret ${encodeURIComponent(SECRET)}`, findings: [], fix: null, clientId: 'app', evidence: null };
+					options.onResult(result);
+					resolve({ results: [result], info: { startUrl: '', clientId: 'app', startedAt: '', durationMs: 0 }, known: [] });
+				}
+			})
+		)
+}));
+
+const { appCheckStream } = await import('./live');
+
+function post(body: object): RequestEvent {
+	const request = new Request('http://localhost:3000/live/app/app-check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	return { request, locals: { sessionId: 's' } } as unknown as RequestEvent;
+}
+
+afterEach(() => {
+	for (const run of runs.splice(0)) run.resolve();
+});
+
+describe('the live page\'s app check', () => {
+	it('runs one check at a time, even for two requests that arrive together', async () => {
+		const answers = await Promise.all([appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app'), appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app')]);
+		expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+		expect(runs).toHaveLength(1);
+	});
+
+	it('frees the server when a request is refused after the claim, and when a run ends', async () => {
+		const refused = await appCheckStream(post({ start_url: 'http://169.254.169.254/' }), 'app');
+		expect(refused.status).toBe(400);
+		const first = await appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app');
+		expect(first.status).toBe(200);
+		runs.shift()!.resolve();
+		await first.text();
+		expect((await appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app')).status).toBe(200);
+	});
+
+	it('hides the client\'s secret in every form in what it streams', async () => {
+		const answer = await appCheckStream(post({ start_url: 'http://localhost:4000/login' }), 'app');
+		runs.shift()!.resolve();
+		const text = await answer.text();
+		expect(text).toContain('the page shows client_secret ••••••');
+		expect(text).not.toContain(encodeURIComponent(SECRET));
+	});
+
+	it('refuses a start URL with a user name or password in it, as the CLI does', async () => {
+		const answer = await appCheckStream(post({ start_url: 'http://user:pass@localhost:4000/login' }), 'app');
+		expect(answer.status).toBe(400);
+		expect((await answer.json()).message).toBe('start_url: must not carry a user name or password.');
+		expect(runs).toHaveLength(0);
+	});
+});

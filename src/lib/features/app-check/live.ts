@@ -1,0 +1,100 @@
+/**
+ * The live page's app check (`POST /live/{client}/app-check`): the same run as `npm run app-check`, started from
+ * the explorer for one client of the sandbox, streamed as NDJSON (scenarios/app-check/stream.ts).
+ *
+ * Who may start it follows the sandbox panel (sandbox-admin.ts): the client must be in the workspace the session
+ * administers (its own workspace, by the key the session holds, or the default one for the sandbox's
+ * administrator), and a read-only workspace (public mode's default) is refused, since the check sets outcome rules
+ * on the client. The start URL must be an origin the app check drives (origins.ts). One check runs at a time on a
+ * server: each is a Chromium.
+ */
+import { json, type RequestEvent } from '@sveltejs/kit';
+import { z } from 'zod';
+import { APP_CHECKS } from '$lib/features/app-check/pure/checks';
+import { redact } from '$lib/features/app-check/pure/evidence';
+import { httpUrlProblem } from '$lib/features/app-check/pure/options';
+import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
+import { appCheckSummary } from '$lib/features/app-check/pure/report';
+import type { AppCheckStreamLine } from '$lib/features/app-check/pure/stream';
+import { config } from '../../platform/config';
+import { sessionWorkspaceOf } from '../walk';
+import { ndjsonResponse } from '../../platform/streams/ndjson';
+import { clientScope } from '../sandbox-admin';
+import { runAppCheck } from './driver';
+import { checkAppUrl } from './origins';
+
+const Body = z.strictObject({
+	start_url: z
+		.string()
+		.trim()
+		.min(1, 'start_url is required: where a user starts signing in to your app')
+		.max(2000)
+		.superRefine((value, ctx) => {
+			const problem = httpUrlProblem(value);
+			if (problem) ctx.addIssue({ code: 'custom', message: problem });
+		}),
+	click: z.string().trim().max(500).optional(),
+	only: z.array(z.enum(APP_CHECKS.map((c) => c.id) as [string, ...string[]])).min(1).optional()
+});
+
+let running = false;
+
+const refuse = (status: number, message: string) => json({ message }, { status });
+
+export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
+	const scope = await clientScope(event, clientId);
+	if (!scope.ok) return refuse(scope.status, scope.message);
+	const { client } = scope;
+	if (scope.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
+	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {
+		return refuse(415, 'Send the start URL as JSON: {"start_url": "http://localhost:4000/login"}.');
+	}
+	const raw: unknown = await event.request.json().catch(() => undefined);
+	const parsed = Body.safeParse(raw);
+	if (!parsed.success) return refuse(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+	if (running) return refuse(409, 'An app check is already running on this server; try again when it has finished.');
+	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
+	// when the request is refused before the run starts.
+	running = true;
+	let started = false;
+	try {
+		const cfg = config();
+		const allowed = await checkAppUrl(parsed.data.start_url, cfg);
+		if (!allowed.ok) return refuse(400, allowed.message);
+		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
+		const workspaceKey = member?.key ?? null;
+		const adminToken = workspaceKey ? null : cfg.sandboxService.adminToken;
+		const known = [workspaceKey, adminToken, client.client_secret].filter((v): v is string => v !== null);
+		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
+		started = true;
+		return ndjsonResponse<AppCheckStreamLine>(
+			async (send) => {
+				send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
+				try {
+					const outcome = await runAppCheck({
+						startUrl: parsed.data.start_url,
+						click: parsed.data.click || null,
+						...cfg.sandbox,
+						workspaceKey,
+						adminToken,
+						checks,
+						config: cfg,
+						startCheck: allowed,
+						secrets: [client.client_secret],
+					expectedClientId: clientId,
+						onResult: (result) => send({ type: 'result', result })
+					});
+					send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
+				} catch (error) {
+					// A refused origin, a missing Chromium, a sandbox that refused: each message says what to do.
+					send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
+				} finally {
+					running = false;
+				}
+			},
+			(line) => redact(JSON.stringify(line), known)
+		);
+	} finally {
+		if (!started) running = false;
+	}
+}

@@ -1,0 +1,168 @@
+/**
+ * The support toolkit's server side: saved runs (list, permalink, export) and imports (HAR, curl, raw HTTP).
+ * Everything a browser gets from here is a redacted run; the list shows a session its own runs only, and a run's
+ * still-usable grant codes are hidden from anyone but its owner (run-access.ts).
+ */
+import { error, json } from '@sveltejs/kit';
+import { z } from 'zod';
+import { classifyCallback } from '$lib/flow/callback';
+import { parseCurl, parseRawHttp } from '$lib/features/runs/pure/curl-import';
+import { diagnoseRun } from '$lib/features/runs/pure/diagnose-run';
+import { formatBytes, harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/features/runs/pure/har/har';
+import { scenariosReproducing } from '$lib/features/scenarios/pure';
+import { assembleRun, describeRedactions } from '$lib/features/runs/pure/redact/redact';
+import { runToMarkdown, runToShellScript } from '$lib/features/runs/pure/report';
+import { newRunId, type Run } from '$lib/features/runs/pure/run';
+import { timelineOf } from '$lib/features/runs/pure/join';
+import { flowVerdict } from '$lib/flow/verdict';
+import type { FlowHints } from '$lib/flow/flags';
+import { describeSanitised } from '$lib/features/runs/pure/har/sanitised';
+import { runAsSeenBy, runOwner } from './access';
+import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from '../../platform/body-limits';
+import { services } from '../../platform/services';
+import type { RunStore } from './store';
+import { config } from '../../platform/config';
+
+const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** The run of this id as the store holds it (redacted), and its owner; a 404 when there is none. */
+export function storedRun(runs: RunStore, id: string): { run: Run; owner: string | null } {
+	const found = RUN_ID.test(id) ? runs.find(id) : undefined;
+	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
+	return found;
+}
+
+/** Whether this session saved the run. */
+export const ownsRun = (owner: string | null, sessionId: string | undefined) => owner !== null && sessionId !== undefined && owner === runOwner(sessionId);
+
+/** The run as this session may see it (see run-access.ts), and whether the session owns it. */
+async function findOwnRun(id: string, sessionId: string | undefined): Promise<{ run: Run; owned: boolean }> {
+	const found = storedRun((await services()).runs, id);
+	return { run: await runAsSeenBy(found.run, found.owner, sessionId), owned: ownsRun(found.owner, sessionId) };
+}
+
+async function findRun(id: string, sessionId: string | undefined): Promise<Run> {
+	return (await findOwnRun(id, sessionId)).run;
+}
+
+/** Everything the run page shows, derived from the stored (redacted) run (and what its source knows beyond it). */
+export function presentRun(run: Run, hints: FlowHints = {}) {
+	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
+	const diagnosis = diagnoseRun(run, hints);
+	const { annotations, flags } = diagnosis;
+	const callback = run.callback
+		? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
+		: null;
+	return {
+		run,
+		annotations,
+		callback,
+		redactionNotes: describeRedactions(run.redactions),
+		sanitised: run.sanitised ? describeSanitised(run.sanitised) : null,
+		flags,
+		verdict: flowVerdict(run, diagnosis),
+		timeline: timelineOf(run),
+		reproduce: scenariosReproducing(annotations.exchanges.filter((a) => a !== null), callback?.result.kind === 'cancel')
+	};
+}
+
+export async function loadRunPage(id: string, sessionId: string | undefined) {
+	const { run, owned } = await findOwnRun(id, sessionId);
+	// Only the owner adds evidence (server/evidence.ts refuses anyone else); the page offers it to the owner only.
+	return { ...presentRun(run), owned };
+}
+
+/** The session's own runs: nobody is listed another person's. */
+/** A visitor without a session has made no runs: their list is empty. */
+export async function loadRunList(query: string, sessionId: string | undefined) {
+	const { runs } = await services();
+	return { query, runs: sessionId === undefined ? [] : runs.list({ query: query.slice(0, 200), limit: 100, owner: runOwner(sessionId) }) };
+}
+
+const FORMATS = {
+	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
+	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, diagnoseRun(run), { origin: config().publicOrigin }) },
+	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin }) }
+} as const;
+
+export async function exportRun(id: string, format: string, sessionId: string | undefined): Promise<Response> {
+	const exporter = FORMATS[format as keyof typeof FORMATS];
+	if (!exporter) error(404, `Unknown export format "${format}": use ${Object.keys(FORMATS).join(', ')}.`);
+	const run = await findRun(id, sessionId);
+	return new Response(exporter.render(run), {
+		headers: {
+			'content-type': `${exporter.type}; charset=utf-8`,
+			'content-disposition': `attachment; filename="run-${run.id}.${exporter.extension}"`,
+			'cache-control': 'no-store'
+		}
+	});
+}
+
+const ImportRequest = z.object({
+	kind: z.enum(['har', 'curl', 'http']),
+	text: z.string().min(1, 'the file or pasted text is empty')
+});
+
+/** Each import gets a new id, so importing the same file twice gives two runs, never a collision. */
+function parseImport(kind: z.infer<typeof ImportRequest>['kind'], text: string) {
+	const options = { id: newRunId() };
+	if (kind === 'har') return harToRun(text, options);
+	const result = kind === 'curl' ? parseCurl(text, options) : parseRawHttp(text, options);
+	return result.ok ? { ...result, found: [`read the pasted ${kind === 'curl' ? 'curl command' : 'HTTP exchange'}`] } : result;
+}
+
+const KINDS = ImportRequest.shape.kind.options;
+
+/** The body as JSON, or why not: too large for the JSON form, or not JSON. */
+async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+	const bytes = request.body === null ? new Uint8Array() : await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
+	if (bytes === null) {
+		const message = `Pasted text takes at most ${formatBytes(IMPORT_JSON_LIMIT)}. Import a larger HAR as a file: the HAR file field, or the file itself as the body of POST /api/import?kind=har.`;
+		return { ok: false, response: json({ message }, { status: 413 }) };
+	}
+	try {
+		return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+	} catch {
+		const message = `Nothing to import: the body is not JSON. Send {"kind": "har" | "curl" | "http", "text": "…"}, or the file itself to /api/import?kind=har.`;
+		return { ok: false, response: json({ message }, { status: 400 }) };
+	}
+}
+
+/** The file itself as the body (`?kind=har|curl|http`): a HAR is read as it streams, the others are small. */
+async function importBody(kind: string, request: Request): Promise<HarImport | Response> {
+	if (!(KINDS as readonly string[]).includes(kind)) return json({ message: `Unknown kind "${kind}": use ${KINDS.join(', ')}.` }, { status: 400 });
+	if (request.body === null) return json({ message: 'Nothing to import: the body is empty, or came without a Content-Type header. Send the file itself as the body, with a Content-Type such as application/octet-stream.' }, { status: 400 });
+	if (kind === 'har') {
+		const result = await harStreamToRun(chunksOf(request.body), { id: newRunId(), maxBytes: MAX_HAR_BYTES });
+		return !result.ok && result.tooLarge ? json({ message: result.message }, { status: 413 }) : result;
+	}
+	const bytes = await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
+	if (bytes === null) return tooLarge(IMPORT_JSON_LIMIT);
+	return parseImport(kind as 'curl' | 'http', new TextDecoder().decode(bytes));
+}
+
+/**
+ * POST /api/import: parse, redact, store as the importer's; answers the new run's id and what was found. The body is either the file
+ * itself, with `?kind=`, or the JSON form `{kind, text}` (pasted text, small files).
+ */
+export async function importRun(request: Request, url: URL, sessionId: string): Promise<Response> {
+	const kind = url.searchParams.get('kind');
+	let result: HarImport | ReturnType<typeof parseImport>;
+	if (kind !== null) {
+		const read = await importBody(kind, request);
+		if (read instanceof Response) return read;
+		result = read;
+	} else {
+		const body = await readJson(request);
+		if (!body.ok) return body.response;
+		const parsed = ImportRequest.safeParse(body.value);
+		if (!parsed.success) return json({ message: `Nothing to import: ${parsed.error.issues[0]!.message}.` }, { status: 400 });
+		result = parseImport(parsed.data.kind, parsed.data.text);
+	}
+	if (!result.ok) return json({ message: result.message }, { status: 400 });
+	const { runs } = await services();
+	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));
+	const redacted = describeRedactions(saved.redactions);
+	// The run page lists the redactions under "Redacted": the notes say only what the import found.
+	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });
+}

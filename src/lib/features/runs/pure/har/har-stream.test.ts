@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { harStreamToRun, harToRun, runToHar } from './har';
+import { scanHar } from './har-stream';
+import { largeHarPieces, PADDING_COOKIE } from './large-har';
+import { redactRun } from '../redact/redact';
+import { exchange, run } from '../test-helpers';
+
+const dir = new URL('./fixtures/', import.meta.url);
+const FIXTURES = readdirSync(dir).map((name) => ({ name, text: readFileSync(new URL(name, dir), 'utf8') }));
+const OPTIONS = { id: 'streamed', now: new Date('2026-03-02T10:00:00Z') };
+
+/** The text in pieces of `size` characters, as a body arrives. */
+async function* pieces(text: string, size = 7): AsyncGenerator<string> {
+	for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+async function* bytes(chunks: Iterable<string>): AsyncGenerator<Uint8Array> {
+	for (const chunk of chunks) yield new TextEncoder().encode(chunk);
+}
+
+const failure = async (text: string, maxBytes?: number) => {
+	const result = await harStreamToRun(pieces(text), { ...OPTIONS, ...(maxBytes ? { maxBytes } : {}) });
+	return result.ok ? '' : result.message;
+};
+
+const entry = (url: string, body: string, extra: Record<string, unknown> = {}) => ({
+	startedDateTime: '2026-03-02T09:00:00.000Z',
+	time: 1,
+	request: { method: 'GET', url, httpVersion: 'h2', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
+	response: {
+		status: 200,
+		statusText: '',
+		httpVersion: 'h2',
+		cookies: [],
+		headers: [],
+		content: { size: body.length, mimeType: 'text/plain', text: body },
+		redirectURL: '',
+		headersSize: -1,
+		bodySize: body.length
+	},
+	cache: {},
+	timings: { send: 0, wait: 1, receive: 0 },
+	...extra
+});
+const har = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', creator: { name: 'WebInspector', version: '1' }, entries } });
+const LINK = 'https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=https%3A%2F%2Fshop.example.com%2Fcb';
+
+describe('harStreamToRun', () => {
+	for (const { name, text } of FIXTURES)
+		it(`imports ${name} read in pieces as harToRun imports it whole`, async () => {
+			expect(await harStreamToRun(pieces(text), OPTIONS)).toEqual(harToRun(text, OPTIONS));
+		});
+
+	it('gives back an exported run exactly, every entry kept, as an imported HAR now', async () => {
+		const original = redactRun(
+			run({
+				link: LINK,
+				exchanges: [
+					exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token' }, { status: 400, body: '{"error":"invalid_grant"}' }, 't'),
+					// Not a path the flow uses: kept all the same, since the file is one of our exports.
+					exchange('me', { url: 'https://accounts.example.com/elsewhere' }, { status: 404, body: 'not here' }, 'm')
+				]
+			})
+		);
+		const back = await harStreamToRun(pieces(JSON.stringify(runToHar(original)), 13));
+		expect(back.ok && back.run).toEqual({ ...original, source: 'har' });
+	});
+});
+
+describe('scanHar: which entries are kept', () => {
+	it('keeps the flow, drops the rest, and never builds the bodies of unrelated entries', async () => {
+		const text = har([
+			entry('https://cdn.example.net/a.js', 'SCRIPT-BEFORE-LINK'),
+			entry('https://shop.example.com/cb?code=early', 'EARLY-ARRIVAL-BODY'),
+			entry(LINK, 'LINK-BODY'),
+			entry('https://cdn.example.net/b.png', 'IMAGE-AFTER-LINK', { _webSocketMessages: [{ data: 'WS-MESSAGE' }] }),
+			entry('https://shop.example.com/cb?code=c1', 'CALLBACK-BODY'),
+			entry('https://accounts.example.com/api/v3/me.json', 'ME-BODY')
+		]);
+		const scan = await scanHar(pieces(text, 3), { maxBytes: 1e6 });
+		expect(scan.ok).toBe(true);
+		if (!scan.ok) return;
+		expect(scan.total).toBe(6);
+		expect(scan.entries.map((e) => e.index)).toEqual([1, 2, 4, 5]);
+		const kept = JSON.stringify(scan.entries);
+		expect(kept).toContain('LINK-BODY');
+		expect(kept).toContain('CALLBACK-BODY');
+		expect(kept).toContain('ME-BODY');
+		// Read before the link named the redirect URI: kept as an arrival, but its body was dropped as it streamed.
+		expect(kept).not.toContain('EARLY-ARRIVAL-BODY');
+		expect(kept).not.toContain('WS-MESSAGE');
+	});
+
+	it('lets the pending entries go at the end when no link or token names a redirect URI', async () => {
+		const scan = await scanHar(pieces(har([entry('https://cdn.example.net/a.js', 'x'), entry('https://accounts.example.com/api/v3/me.json', 'y')])), { maxBytes: 1e6 });
+		expect(scan.ok && scan.entries.map((e) => e.index)).toEqual([1]);
+	});
+
+	it('finds the flow of a generated browser HAR among 300 entries with bodies, and no padding cookie survives', async () => {
+		const result = await harStreamToRun(bytes(largeHarPieces({ bytes: 3_000_000, entries: 300 })), OPTIONS);
+		if (!result.ok) throw new Error(result.message);
+		expect(result.run.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'token', 'me']);
+		expect(result.found).toContain('ignored 296 unrelated requests');
+		expect(JSON.stringify(result.run)).not.toContain(PADDING_COOKIE);
+	});
+});
+
+describe('harStreamToRun: bad files', () => {
+	it('says when the file is not JSON, or is cut short', async () => {
+		expect(await failure('<html>')).toMatch(/not JSON/);
+		const whole = FIXTURES[0]!.text;
+		expect(await failure(whole.slice(0, whole.length / 2))).toMatch(/not JSON/);
+	});
+
+	it('says when the JSON is not a HAR', async () => {
+		expect(await failure('{"log":{}}')).toMatch(/no log\.entries/);
+		expect(await failure('[1,2]')).toMatch(/no log\.entries/);
+		expect(await failure('"log"')).toMatch(/no log\.entries/);
+	});
+
+	it('names the malformed entry and field, as harToRun does', async () => {
+		const broken = JSON.parse(har([entry(LINK, ''), entry(LINK, ''), entry(LINK, '')]));
+		delete broken.log.entries[2].request.url;
+		const whole = harToRun(JSON.stringify(broken));
+		expect(await failure(JSON.stringify(broken))).toBe(whole.ok ? 'imported' : whole.message);
+		expect(await failure(JSON.stringify(broken))).toMatch(/entry 3: request\.url is missing/);
+		broken.log.entries[2].request.url = 'x';
+		broken.log.entries[0] = 42;
+		expect(await failure(JSON.stringify(broken))).toMatch(/This HAR is malformed: entry 1/);
+		delete broken.log.entries[0];
+		broken.log.entries.shift();
+		delete broken.log.creator;
+		expect(await failure(JSON.stringify(broken))).toMatch(/log\.creator is missing/);
+	});
+
+	it('refuses a file over the limit, in MB, saying what to do', async () => {
+		const result = await harStreamToRun(bytes(largeHarPieces({ bytes: 3 * 1024 * 1024, entries: 30 })), { maxBytes: 2 * 1024 * 1024 });
+		expect(result).toEqual({ ok: false, tooLarge: true, message: expect.stringMatching(/^The file is more than 2 MB; at most 2 MB can be imported\. Record a shorter HAR/) });
+	});
+});

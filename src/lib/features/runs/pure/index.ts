@@ -1,0 +1,5 @@
+/** The one door into the runs feature's pure half: what other features and components use of it. */
+export * from './har/har-limits';
+export * from './join';
+export * from './redact/redact';
+export * from './run';

@@ -1,0 +1,334 @@
+/**
+ * Evidence joined to a saved run: what the integrator's server sent (curl commands, raw HTTP, a server-side HAR)
+ * or the sandbox's own log of the client, added to the run's exchanges so that one timeline holds the front
+ * channel (the browser's) and the back channel (the client's server), and the flow engine's cross-request checks
+ * run over the whole.
+ *
+ * Placing: where the evidence and the run both have times (a HAR, the sandbox's log, a walk), by time. Otherwise
+ * (a pasted curl command has no time) after the exchange it matches: a token exchange after the redirect that
+ * carried its grant code, a me.json call after the token exchange that issued its access token, else after the
+ * last exchange of an earlier step. Codes are kept in a saved run; tokens are not, so a token is matched by its
+ * last characters (token-tails.ts), which a saved run keeps and the sandbox's log shows.
+ *
+ * An exchange the run already holds (the same step, code or token, and answer; close in time when both are
+ * timed, unless both are accepted token exchanges of one code, which a code allows only once) is not added twice; one that comes with the answer the run's copy lacks takes its place. The evidence
+ * is given before redaction, and the joined run must be redacted whole before it is stored (runs.ts does), so a
+ * secret the evidence carries is hidden everywhere, and redaction's places are renumbered here.
+ */
+import type { ExchangeEvidence, EvidenceSource, RecordedExchange, StepId } from '$lib/flow/exchange';
+import { codeIn } from '$lib/flow/callback';
+import type { FlowRecord } from '$lib/flow/record';
+import { requestClientId, requestParam } from '$lib/flow/request-params';
+import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import type { SanitisedExport } from '$lib/flow/flags';
+import { inferTarget, type Redaction, type Run } from './run';
+import { stepOfRequest } from '$lib/flow/steps';
+import { exchangeCode, sameSecret, tokenTailsOf } from './redact/token-tails';
+
+/** What is added: the exchanges read from it, and the link and callback when it has them (a browser's HAR). */
+export interface Evidence {
+	source: EvidenceSource;
+	/** Whether its exchanges' `startedAt` are when they happened, or only when they were pasted. */
+	timed: boolean;
+	record: Pick<FlowRecord, 'link' | 'callback' | 'exchanges'>;
+	/** What the evidence's own import redacted, its places numbered among the evidence's exchanges. */
+	redactions: Redaction[];
+	/** A HAR exported sanitised: the run's note says so (its exchanges carry their own mark). */
+	sanitised?: SanitisedExport;
+}
+
+export interface Joined {
+	run: Run;
+	/** The exchanges added, as placed (ids of the joined run). */
+	added: string[];
+	/** How many of the evidence's exchanges the run already held. */
+	duplicates: number;
+	/** Of those, how many brought the answer (or the failure) the run's copy lacked, which took its place. */
+	answered: number;
+}
+
+/** The front channel is the browser's (the link, the redirect, anything sent with an Origin); the back channel the client's server's. */
+export type Channel = 'front' | 'back';
+
+export function channelOf(exchange: RecordedExchange): Channel {
+	if (exchange.step === 'link' || exchange.step === 'authorise') return 'front';
+	return exchange.request.headers.some((h) => h.name.toLowerCase() === 'origin') ? 'front' : 'back';
+}
+
+/** Each source of evidence, for a person. */
+export const EVIDENCE_NAMES: Record<EvidenceSource, string> = {
+	curl: 'a pasted curl command',
+	http: 'a pasted HTTP exchange',
+	har: 'a HAR',
+	'sandbox-log': "the sandbox's log",
+	sent: 'a request sent from the run'
+};
+
+const STEP_ORDER: Record<StepId, number> = { link: 0, authorise: 1, token: 2, me: 3 };
+
+/** Whether an exchange's time is when it happened: any exchange of the run itself, and timed evidence. */
+const isTimed = (e: RecordedExchange) => e.evidence?.timed !== false;
+
+const CLOSE_MS = 5000;
+
+function answersCompatible(a: RecordedExchange, b: RecordedExchange): boolean {
+	return !a.response || !b.response || a.response.status === b.response.status;
+}
+
+const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : url);
+
+const sharesTail = (a: RecordedExchange, b: RecordedExchange) => {
+	const tails = new Set(tokenTailsOf(a));
+	return tokenTailsOf(b).some((t) => tails.has(t));
+};
+
+/** Whether two records are of the same exchange (see the module's note). */
+export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean {
+	if (a.step !== b.step || a.request.method.toUpperCase() !== b.request.method.toUpperCase()) return false;
+	if (pathOf(a.request.url) !== pathOf(b.request.url) || !answersCompatible(a, b)) return false;
+	// A code is accepted once: two accepted exchanges of one code are one exchange, whatever the clocks that timed
+	// them say (a server's HAR may be minutes off the browser's).
+	if (a.step === 'token' && a.response?.status === 200 && b.response?.status === 200) return sameSecret(exchangeCode(a), exchangeCode(b));
+	if (isTimed(a) && isTimed(b) && Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt)) > CLOSE_MS) return false;
+	switch (a.step) {
+		case 'token':
+			return sameSecret(exchangeCode(a), exchangeCode(b));
+		case 'me':
+			return sharesTail(a, b);
+		case 'authorise':
+			return sameSecret(exchangeCode(a), exchangeCode(b));
+		case 'link':
+			return ['client_id', 'state', 'redirect_uri'].every((name) => requestParam(a.request, name) === requestParam(b.request, name));
+	}
+}
+
+/** Where an untimed exchange goes: after the exchange it matches, else after the last of an earlier step. */
+function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callbackUrl: string | undefined): { at: number; by: ExchangeEvidence['matchedBy'] } {
+	const lastIndex = (test: (e: RecordedExchange) => boolean) => exchanges.findLastIndex(test);
+	if (added.step === 'token') {
+		const code = exchangeCode(added);
+		const at = lastIndex((e) => sameSecret(exchangeCode(e), code));
+		if (at !== -1) return { at, by: 'code' };
+		if (sameSecret(codeIn(callbackUrl), code)) return { at: lastIndex((e) => channelOf(e) === 'front'), by: 'code' };
+	}
+	if (added.step === 'me') {
+		const at = lastIndex((e) => (e.step === 'token' || e.step === 'me') && sharesTail(e, added));
+		if (at !== -1) return { at, by: 'token' };
+	}
+	return { at: lastIndex((e) => STEP_ORDER[e.step] <= STEP_ORDER[added.step]), by: 'step' };
+}
+
+/** Where a timed exchange goes: after the last timed one that started no later, and what was placed after that one. */
+function timedPlace(exchanges: RecordedExchange[], added: RecordedExchange): number {
+	const time = Date.parse(added.startedAt);
+	let at = exchanges.findLastIndex((e) => isTimed(e) && Date.parse(e.startedAt) <= time);
+	while (at + 1 < exchanges.length && !isTimed(exchanges[at + 1]!)) at++;
+	return at + 1;
+}
+
+function uniqueId(taken: Set<string>, source: EvidenceSource): string {
+	for (let n = taken.size + 1; ; n++) {
+		const id = `${source}-${n}`;
+		if (!taken.has(id)) return id;
+	}
+}
+
+const PLACE = /^exchange (\d+) \(/;
+
+/**
+ * Redaction places renumbered after the exchanges moved: `moved` maps an old index to its new one. A place in an
+ * exchange that was not kept (evidence the run already held) goes.
+ */
+function renumber(redactions: Redaction[], moved: Map<number, number>): Redaction[] {
+	return redactions.flatMap((r) => {
+		const match = PLACE.exec(r.where);
+		if (!match) return [r];
+		const to = moved.get(Number(match[1]) - 1);
+		return to === undefined ? [] : [{ ...r, where: r.where.replace(PLACE, `exchange ${to + 1} (`) }];
+	});
+}
+
+export function joinEvidence(run: Run, evidence: Evidence): Joined {
+	const exchanges = run.exchanges.slice();
+	const taken = new Set(exchanges.map((e) => e.id));
+	const added: RecordedExchange[] = [];
+	/** The id each of the evidence's exchanges got, by its index (none for a duplicate). */
+	const placed: (string | undefined)[] = [];
+	let duplicates = 0;
+	let answered = 0;
+	const anyTimed = () => exchanges.some(isTimed);
+	for (const [i, read] of evidence.record.exchanges.entries()) {
+		const tagged: RecordedExchange = { ...read, id: '', evidence: { source: evidence.source, timed: evidence.timed, matchedBy: 'step' } };
+		const copy = exchanges.findIndex((e) => sameExchange(e, tagged));
+		if (copy !== -1) {
+			duplicates++;
+			const held = exchanges[copy]!;
+			// The answer the run's copy lacked (a curl command pasted without one) comes with the evidence.
+			if (!held.response && (tagged.response !== null || tagged.failure !== null)) {
+				answered++;
+				exchanges[copy] = { ...tagged, id: held.id, evidence: { ...tagged.evidence!, matchedBy: held.evidence?.matchedBy ?? 'step' } };
+				placed[i] = held.id;
+			}
+			continue;
+		}
+		tagged.id = uniqueId(taken, evidence.source);
+		taken.add(tagged.id);
+		placed[i] = tagged.id;
+		if (evidence.timed && anyTimed()) {
+			tagged.evidence = { ...tagged.evidence!, matchedBy: 'time' };
+			exchanges.splice(timedPlace(exchanges, tagged), 0, tagged);
+		} else {
+			const anchor = anchorOf(exchanges, tagged, run.callback?.url ?? evidence.record.callback?.url);
+			tagged.evidence = { ...tagged.evidence!, matchedBy: anchor.by };
+			let at = anchor.at + 1;
+			// After evidence placed at the same anchor before it, so pasted exchanges keep their order.
+			while (at < exchanges.length && !isTimed(exchanges[at]!) && STEP_ORDER[exchanges[at]!.step] <= STEP_ORDER[tagged.step]) at++;
+			exchanges.splice(at, 0, tagged);
+		}
+		added.push(tagged);
+	}
+	const placeOf = (id: string) => exchanges.findIndex((e) => e.id === id);
+	const moved = new Map(run.exchanges.map((e, i) => [i, placeOf(e.id)]));
+	const evidenceMoved = new Map(evidence.record.exchanges.flatMap((_, i) => (placed[i] === undefined ? [] : [[i, placeOf(placed[i])] as const])));
+	const link = run.link ?? evidence.record.link;
+	const fill = inferTarget(link, exchanges);
+	return {
+		run: {
+			...run,
+			link,
+			callback: run.callback ?? evidence.record.callback,
+			target: { ...run.target, authUrl: run.target.authUrl || fill.authUrl, accountsUrl: run.target.accountsUrl || fill.accountsUrl },
+			exchanges,
+			redactions: [...renumber(run.redactions, moved), ...renumber(evidence.redactions, evidenceMoved)],
+			...((run.sanitised ?? evidence.sanitised) ? { sanitised: run.sanitised ?? evidence.sanitised } : {})
+		},
+		added: added.map((e) => e.id),
+		duplicates,
+		answered
+	};
+}
+
+/* ------------------------------------------------------------------ the sandbox's log */
+
+/** One entry of the sandbox's request log, as the server reads it (already masked, codes and tokens to a tail). */
+export interface LoggedRequest {
+	/** Real time when it was logged, as the response ended. */
+	at: string;
+	/** When it arrived, on the sandbox's clock (the workspace's, which may have been moved). */
+	sandboxAt?: string;
+	durationMs: number;
+	request: RecordedRequest;
+	response: RecordedResponse | null;
+}
+
+const LOG_LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
+	link: "the sandbox's log: the authorisation link",
+	token: "the sandbox's log: the token exchange",
+	me: "the sandbox's log: the me.json call"
+};
+
+/** After a cancel, how long the client's token exchanges without a code are taken as this flow's. */
+const AFTER_CANCEL_MS = 10 * 60 * 1000;
+
+interface LoggedStep {
+	exchange: RecordedExchange;
+	/** Real time, and sandbox time, when it arrived. */
+	ms: number;
+	sandboxMs: number;
+}
+
+/**
+ * The sandbox's log entries of this run's flow, oldest first, as evidence. The log holds every flow of the client
+ * (other walks, other people's), so only this one's are taken: the token exchanges of the run's grant codes (after
+ * a cancel, the client's exchanges without a code that soon followed), the me.json calls made with the tokens they
+ * or the run issued, and the client's authorisation link that started it (the last one before the redirect back).
+ */
+export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
+	const steps = [...entries]
+		.map((entry) => ({ entry, ms: Date.parse(entry.at) - entry.durationMs }))
+		.sort((a, b) => a.ms - b.ms)
+		.flatMap(({ entry, ms }, i): LoggedStep[] => {
+			const step = stepOfRequest(entry.request.method, entry.request.url);
+			if (!step) return [];
+			const exchange: RecordedExchange = {
+				id: `log-${i + 1}`,
+				step,
+				label: LOG_LABELS[step],
+				startedAt: new Date(ms).toISOString(),
+				durationMs: entry.durationMs,
+				request: entry.request,
+				response: entry.response,
+				failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
+				masked: []
+			};
+			return [{ exchange, ms, sandboxMs: entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms }];
+		});
+	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
+	const codes = [codeIn(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
+	const callbackMs = run.callback ? Date.parse(run.callback.receivedAt) : NaN;
+	// The redirect back is on the sandbox's clock for a walk, on real time for a browser's HAR: either may be it.
+	const before = (s: LoggedStep, ms: number) => s.ms <= ms || s.sandboxMs <= ms;
+	const cancelled = run.callback !== null && codeIn(run.callback.url) === undefined;
+	const tokens = ofClient.filter(
+		(s) =>
+			s.exchange.step === 'token' &&
+			(codes.some((code) => sameSecret(exchangeCode(s.exchange), code)) ||
+				(cancelled && !exchangeCode(s.exchange) && !before(s, callbackMs) && (s.ms <= callbackMs + AFTER_CANCEL_MS || s.sandboxMs <= callbackMs + AFTER_CANCEL_MS)))
+	);
+	const tails = new Set([...tokens.map((s) => s.exchange), ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
+	const mes = steps.filter((s) => s.exchange.step === 'me' && tokenTailsOf(s.exchange).some((t) => tails.has(t)));
+	const firstToken = tokens[0]?.ms ?? Infinity;
+	const link = ofClient.filter((s) => s.exchange.step === 'link' && (Number.isNaN(callbackMs) ? s.ms <= firstToken : before(s, callbackMs) && s.ms <= firstToken)).at(-1);
+	const taken = new Set([link, ...tokens, ...mes]);
+	const exchanges = steps.filter((s) => taken.has(s)).map((s) => s.exchange);
+	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [] };
+}
+
+/* ------------------------------------------------------------------ the timeline */
+
+/** One exchange of a run as the timeline shows it: which channel, where it came from, what it ended with. */
+export interface TimelineEntry {
+	id: string;
+	n: number;
+	step: StepId;
+	channel: Channel;
+	/** Where it came from, for a person: "the run itself", "a pasted curl command". */
+	source: string;
+	/** How an added exchange was placed; null for the run's own. */
+	matchedBy: ExchangeEvidence['matchedBy'] | null;
+	request: string;
+	/** "200 OK", or null when no answer was recorded. */
+	status: string | null;
+	/** When it happened, when that is known. */
+	at: string | null;
+}
+
+export function timelineOf(run: Pick<Run, 'exchanges'>): TimelineEntry[] {
+	return run.exchanges.map((e, i) => ({
+		id: e.id,
+		n: i + 1,
+		step: e.step,
+		channel: channelOf(e),
+		source: e.evidence ? EVIDENCE_NAMES[e.evidence.source] : 'the run itself',
+		matchedBy: e.evidence?.matchedBy ?? null,
+		request: `${e.request.method} ${URL.canParse(e.request.url) ? new URL(e.request.url).pathname : e.request.url}`,
+		status: e.response ? `${e.response.status} ${e.response.statusText}`.trim() : e.failure ? `no answer (${e.failure.kind})` : null,
+		at: isTimed(e) ? e.startedAt : null
+	}));
+}
+
+/* ------------------------------------------------------------------ a walk that goes on */
+
+/**
+ * A walk's run saved again after evidence was added to it: the walk's exchanges as the walk holds them, the
+ * evidence where it was placed, and the walk's new steps after. Without this the walk's next step would save
+ * its own exchanges only and drop the evidence.
+ */
+export function keepAddedEvidence(walked: Run, stored: Pick<Run, 'exchanges' | 'redactions'> | undefined): Run {
+	if (!stored?.exchanges.some((e) => e.evidence)) return walked;
+	const fresh = new Map(walked.exchanges.map((e) => [e.id, e]));
+	const kept = stored.exchanges.flatMap((e) => (e.evidence ? [e] : fresh.has(e.id) ? [fresh.get(e.id)!] : []));
+	const placed = new Set(kept.map((e) => e.id));
+	// The stored order is kept, so each place the stored redactions name is still the same exchange.
+	return { ...walked, exchanges: [...kept, ...walked.exchanges.filter((e) => !placed.has(e.id))], redactions: [...stored.redactions, ...walked.redactions] };
+}

@@ -1,0 +1,70 @@
+/**
+ * A redacted run in the pieces a store keeps (the head, each exchange with what each pass found), the run
+ * assembled from them, and what was redacted said for a person.
+ */
+import type { RecordedExchange } from '$lib/flow/exchange';
+import type { Frozen } from '$lib/frozen';
+import { WHAT } from './redact-name';
+import type { Redaction, Run } from '../run';
+
+/**
+ * One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). Frozen: the
+ * redaction of a run that grows gives back the same piece for an exchange it did not redact again.
+ */
+export type RedactedExchange = Frozen<{
+	exchange: RecordedExchange;
+	named: Redaction[];
+	searched: Redaction[];
+}>;
+
+/**
+ * A redacted run in the pieces it is assembled from, so a store can keep each exchange on its own. `head` is the
+ * run without its exchanges (`exchanges` is empty) and with the redactions it came with; `assembleRun` gives the
+ * redacted run.
+ */
+export interface RedactedRun {
+	head: Run;
+	headRedactions: { named: Redaction[]; searched: Redaction[] };
+	exchanges: readonly RedactedExchange[];
+}
+
+/** The redacted run: its redactions listed as one pass after the other, each place once. */
+export function assembleRun({ head, headRedactions, exchanges }: RedactedRun): Run {
+	return {
+		...head,
+		// Frozen (see `frozen`): a change throws rather than alter what the next redaction of the run gives back.
+		exchanges: exchanges.map((e) => e.exchange as RecordedExchange),
+		redactions: addRedactions(head.redactions, [
+			...headRedactions.named,
+			...exchanges.flatMap((e) => e.named as Redaction[]),
+			...headRedactions.searched,
+			...exchanges.flatMap((e) => e.searched as Redaction[])
+		])
+	};
+}
+
+/** `earlier`, then each of `found` that is not already listed. */
+function addRedactions(earlier: Redaction[], found: Redaction[]): Redaction[] {
+	const listed = new Set(earlier.map(({ what, where }) => `${what}\n${where}`));
+	const added = found.filter(({ what, where }) => {
+		const key = `${what}\n${where}`;
+		if (listed.has(key)) return false;
+		listed.add(key);
+		return true;
+	});
+	return [...earlier, ...added];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What was redacted, for a person: "redacted 2 cookies", "redacted the client secret (1 place)". */
+export function describeRedactions(redactions: Redaction[]): string[] {
+	const counts = new Map<string, number>();
+	for (const r of redactions) counts.set(r.what, (counts.get(r.what) ?? 0) + 1);
+	return [...counts].map(([what, n]) => {
+		if (what === WHAT.cookie) return `redacted ${plural(n, 'cookie')}`;
+		if (what === WHAT.code)
+			return `kept the grant code visible (${plural(n, 'place')}): it is single use and short-lived, and the diagnosis needs it`;
+		return `redacted the ${what} (${plural(n, 'place')})`;
+	});
+}

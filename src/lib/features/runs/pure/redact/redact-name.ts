@@ -1,0 +1,236 @@
+/**
+ * The redaction's first pass over one part of a run: values hidden by their name (query and form parameters, JSON
+ * fields, headers, Authorization payloads), and learnt so the second pass (redact-search.ts) hides them everywhere.
+ * Grant codes are kept, each place marked.
+ */
+import { base64DecodeUtf8, base64EncodeUtf8, escapeRegExp } from '$lib/http/encoding';
+import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
+import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
+import { MASK } from '$lib/http/exchange';
+import type { Redaction } from '../run';
+import { looksLikeJson, parseJson } from '$lib/http/json';
+import { isMasked, jsonStringEntries, looksLikeForm, looksLikeUrl, type PartMap, type TextMap } from './redact-texts';
+
+export const WHAT = {
+	clientSecret: 'client secret',
+	accessToken: 'access token',
+	refreshToken: 'refresh token',
+	password: 'password',
+	token: 'token',
+	cookie: 'cookie',
+	credentials: 'Authorization header payload',
+	code: 'grant code (kept)'
+} as const;
+
+/** What each secret parameter or JSON field is, for a person. */
+const WHAT_PARAMETER: Readonly<Record<SecretParameter, string>> = {
+	client_secret: WHAT.clientSecret,
+	access_token: WHAT.accessToken,
+	refresh_token: WHAT.refreshToken,
+	password: WHAT.password,
+	code: WHAT.code
+};
+
+/** Words of the protocol a found value must not be part of, or hiding the value would mangle them. */
+const PROTOCOL_WORDS = [
+	...SECRET_PARAMETERS,
+	'grant_type authorization_code redirect_uri client_id response_type code Bearer Basic Authorization'
+].join(' ');
+
+/** Below this length a found value is hidden only where it was found by name; elsewhere it may be ordinary text. */
+const MIN_SEARCHED_LENGTH = 4;
+
+export interface Needle {
+	what: string;
+	value: string;
+}
+
+/** Whether a value found is hidden everywhere else too; shorter values may be ordinary text elsewhere. */
+export const searchable = (value: string) => value.length >= MIN_SEARCHED_LENGTH && !isMasked(value) && !PROTOCOL_WORDS.includes(value);
+
+const CREDENTIALS = /^(\S+)(\s+)(.*)$/s;
+
+/** Printable text with a colon: the `id:secret` payload of a Basic (or the sandbox's Bearer) credentials header. */
+function credentialsPayload(encoded: string): { id: string; secret: string } | null {
+	const decoded = base64DecodeUtf8(encoded);
+	if (decoded === null || /[\u0000-\u001f]/.test(decoded)) return null;
+	const colon = decoded.indexOf(':');
+	return colon === -1 ? null : { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+/** The first pass over one part of a run: values hidden by their name, and learnt to be hidden everywhere. */
+class NameRedactor {
+	readonly redactions: Redaction[] = [];
+	readonly needles: Needle[] = [];
+
+	constructor(private readonly codes: ReadonlySet<string>) {}
+
+	record(what: string, where: string): void {
+		if (!this.redactions.some((r) => r.what === what && r.where === where)) this.redactions.push({ what, where });
+	}
+
+	/** A value to hide everywhere else it appears. Passwords only where found: they are often ordinary words. */
+	addNeedle(what: string, value: string): void {
+		if (searchable(value) && !this.needles.some((n) => n.value === value)) this.needles.push({ what, value });
+	}
+
+	readonly structural: TextMap = (text, where, field) => {
+		switch (field.kind) {
+			case 'url':
+				return mapQueryPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+			case 'header':
+				return this.header(field.name, text, where);
+			case 'body':
+				return this.body(text, where, field.contentType);
+			case 'text':
+				return text;
+		}
+	};
+
+	/** A parameter's new raw value, or undefined to keep it. */
+	private param(name: string, value: string, where: string): string | undefined {
+		if (value === '' || isMasked(value)) return undefined;
+		// A grant code is kept, noted; so is an access_token parameter that carries one (a code sent to me.json).
+		if (name === 'code' || (name === 'access_token' && this.codes.has(value))) {
+			this.record(WHAT.code, where);
+			return undefined;
+		}
+		if (!isSecretParameter(name) || showing(name, 'run') !== 'hidden') return undefined;
+		const what = WHAT_PARAMETER[name];
+		this.record(what, where);
+		if (what !== WHAT.password) this.addNeedle(what, value);
+		return MASK;
+	}
+
+	private header(name: string, value: string, where: string): string {
+		switch (secretHeader(name)) {
+			case 'cookie':
+				return this.cookies(value, where);
+			case 'set-cookie':
+				return this.setCookies(value, where);
+			case 'authorization':
+				return this.authorization(value, where);
+		}
+		if (looksLikeUrl(value)) return this.structural(value, where, { kind: 'url' });
+		return value;
+	}
+
+	/** `a=1; b=2`: each value hidden, names kept (they help a diagnosis and are not secret). */
+	private cookies(value: string, where: string): string {
+		return value
+			.split(';')
+			.map((pair) => this.cookie(pair, where))
+			.join(';');
+	}
+
+	/** `name=value; Path=/; HttpOnly` (one per line when a recorder joined several): only the value is hidden. */
+	private setCookies(value: string, where: string): string {
+		return value
+			.split('\n')
+			.map((line) => {
+				const semi = line.indexOf(';');
+				return semi === -1 ? this.cookie(line, where) : this.cookie(line.slice(0, semi), where) + line.slice(semi);
+			})
+			.join('\n');
+	}
+
+	private cookie(pair: string, where: string): string {
+		const eq = pair.indexOf('=');
+		const value = eq === -1 ? '' : pair.slice(eq + 1);
+		if (value.trim() === '' || isMasked(value)) return pair;
+		this.record(WHAT.cookie, `${where}: ${pair.slice(0, eq).trim()}`);
+		return `${pair.slice(0, eq)}=${MASK}`;
+	}
+
+	private authorization(value: string, where: string): string {
+		const match = CREDENTIALS.exec(value.trim());
+		const scheme = match?.[1] ?? '';
+		const payload = match?.[3] ?? value.trim();
+		if (payload === '' || isMasked(payload)) return value;
+		const credentials = /^(basic|bearer)$/i.test(scheme) ? credentialsPayload(payload) : null;
+		if (credentials) {
+			if (credentials.secret === '' || isMasked(credentials.secret)) return value;
+			this.record(WHAT.clientSecret, `${where} (inside its base64 payload)`);
+			this.addNeedle(WHAT.clientSecret, credentials.secret);
+			this.addNeedle(WHAT.clientSecret, decodeQueryComponent(credentials.secret));
+			return `${scheme}${match?.[2] ?? ' '}${base64EncodeUtf8(`${credentials.id}:${MASK}`)}`;
+		}
+		if (/^bearer$/i.test(scheme) && this.codes.has(payload)) {
+			this.record(WHAT.code, where);
+			return value;
+		}
+		const isBearer = /^bearer$/i.test(scheme);
+		this.record(isBearer ? WHAT.accessToken : WHAT.credentials, where);
+		if (isBearer) this.addNeedle(WHAT.accessToken, payload);
+		return match ? `${scheme}${match[2]}${MASK}` : MASK;
+	}
+
+	private body(text: string, where: string, contentType: string): string {
+		if (contentType.includes('json') || looksLikeJson(text)) {
+			const parsed = parseJson(text);
+			if (parsed !== undefined) return this.json(text, parsed, where);
+		}
+		if (contentType.includes('x-www-form-urlencoded') || looksLikeForm(text))
+			return mapFormPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+		return text;
+	}
+
+	/** Sensitive fields replaced in the text as written, so the rest of the body keeps its exact form. */
+	private json(text: string, parsed: unknown, where: string): string {
+		let result = text;
+		let rewrite = false;
+		for (const [key, value] of jsonStringEntries(parsed)) {
+			if (this.param(key, value, `${where} field ${key}`) !== MASK) continue;
+			const escaped = JSON.stringify(value).slice(1, -1);
+			const forms = [...new Set([escaped, escaped.replace(/\//g, '\\/')])].map(escapeRegExp).join('|');
+			const pattern = new RegExp(`("${escapeRegExp(key)}"\\s*:\\s*")(?:${forms})(")`, 'g');
+			const next = result.replace(pattern, `$1${MASK}$2`);
+			if (next === result) rewrite = true;
+			result = next;
+		}
+		// An exotic escape the pattern missed: write the document again, values hidden, rather than keep a secret.
+		return rewrite ? JSON.stringify(maskJson(parsed)) : result;
+	}
+}
+
+function maskJson(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(maskJson);
+	if (value === null || typeof value !== 'object') return value;
+	return Object.fromEntries(
+		Object.entries(value).map(([k, v]) => [k, typeof v === 'string' && showing(k, 'run') === 'hidden' ? MASK : maskJson(v)])
+	);
+}
+
+/**
+ * The grant codes one part carries: `code` parameters of its URLs (link, callback, requests, redirects), forms and
+ * JSON bodies (the same places the first pass keeps a code, marked as kept).
+ */
+export function codesIn<T>(part: T, map: PartMap<T>): string[] {
+	const codes: string[] = [];
+	const collect = (name: string, value: string) => {
+		if (name === 'code' && value !== '') codes.push(value);
+		return undefined;
+	};
+	map(part, (text, _where, field) => {
+		const isUrl = field.kind === 'url' || (field.kind === 'header' && looksLikeUrl(text));
+		if (isUrl) mapQueryPairs(text, collect);
+		else if (field.kind === 'body' && looksLikeForm(text)) mapFormPairs(text, collect);
+		else if (field.kind === 'body' && looksLikeJson(text)) for (const [name, value] of jsonStringEntries(parseJson(text))) collect(name, value);
+		return text;
+	});
+	return codes;
+}
+
+export interface PartRedaction<T> {
+	value: T;
+	redactions: Redaction[];
+}
+
+export interface NamedPart<T> extends PartRedaction<T> {
+	needles: Needle[];
+}
+
+export function redactByName<T>(part: T, map: PartMap<T>, codes: ReadonlySet<string>): NamedPart<T> {
+	const redactor = new NameRedactor(codes);
+	return { value: map(part, redactor.structural), redactions: redactor.redactions, needles: redactor.needles };
+}

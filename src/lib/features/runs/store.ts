@@ -1,0 +1,320 @@
+/**
+ * Saved runs, in SQLite beside the sandbox's database. A run is redacted before it is stored (the caller passes
+ * what it knows to be secret; the redaction also finds credentials by name), so the database never holds a client
+ * secret, an access token or a refresh token. Each exchange is stored on its own row (see SCHEMA_VERSION).
+ */
+import Database from 'better-sqlite3';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import type { Run } from '$lib/features/runs/pure/run';
+import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange, type RedactedRun } from '$lib/features/runs/pure/redact/redact';
+import { setRecent } from '$lib/recent';
+import type { Frozen } from '$lib/frozen';
+import { openCheckedDatabase } from '$lib/sqlite/open-checked';
+
+export interface RunSummary {
+	id: string;
+	title: string;
+	createdAt: string;
+	updatedAt: string;
+	source: Run['source'];
+	targetKind: Run['target']['kind'];
+	/** e.g. "200 token, 403 me.json" */
+	outcome: string;
+}
+
+export interface RunStore {
+	/**
+	 * Redacts, then stores. Saving a run again writes only the exchanges whose redaction changed. Answers the
+	 * redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
+	 */
+	save(run: Frozen<Run>, secrets: KnownSecrets, owner?: string | null): RedactedRun;
+	get(id: string): Run | undefined;
+	/** The run and who owns it (null: saved before runs had owners, or by nobody's session). */
+	find(id: string): { run: Run; owner: string | null } | undefined;
+	/** `owner`: only that owner's runs (the /runs page always passes it); every run without it. */
+	list(options?: { query?: string; limit?: number; owner?: string }): RunSummary[];
+	remove(id: string): boolean;
+	/**
+	 * Whether a run saved since this store opened holds evidence added on its page (support/join.ts): a walk's
+	 * next save must keep it. Known in memory only, as the walks that could drop it are.
+	 */
+	hasAddedEvidence(id: string): boolean;
+	close(): void;
+}
+
+/**
+ * Version 2: each exchange of a run is a row of its own, so a walk that grows by a step writes its new exchange
+ * (and any earlier one whose redaction changed) instead of the whole run again. Version 1 (user_version 0) kept
+ * each run as one JSON document; `migrate` converts it. Version 3 adds each run's owner (a digest of the session
+ * that made it): a version 2 run gets none, so it is listed to nobody and stays reachable by its permalink.
+ */
+const SCHEMA_VERSION = 3;
+
+const OWNER_COLUMN = `
+ALTER TABLE runs ADD COLUMN owner TEXT;
+CREATE INDEX runs_owner_updated ON runs (owner, updated_at DESC);
+`;
+
+const SCHEMA = `
+CREATE TABLE runs (
+	id TEXT PRIMARY KEY,
+	title TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	updated_at TEXT NOT NULL,
+	source TEXT NOT NULL,
+	target_kind TEXT NOT NULL,
+	-- The run without its exchanges (RedactedRun's head) and what its redaction found there, as JSON.
+	head_json TEXT NOT NULL,
+	head_redactions TEXT NOT NULL,
+	-- What a search matches outside the exchanges; how the outcome starts ("cancel" or ''), and what it says when no
+	-- exchange adds to it.
+	search_text TEXT NOT NULL,
+	outcome_prefix TEXT NOT NULL,
+	outcome_empty TEXT NOT NULL
+);
+CREATE INDEX runs_updated ON runs (updated_at DESC);
+-- A rowid table: an exchange's row (a few KB) fits in its page, where a WITHOUT ROWID table would spill most of
+-- it to overflow pages, each one more page written per step.
+CREATE TABLE run_exchanges (
+	run_id TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	exchange_json TEXT NOT NULL,
+	-- {named, searched}: what each pass of the redaction found in this exchange.
+	redactions_json TEXT NOT NULL,
+	-- Its part of the run's outcome ("200 me.json"), '' for none; what a search matches in it.
+	outcome TEXT NOT NULL,
+	search_text TEXT NOT NULL,
+	UNIQUE (run_id, seq)
+);
+`;
+
+/** e.g. "200 me.json"; '' for an exchange that is neither a token exchange nor a me.json read. */
+function exchangeOutcome(e: Frozen<RecordedExchange>): string {
+	if (e.step !== 'token' && e.step !== 'me') return '';
+	return `${e.response ? e.response.status : (e.failure?.kind ?? 'no response')} ${e.step === 'me' ? 'me.json' : 'token'}`;
+}
+
+/** The outcome a summary shows: "cancel" first for a callback without a code, then each exchange's part. */
+function outcomeOf(prefix: string, parts: string | null, empty: string): string {
+	return [prefix, parts ?? ''].filter((p) => p !== '').join(', ') || empty;
+}
+
+/** What a search matches: title, URLs, statuses, error codes and messages of the run. */
+function headSearchText(run: Run): string {
+	return [run.title, run.link ?? '', run.callback?.url ?? '', run.target.authUrl, run.target.accountsUrl].join('\n').toLowerCase();
+}
+
+function exchangeSearchText(e: Frozen<RecordedExchange>): string {
+	return [e.label, e.request.url, String(e.response?.status ?? ''), e.response?.body.slice(0, 2000) ?? '', e.failure?.message ?? ''].join('\n').toLowerCase();
+}
+
+/** A stored run of version 1 (one JSON document, already redacted) in version 2's pieces; assembles to the same run. */
+function storedRunPieces(json: string): RedactedRun | undefined {
+	let run: Run;
+	try {
+		run = JSON.parse(json) as Run;
+	} catch {
+		return undefined;
+	}
+	if (typeof run !== 'object' || run === null || !Array.isArray(run.exchanges)) return undefined;
+	return {
+		head: { ...run, exchanges: [] },
+		headRedactions: { named: [], searched: [] },
+		exchanges: run.exchanges.map((exchange) => ({ exchange, named: [], searched: [] }))
+	};
+}
+
+const LIKE_SPECIALS = /[\\%_]/g;
+
+/** Runs whose exchange rows this store last wrote, most recently saved last: a walk's next save skips them. */
+const REMEMBERED_RUNS = 64;
+
+/** An exchange's row as written: what tells whether a new save must write it again. */
+interface ExchangeRow {
+	exchangeJson: string;
+	redactionsJson: string;
+}
+
+/** Each piece's row, made once: a piece is frozen, and the redaction of a growing run gives back the pieces it kept. */
+const rowOfPiece = new WeakMap<RedactedExchange, ExchangeRow>();
+
+function exchangeRow(piece: RedactedExchange): ExchangeRow {
+	let row = rowOfPiece.get(piece);
+	if (!row) {
+		row = { exchangeJson: JSON.stringify(piece.exchange), redactionsJson: JSON.stringify({ named: piece.named, searched: piece.searched }) };
+		rowOfPiece.set(piece, row);
+	}
+	return row;
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+function prepareStatements(db: Database.Database) {
+	const upsertHead = db.prepare(`
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner)
+		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
+			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
+			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty`);
+	const upsertExchange = db.prepare(`
+		INSERT OR REPLACE INTO run_exchanges (run_id, seq, exchange_json, redactions_json, outcome, search_text)
+		VALUES (@runId, @seq, @exchangeJson, @redactionsJson, @outcome, @searchText)`);
+	const removeExchangesFrom = db.prepare('DELETE FROM run_exchanges WHERE run_id = ? AND seq >= ?');
+	const headById = db.prepare('SELECT head_json, head_redactions, owner FROM runs WHERE id = ?');
+	const exchangesById = db.prepare('SELECT exchange_json, redactions_json FROM run_exchanges WHERE run_id = ? ORDER BY seq');
+	const search = db.prepare(`
+		SELECT r.id, r.title, r.created_at AS createdAt, r.updated_at AS updatedAt, r.source, r.target_kind AS targetKind,
+			r.outcome_prefix AS prefix, r.outcome_empty AS empty,
+			(SELECT group_concat(e.outcome, ', ' ORDER BY e.seq) FROM run_exchanges e WHERE e.run_id = r.id AND e.outcome <> '') AS parts
+		FROM runs r
+		WHERE (@owner IS NULL OR r.owner = @owner)
+			AND (r.search_text LIKE @pattern ESCAPE '\\' OR r.title LIKE @pattern ESCAPE '\\'
+				OR EXISTS (SELECT 1 FROM run_exchanges e WHERE e.run_id = r.id AND e.search_text LIKE @pattern ESCAPE '\\'))
+		ORDER BY r.updated_at DESC, r.rowid DESC LIMIT @limit`);
+	const removeHead = db.prepare('DELETE FROM runs WHERE id = ?');
+
+	/** Writes the pieces of `run`, skipping the exchanges whose row is already `previous` at the same place. */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined, owner: string | null): ExchangeRow[] => {
+		const { head } = run;
+		upsertHead.run({
+			id: head.id,
+			title: head.title,
+			createdAt: head.createdAt,
+			updatedAt,
+			source: head.source,
+			targetKind: head.target.kind,
+			headJson: JSON.stringify(head),
+			headRedactions: JSON.stringify(run.headRedactions),
+			searchText: headSearchText(head),
+			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
+			outcomeEmpty: head.link ? 'link built' : 'empty',
+			// Set when the run is first saved; saving it again never changes who owns it.
+			owner
+		});
+		if (!previous || previous.length > run.exchanges.length) removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
+		return run.exchanges.map((piece, seq) => {
+			const row = exchangeRow(piece);
+			const before = previous?.[seq];
+			if (before?.exchangeJson === row.exchangeJson && before.redactionsJson === row.redactionsJson) return row;
+			upsertExchange.run({
+				runId: head.id,
+				seq,
+				...row,
+				outcome: exchangeOutcome(piece.exchange),
+				searchText: exchangeSearchText(piece.exchange)
+			});
+			return row;
+		});
+	});
+
+	return { write, headById, exchangesById, search, removeHead, removeExchangesFrom };
+}
+
+/** Writes a version 1 run in version 2's rows; false, having written nothing, for a run it cannot read. */
+function convertStoredRun({ write }: Statements, json: string, updatedAt: string): boolean {
+	const pieces = storedRunPieces(json);
+	if (!pieces) return false;
+	try {
+		write(pieces, updatedAt, undefined, null); // its own savepoint: a failure leaves none of the run behind
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Brings a database of an earlier version (user_version below SCHEMA_VERSION) to this one; the caller runs it in
+ * one transaction. A version 1 run that cannot be read stays in `runs_v1` rather than being lost.
+ */
+function migrate(db: Database.Database, version: number, fromVersion1: boolean): Statements {
+	if (version === 2) {
+		db.exec(OWNER_COLUMN);
+		db.pragma(`user_version = ${SCHEMA_VERSION}`);
+		return prepareStatements(db);
+	}
+	if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
+	db.exec(SCHEMA + OWNER_COLUMN);
+	const statements = prepareStatements(db);
+	if (fromVersion1) {
+		const rows = db.prepare('SELECT rowid, run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { rowid: number; run_json: string; updated_at: string }[];
+		const removeConverted = db.prepare('DELETE FROM runs_v1 WHERE rowid = ?');
+		let unreadable = 0;
+		for (const row of rows) {
+			if (!convertStoredRun(statements, row.run_json, row.updated_at)) {
+				unreadable++;
+				continue;
+			}
+			removeConverted.run(row.rowid);
+		}
+		if (unreadable === 0) db.exec('DROP TABLE runs_v1');
+		else console.warn(`Saved runs: ${unreadable} run(s) of the first version could not be read; they are kept in the table runs_v1 of ${db.name}.`);
+	}
+	db.pragma(`user_version = ${SCHEMA_VERSION}`);
+	return statements;
+}
+
+export function openRunStore(path: string): RunStore {
+	const db = openCheckedDatabase(path, { what: "The explorer's saved runs database", freshStart: 'with no saved runs' });
+	db.pragma('journal_mode = WAL');
+	// As the sandbox's store: WAL with NORMAL survives a process crash (SIGKILL); only a power loss may drop the
+	// last commits. FULL would wait for the disk at every walk step.
+	db.pragma('synchronous = NORMAL');
+
+	const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+	const version = db.pragma('user_version', { simple: true }) as number;
+	let statements: Statements;
+	try {
+		// One transaction for the whole migration, version stamp included: interrupted, it leaves the file as it was.
+		statements = version < SCHEMA_VERSION ? db.transaction(() => migrate(db, version, hasTable('runs')))() : prepareStatements(db);
+	} catch (error) {
+		db.close();
+		throw error;
+	}
+	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom } = statements;
+
+	function find(id: string): { run: Run; owner: string | null } | undefined {
+		const head = headById.get(id) as { head_json: string; head_redactions: string; owner: string | null } | undefined;
+		if (!head) return undefined;
+		const rows = exchangesById.all(id) as { exchange_json: string; redactions_json: string }[];
+		const run = assembleRun({
+			head: JSON.parse(head.head_json) as Run,
+			headRedactions: JSON.parse(head.head_redactions) as RedactedRun['headRedactions'],
+			exchanges: rows.map((row) => ({ exchange: JSON.parse(row.exchange_json) as RecordedExchange, ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
+		});
+		return { run, owner: head.owner };
+	}
+
+	/** The exchange rows last written for each run. */
+	const written = new Map<string, ExchangeRow[]>();
+	/** Runs saved with added evidence (a few ids: one per run a person joined evidence to). */
+	const withEvidence = new Set<string>();
+
+	return {
+		save(run, secrets, owner = null) {
+			const redacted = redactRunInParts(run, secrets);
+			const id = redacted.head.id;
+			const previous = written.get(id);
+			written.delete(id);
+			setRecent(written, id, write(redacted, new Date().toISOString(), previous, owner), REMEMBERED_RUNS);
+			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(id);
+			return redacted;
+		},
+		get: (id) => find(id)?.run,
+		find,
+		list({ query = '', limit = 50, owner } = {}) {
+			const pattern = `%${query.toLowerCase().replace(LIKE_SPECIALS, (c) => `\\${c}`)}%`;
+			const rows = search.all({ pattern, limit, owner: owner ?? null }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
+			return rows.map(({ prefix, empty, parts, ...summary }) => ({ ...summary, outcome: outcomeOf(prefix, parts, empty) }));
+		},
+		hasAddedEvidence: (id) => withEvidence.has(id),
+		remove: (id) => {
+			written.delete(id);
+			withEvidence.delete(id);
+			return db.transaction(() => {
+				removeExchangesFrom.run(id, 0);
+				return removeHead.run(id).changes === 1;
+			})();
+		},
+		close: () => db.close()
+	};
+}

@@ -1,0 +1,94 @@
+/**
+ * An explorer session's own sandbox workspace: made in one click (with the demo fixtures copied in), joined by a
+ * colleague through its share link, or left for the default workspace. The walk, the panel and the lesson then use
+ * it (explorer.ts `sessionWorkspace`). The workspace's key lives in the server-side session; the only page that
+ * shows it is its member's own share box.
+ *
+ * Who may make one follows the control API: in public mode anyone (rate-limited per address, at most
+ * `WORKSPACE_LIMITS.workspaces` at once); otherwise whoever may administer the sandbox (sandbox-admin.ts).
+ */
+import type { RequestEvent } from '@sveltejs/kit';
+import { z } from 'zod';
+import { createWorkspace } from '$lib/sandbox/fixtures';
+import { WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '$lib/sandbox/workspaces';
+import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
+import { config } from '../../platform/config';
+import { sessionWorkspaceOf, switchWorkspace } from '../walk';
+import { clientAddress, defaultAdminAccess } from './access';
+import { services } from '../../platform/services';
+
+export type WorkspaceOutcome = { ok: true } | { ok: false; status: number; message: string };
+
+
+function policy(): WorkspacePolicy {
+	return config().sandboxService.workspaces;
+}
+
+const KEY = Symbol.for('sso-flow-explorer.workspace-creations');
+const holder = globalThis as typeof globalThis & { [KEY]?: ReturnType<typeof creationRateLimit> };
+function rateLimit() {
+	return (holder[KEY] ??= creationRateLimit(policy().creationsPerAddressPerHour));
+}
+
+/** The share link: the key rides in the fragment, which browsers never send, so it stays out of request logs. */
+export function shareUrl(origin: string, id: string, key: string): string {
+	return `${origin}/workspaces/${encodeURIComponent(id)}#key=${encodeURIComponent(key)}`;
+}
+
+async function mayCreate(event: RequestEvent): Promise<boolean> {
+	return policy().public || (await defaultAdminAccess(event)) === 'allowed';
+}
+
+export async function workspaceSwitcher(event: RequestEvent): Promise<WorkspaceSwitcherView | null> {
+	const { sandbox } = await services();
+	if (!sandbox) return null;
+	const { workspace, member } = await sessionWorkspaceOf(event.locals.sessionId);
+	const current = workspace && member ? { id: member.id, name: workspace.info().name, shareUrl: shareUrl(config().publicOrigin, member.id, member.key) } : null;
+	return { current, canCreate: await mayCreate(event), publicMode: policy().public };
+}
+
+/** Makes a workspace with the demo fixtures for the session, which then uses it. */
+export async function createSessionWorkspace(event: RequestEvent): Promise<WorkspaceOutcome> {
+	const { sandbox } = await services();
+	if (!sandbox) return { ok: false, status: 409, message: 'The sandbox is off (SANDBOX=off): there are no workspaces.' };
+	if (!(await mayCreate(event))) {
+		return { ok: false, status: 403, message: 'Only whoever administers the sandbox may make workspaces on this server (see the /sandbox page).' };
+	}
+	if (sandbox.store.workspaceCount() >= WORKSPACE_LIMITS.workspaces) {
+		return { ok: false, status: 503, message: 'The sandbox holds as many workspaces as it can; try again later.' };
+	}
+	if (policy().public) {
+		const decision = rateLimit().take(clientAddress(event) ?? 'unknown');
+		if (!decision.ok) return { ok: false, status: 429, message: `Too many workspaces made from your address; try again in ${decision.retryAfterSeconds} s.` };
+	}
+	const { workspace, key } = createWorkspace(sandbox.store, { fixtures: 'demo', name: 'Explorer workspace' }, config().publicOrigin);
+	await switchWorkspace(event.locals.session(), { id: workspace.id, key });
+	return { ok: true };
+}
+
+const JoinForm = z.object({ id: z.string().min(1).max(100), key: z.string().min(1, 'Enter the workspace key from the share link.').max(200) });
+
+const NOT_OPENED = 'That key does not open this workspace (or the workspace no longer exists). Ask its member for the share link again.';
+
+/** Joins the workspace whose key the form carries; the same answer for a wrong key and an unknown workspace. */
+export async function joinWorkspace(event: RequestEvent, id: string, form: FormData | null): Promise<WorkspaceOutcome> {
+	const { sandbox } = await services();
+	if (!sandbox) return { ok: false, status: 409, message: 'The sandbox is off (SANDBOX=off): there are no workspaces.' };
+	const parsed = JoinForm.safeParse({ id, key: form?.get('key') ?? '' });
+	if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0]!.message };
+	const workspace = sandbox.store.workspaceForKey(parsed.data.key);
+	if (workspace?.id !== parsed.data.id) return { ok: false, status: 403, message: NOT_OPENED };
+	await switchWorkspace(event.locals.session(), { id: workspace.id, key: parsed.data.key });
+	return { ok: true };
+}
+
+/** Back to the default workspace (the workspace itself stays, for its other members). */
+export async function leaveWorkspace(event: RequestEvent): Promise<void> {
+	await switchWorkspace(event.locals.session(), null);
+}
+
+/** Where a workspace form returns to: a page of the explorer's own that shows the switcher, else the walk. */
+export function returnPath(form: FormData | null): string {
+	const wanted = form?.get('return_to');
+	return wanted === '/sandbox' || wanted === '/learn/cancel' ? wanted : '/';
+}

@@ -1,0 +1,207 @@
+/**
+ * The secret's promise, end to end on the server: a walk whose every exchange carried the client secret (in the
+ * query, a form body and an Authorization header) and brought back tokens gives the browser a view in which neither
+ * the secret nor a token appears in any form.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, stepBase, walkStep, walkView, type Walk } from './walk';
+import { applyStep, type WalkView } from '$lib/flow/view';
+import { resolveTarget } from '../../platform/outbound/targets';
+import { testConfig } from '../../platform/test-config';
+import type { ExplorerConfig } from '../../platform/config';
+
+const SECRET = 'super-secret value/+=42';
+const ACCESS = 'access-token-0123456789abcdef';
+const REFRESH = 'refresh-token-fedcba9876543210';
+
+let server: http.Server;
+/** Each exchange brings new tokens (ACCESS and REFRESH with a number after), so the walk's secrets keep changing. */
+let issued = 0;
+let config: ExplorerConfig;
+
+beforeAll(async () => {
+	// A hostile accounts host: answers tokens, and echoes the whole request (secret included) on me.json.
+	server = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (c: Buffer) => (body += c.toString()));
+		req.on('end', () => {
+			res.setHeader('Content-Type', 'application/json');
+			if (req.url?.startsWith('/oauth/token')) {
+				issued++;
+				res.end(JSON.stringify({ access_token: `${ACCESS}${issued}`, token_type: 'Bearer', expires_in: 2419199, refresh_token: `${REFRESH}${issued}`, created_at: 1 }));
+			} else {
+				res.writeHead(401).end(JSON.stringify({ message: `echo ${req.url} ${JSON.stringify(req.headers)} ${body}` }));
+			}
+		});
+	});
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	config = testConfig({ ACCOUNTS_PORT: String((server.address() as AddressInfo).port) });
+});
+
+afterAll(() => new Promise((r) => server.close(r)));
+
+function walk(): Walk {
+	const target = resolveTarget({ kind: 'sandbox' }, config);
+	if (!target.ok) throw new Error(target.message);
+	return newWalk(target.target, {
+		clientId: 'demo-client',
+		clientSecret: SECRET,
+		redirectUri: 'http://localhost:3000/callback',
+		supergroup: 'student',
+		country: 'uk',
+		responseType: 'code',
+		extraLinkParams: []
+	});
+}
+
+const forms = (value: string) => [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), Buffer.from(value).toString('base64')];
+
+describe('walkView', () => {
+	it('shows neither the client secret nor a token, in any encoding, after every kind of exchange', async () => {
+		const w = walk();
+		expect(startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`)).toEqual({ ok: true });
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		// A view after every step, as the browser gets one: earlier exchanges' masked views are reused.
+		const views: string[] = [];
+		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) {
+			await exchangeCode(w, { transport }, config, () => new Date());
+			views.push(JSON.stringify(walkView(w, null)));
+			await readMe(w, { transport: transport === 'query' ? 'query' : 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+			views.push(JSON.stringify(walkView(w, null)));
+		}
+
+		expect(w.exchanges).toHaveLength(8);
+		expect(w.exchanges.every((e) => e.exchange.failure === null)).toBe(true);
+		for (const seen of views) {
+			for (const value of [SECRET, ACCESS, REFRESH]) {
+				for (const form of forms(value)) expect(seen).not.toContain(form);
+			}
+			expect(seen).toContain('"set":true');
+		}
+	});
+
+	it('starts a new walk when the client secret changes, so no exchange carrying the old one is shown unmasked', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
+		const runBefore = w.runId;
+		const settings = { target: { kind: 'sandbox' as const }, clientId: 'demo-client', redirectUri: w.client.redirectUri, supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
+
+		expect(applySettings(w, settings, config)).toEqual({ ok: true });
+		expect(w.exchanges).toHaveLength(1); // no secret given: the one held is kept, and so is the walk
+
+		expect(applySettings(w, { ...settings, clientSecret: 'a-new-secret-value' }, config)).toEqual({ ok: true });
+		expect(w.exchanges).toHaveLength(0);
+		expect(w.runId).not.toBe(runBefore);
+		const seen = JSON.stringify(walkView(w, null));
+		for (const form of forms(SECRET)) expect(seen).not.toContain(form);
+	});
+
+	it('keeps the code received across a change of client, and the tamper sends it with the new client’s credentials', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		const settings = { target: { kind: 'sandbox' as const }, clientId: 'other-client', clientSecret: 'other-secret-value', redirectUri: w.client.redirectUri, supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
+		expect(applySettings(w, settings, config)).toEqual({ ok: true });
+		expect(w.callback?.result).toMatchObject({ kind: 'code', code: 'grant-code-1' });
+		expect(w.linkClientId).toBe('demo-client');
+
+		await exchangeCode(w, { transport: 'query', tamper: 'other_client' }, config, () => new Date());
+		const sent = new URL(w.exchanges[0]!.exchange.request.url).searchParams;
+		expect([sent.get('client_id'), sent.get('client_secret'), sent.get('code')]).toEqual(['other-client', 'other-secret-value', 'grant-code-1']);
+		expect(w.exchanges[0]!.exchange.label).toContain('code issued to another client');
+
+		// A change of target is a new walk: the code goes.
+		applySettings(w, { ...settings, target: { kind: 'custom', authUrl: 'http://127.0.0.1:9', accountsUrl: 'http://127.0.0.1:9' } }, testConfig({ EXPLORER_ALLOWED_HOSTS: '127.0.0.1:9' }));
+		expect(w.callback).toBeNull();
+	});
+});
+
+describe('walkStep', () => {
+	it('answers each step with what changed; merged into what the browser held, it gives the whole view, never a secret', async () => {
+		const w = walk();
+		let held: WalkView | null = walkView(w, null);
+		const step = async (change: () => unknown) => {
+			const before = stepBase(w);
+			await change();
+			const answer = walkStep(w, null, before);
+			const seen = JSON.stringify(answer);
+			for (const value of [SECRET, ACCESS, REFRESH]) for (const form of forms(value)) expect(seen).not.toContain(form);
+			held = applyStep(held, answer);
+			expect(held).toEqual(walkView(w, null));
+			return answer;
+		};
+		await step(() => startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`));
+		await step(() => recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date()));
+		const read = () => readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+		for (const transport of ['query', 'basic'] as const) {
+			// A new token: every exchange shown before is masked again with it, so the answer carries them all.
+			const exchanged = await step(() => exchangeCode(w, { transport }, config, () => new Date()));
+			expect(exchanged.from).toBe(0);
+			expect(exchanged.exchanges).toHaveLength(w.exchanges.length);
+			for (let i = 0; i < 3; i++) {
+				const answer = await step(read);
+				expect(answer.from).toBe(w.exchanges.length - 1);
+				expect(answer.base).toEqual({ count: w.exchanges.length - 1, lastId: w.exchanges.at(-2)!.exchange.id });
+				expect(answer.exchanges.map((e) => e.exchange.id)).toEqual([w.exchanges.at(-1)!.exchange.id]);
+			}
+		}
+		expect(w.exchanges).toHaveLength(8);
+	});
+
+	it('does not follow a view that another tab left behind: the browser is told to ask for the whole view', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
+		const thisTab = walkView(w, null);
+		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+		walkView(w, null); // the other tab's answer
+		const before = stepBase(w);
+		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+		expect(applyStep(thisTab, walkStep(w, null, before))).toBeNull();
+	});
+});
+
+describe('startAuthorisation', () => {
+	const link = (extra: string) =>
+		`http://localhost:3001/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent('http://localhost:3000/callback')}&country=uk${extra}`;
+
+	it('refuses a link carrying the secret, as a client_secret parameter or anywhere else, and keeps nothing of it', () => {
+		for (const extra of [`&client_secret=${encodeURIComponent(SECRET)}`, `&client_secret=someone-elses`, `&note=${encodeURIComponent(SECRET)}`]) {
+			const w = walk();
+			const result = startAuthorisation(w, link(extra));
+			expect(result.ok).toBe(false);
+			expect(w.link).toBeNull();
+			for (const form of forms(SECRET)) expect(JSON.stringify(result)).not.toContain(form);
+		}
+	});
+
+	it('accepts a clean link', () => {
+		const w = walk();
+		expect(startAuthorisation(w, link(''))).toEqual({ ok: true });
+		expect(w.link).toBe(link(''));
+	});
+});
+
+describe('ClientSettings', () => {
+	const settings = { target: { kind: 'sandbox' }, clientId: 'demo-client', redirectUri: 'http://localhost:3000/callback', supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
+
+	it('refuses text with an unpaired surrogate, naming the field, where a URL built from it would silently differ', () => {
+		for (const [field, value] of [['clientId', 'demo\uD800'], ['clientSecret', '\uDC00secret'], ['redirectUri', 'http://localhost:3000/cb\uD83D']] as const) {
+			const parsed = ClientSettings.safeParse({ ...settings, [field]: value });
+			expect(parsed.success).toBe(false);
+			expect(parsed.error?.issues[0]?.path).toEqual([field]);
+			expect(parsed.error?.issues[0]?.message).toContain('unpaired surrogate');
+		}
+		const extras = ClientSettings.safeParse({ ...settings, extraLinkParams: [['state', 'x\uDBFF']] });
+		expect(extras.error?.issues[0]?.path).toEqual(['extraLinkParams', 0, 1]);
+	});
+
+	it('accepts any well-formed text, characters outside the BMP included', () => {
+		expect(ClientSettings.safeParse({ ...settings, clientId: 'client-😀-é' }).success).toBe(true);
+	});
+});

@@ -1,0 +1,416 @@
+/**
+ * The explorer's walk on the server: what one person's session has done so far, and the four steps as functions
+ * over it. Every outbound request is built here, with the client secret that only the server holds; what the
+ * browser gets is `walkView`, with the secret and tokens masked.
+ */
+import { z } from 'zod';
+import { SECRET_VALUE_FINDING, lintLink, type Finding } from '$lib/flow/link/lint';
+import { classifyCallback, codeExpiresAt, type CallbackResult } from '$lib/flow/callback';
+import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose/diagnose';
+import { toCurl } from '$lib/flow/curl';
+import { maskExchange } from '$lib/flow/mask';
+import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
+import type { RecordedExchange } from '$lib/flow/exchange';
+import { issuedTokens } from '$lib/flow/tokens';
+import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
+import { newRunId, walkTitle, type Run } from '$lib/features/runs/pure';
+import type { KnownSecrets } from '$lib/features/runs/pure';
+import type { Frozen } from '$lib/frozen';
+import type { ExplorerConfig } from '../../platform/config';
+import { resolveTarget, type Target } from '../../platform/outbound/targets';
+import { buildMeRequest, buildTokenRequest } from './requests';
+import { send } from '../../platform/outbound/outbound';
+
+export interface WalkClient {
+	clientId: string;
+	clientSecret?: string;
+	redirectUri: string;
+	supergroup: string;
+	country: string;
+	responseType: string;
+	extraLinkParams: [string, string][];
+}
+
+interface WalkEntry {
+	/** Unmasked, as sent and received; never leaves the server. */
+	readonly exchange: Frozen<RecordedExchange>;
+	annotation: Annotation;
+	/** The token response, when this was a successful exchange (parsed once). */
+	tokens: TokenResponse | null;
+	/**
+	 * What the browser is shown of it, masked with the walk's secrets as they were then (`secretsKey`). Masking is
+	 * most of a step's time, and the secrets rarely change, so each step masks only what is new.
+	 */
+	shown?: { secretsKey: string; entry: ExchangeEntry };
+}
+
+export interface Walk {
+	/** The saved run this walk is recorded as; a new walk (a new link) is a new run. */
+	runId: string;
+	target: Target;
+	client: WalkClient;
+	link: string | null;
+	/** The redirect URI and client ID of the link the browser was sent to; the exchange must repeat them. */
+	linkRedirectUri: string | null;
+	linkClientId: string | null;
+	callback: { url: string; receivedAt: string; result: CallbackResult } | null;
+	exchanges: WalkEntry[];
+	accessToken: string | null;
+	refreshToken: string | null;
+	codeExchanged: boolean;
+}
+
+export type WalkResult = { ok: true } | { ok: false; message: string };
+
+/** A fresh walk against the sandbox with its demo client, so the explorer works with zero configuration. */
+export function newWalk(target: Target, demo: WalkClient): Walk {
+	return {
+		runId: newRunId(),
+		target,
+		client: { ...demo, extraLinkParams: [...demo.extraLinkParams] },
+		link: null,
+		linkRedirectUri: null,
+		linkClientId: null,
+		callback: null,
+		exchanges: [],
+		accessToken: null,
+		refreshToken: null,
+		codeExchanged: false
+	};
+}
+
+const text = (max: number) =>
+	z
+		.string()
+		.max(max, `at most ${max} characters`)
+		// A JSON body can carry half of a UTF-16 pair, which no URL or UTF-8 text can; the browser's fields cannot.
+		.refine((value) => value.isWellFormed(), 'contains an unpaired surrogate (half of a character), which no URL can carry');
+
+export const ClientSettings = z.object({
+	target: z.discriminatedUnion('kind', [
+		z.object({ kind: z.literal('sandbox') }),
+		z.object({ kind: z.literal('custom'), authUrl: text(2048), accountsUrl: text(2048) })
+	]),
+	clientId: text(512),
+	/** Absent: keep the secret the server holds. */
+	clientSecret: text(1024).optional(),
+	redirectUri: text(4096),
+	supergroup: text(128),
+	country: text(16),
+	responseType: text(64),
+	extraLinkParams: z.array(z.tuple([text(256), text(2048)])).max(20, 'at most 20 extra parameters')
+});
+export type ClientSettings = z.infer<typeof ClientSettings>;
+
+export function applySettings(walk: Walk, settings: ClientSettings, config: ExplorerConfig): WalkResult {
+	const target = resolveTarget(settings.target, config);
+	if (!target.ok) return { ok: false, message: target.message };
+	const targetChanged = target.target.authUrl !== walk.target.authUrl || target.target.accountsUrl !== walk.target.accountsUrl;
+	const { clientSecret, target: _, ...client } = settings;
+	const secretChanged = clientSecret !== undefined && clientSecret !== walk.client.clientSecret;
+	walk.target = target.target;
+	walk.client = { ...walk.client, ...client, ...(clientSecret !== undefined ? { clientSecret } : {}) };
+	if (targetChanged) resetSteps(walk);
+	// A new secret starts a new run: the exchanges so far carry the old one, which masking no longer knows. The
+	// code received stays, so step 3 can show what the service says to it under another client's credentials.
+	else if (secretChanged) restartExchanges(walk);
+	return { ok: true };
+}
+
+/** Findings only the server can make: the secret's value in the link. */
+export function serverFindings(walk: Walk, link: string): Finding[] {
+	if (!walk.client.clientSecret) return [];
+	return lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id === SECRET_VALUE_FINDING);
+}
+
+/** Each walk's server findings, linted again only when its link or secret changed (every view shows them). */
+const findingsOfWalk = new WeakMap<Walk, { link: string; secret: string | undefined; findings: Finding[] }>();
+
+function linkFindings(walk: Walk, link: string): Finding[] {
+	const known = findingsOfWalk.get(walk);
+	if (known?.link === link && known.secret === walk.client.clientSecret) return known.findings;
+	const findings = serverFindings(walk, link);
+	findingsOfWalk.set(walk, { link, secret: walk.client.clientSecret, findings });
+	return findings;
+}
+
+/**
+ * Step 2 begins: remember the link the browser is sent to. A link that carries the secret is refused: its value
+ * anywhere, or any `client_secret` parameter (whose value could be a secret of another client).
+ */
+export function startAuthorisation(walk: Walk, link: string): WalkResult {
+	const leaks = lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id.startsWith('client-secret'));
+	if (leaks.length > 0) return { ok: false, message: `Not opened: ${leaks[0]!.message}` };
+	const redirectUri = safeParam(link, 'redirect_uri');
+	resetSteps(walk);
+	walk.link = link;
+	walk.linkRedirectUri = redirectUri;
+	walk.linkClientId = safeParam(link, 'client_id');
+	return { ok: true };
+}
+
+function safeParam(url: string, name: string): string | null {
+	try {
+		return new URL(url).searchParams.get(name);
+	} catch {
+		return null;
+	}
+}
+
+/** A new run from the code received: the link and the callback stay, the exchanges and tokens go. */
+function restartExchanges(walk: Walk) {
+	walk.runId = newRunId();
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+}
+
+function resetSteps(walk: Walk) {
+	walk.runId = newRunId();
+	walk.link = null;
+	walk.linkRedirectUri = null;
+	walk.linkClientId = null;
+	walk.callback = null;
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+	walk.codeExchanged = false;
+}
+
+export function recordCallback(walk: Walk, url: string, now: Date) {
+	const expected = walk.linkRedirectUri ?? walk.client.redirectUri;
+	walk.callback = { url, receivedAt: now.toISOString(), result: classifyCallback(url, { redirectUri: expected }) };
+	walk.exchanges = [];
+	walk.accessToken = null;
+	walk.refreshToken = null;
+	walk.codeExchanged = false;
+}
+
+function issuedCode(walk: Walk): string | undefined {
+	return walk.callback?.result.kind === 'code' ? walk.callback.result.code : undefined;
+}
+
+export const ExchangeOptions = z.object({
+	transport: z.enum(['query', 'form', 'basic', 'bearer']).default('query'),
+	tamper: z.enum(['again', 'redirect_uri', 'grant_type', 'secret', 'drop', 'other_client']).optional(),
+	drop: z.enum(TOKEN_PARAMETERS).optional()
+});
+export type ExchangeOptions = z.infer<typeof ExchangeOptions>;
+
+const TAMPER_LABELS: Record<NonNullable<ExchangeOptions['tamper']>, string> = {
+	again: 'tamper: send the same exchange again',
+	redirect_uri: 'tamper: redirect_uri with an extra parameter',
+	grant_type: 'tamper: grant_type=password',
+	secret: 'tamper: wrong client secret',
+	drop: 'tamper: drop a parameter',
+	other_client: 'tamper: code issued to another client'
+};
+
+/**
+ * Step 3: `POST /oauth/token`, exactly as the interface describes unless the user asked to tamper.
+ * Annotations are made from the masked exchange: they quote bodies, and they go to the browser.
+ */
+export async function exchangeCode(walk: Walk, options: ExchangeOptions, config: ExplorerConfig, now: () => Date) {
+	const redirectUri = walk.linkRedirectUri ?? walk.client.redirectUri;
+	const code = issuedCode(walk);
+	const sent = {
+		code,
+		redirectUri: options.tamper === 'redirect_uri' ? tamperedRedirectUri(redirectUri) : redirectUri,
+		// The link's client, to whom the code was issued, unless the tamper sends the walk's (changed) client.
+		clientId: options.tamper === 'other_client' ? walk.client.clientId : (walk.linkClientId ?? walk.client.clientId),
+		clientSecret: options.tamper === 'secret' ? `${walk.client.clientSecret ?? ''}-wrong` : walk.client.clientSecret,
+		grantType: options.tamper === 'grant_type' ? 'password' : 'authorization_code'
+	};
+	const omit = options.tamper === 'drop' && options.drop ? [options.drop] : [];
+	const request = buildTokenRequest({ accountsUrl: walk.target.accountsUrl, ...sent, transport: options.transport, omit });
+	const label = `${options.tamper ? TAMPER_LABELS[options.tamper] : 'exchange the code'} (${options.transport})`;
+	const exchange = await send(request, { config, step: 'token', label });
+	const exchangedBefore = walk.codeExchanged;
+	const tokens = issuedTokens(exchange);
+	if (tokens) {
+		walk.accessToken = tokens.access_token;
+		walk.refreshToken = tokens.refresh_token;
+		walk.codeExchanged = true;
+	}
+	const secrets = secretsOf(walk, exchange);
+	const masked = maskExchange(exchange, secrets);
+	const annotation = annotateTokenExchange(masked, {
+		target: walk.target.kind,
+		linkRedirectUri: walk.linkRedirectUri ?? undefined,
+		linkClientId: walk.linkClientId ?? undefined,
+		codeReceivedAt: walk.callback?.receivedAt,
+		codeExchangedBefore: exchangedBefore,
+		codeClientId: walk.linkClientId ?? undefined,
+		now: now().toISOString(),
+		sentRedirectUri: omit.includes('redirect_uri') ? undefined : sent.redirectUri,
+		sentClientId: omit.includes('client_id') ? undefined : sent.clientId,
+		sentGrantType: omit.includes('grant_type') ? undefined : sent.grantType,
+		sentCode: omit.includes('code') ? undefined : code,
+		issuedCode: code
+	});
+	walk.exchanges.push({ exchange, annotation, tokens, shown: shownAs(masked, annotation, secrets) });
+}
+
+function tamperedRedirectUri(uri: string): string {
+	return `${uri}${uri.includes('?') ? '&' : '?'}tampered=1`;
+}
+
+export const MeOptions = z.object({
+	transport: z.enum(['header', 'query']).default('header'),
+	userAgent: z.boolean().default(true),
+	host: z.boolean().default(true),
+	credential: z.enum(['token', 'code', 'none']).default('token')
+});
+export type MeOptions = z.infer<typeof MeOptions>;
+
+/** Step 4: `GET /api/v3/me.json`, with the toggles that produce each 7.3 row. */
+export async function readMe(walk: Walk, options: MeOptions, config: ExplorerConfig, now: () => Date): Promise<WalkResult> {
+	const credential =
+		options.credential === 'token' ? walk.accessToken : options.credential === 'code' ? (issuedCode(walk) ?? null) : null;
+	if (options.credential === 'token' && !credential) return { ok: false, message: 'No access token yet: exchange the code first (step 3).' };
+	if (options.credential === 'code' && !credential) return { ok: false, message: 'No grant code in this walk: authorise first (step 2).' };
+	const request = buildMeRequest({
+		accountsUrl: walk.target.accountsUrl,
+		token: credential ?? undefined,
+		transport: options.transport,
+		userAgent: options.userAgent,
+		host: options.host
+	});
+	const what = options.credential === 'token' ? 'access token' : options.credential === 'code' ? 'grant code instead of a token' : 'no token';
+	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'}${options.host ? '' : ', no Host'})`;
+	const exchange = await send(request, { config, step: 'me', label });
+	const secrets = secretsOf(walk, exchange);
+	const masked = maskExchange(exchange, secrets);
+	const annotation = annotateMeExchange(masked, {
+		target: walk.target.kind,
+		today: now().toISOString().slice(0, 10),
+		sentGrantCode: options.credential === 'code',
+		sentUserAgent: options.userAgent,
+		sentToken: options.credential !== 'none'
+	});
+	walk.exchanges.push({ exchange, annotation, tokens: null, shown: shownAs(masked, annotation, secrets) });
+	return { ok: true };
+}
+
+/** The raw token of an exchange, for an explicit "reveal" by the user. Never the client secret. */
+export function revealToken(walk: Walk, exchangeId: string, kind: 'access_token' | 'refresh_token'): string | null {
+	const entry = walk.exchanges.find((e) => e.exchange.id === exchangeId);
+	if (!entry) return null;
+	if (entry.tokens) return entry.tokens[kind];
+	return kind === 'access_token' && entry.exchange.step === 'me' ? walk.accessToken : null;
+}
+
+/** Everything to mask: the secret and every token this walk has obtained, `pending` included. */
+function secretsOf(walk: Walk, pending?: RecordedExchange) {
+	// Only a token exchange issues tokens; reading another response against the token schema costs a failed parse.
+	const pendingTokens = pending?.step === 'token' ? issuedTokens(pending) : null;
+	const tokens = [...walk.exchanges.map((e) => e.tokens), pendingTokens].filter((t) => t !== null);
+	return {
+		clientSecret: walk.client.clientSecret,
+		accessTokens: [...tokens.map((t) => t.access_token), ...(walk.accessToken ? [walk.accessToken] : [])],
+		refreshTokens: tokens.map((t) => t.refresh_token)
+	};
+}
+
+type WalkSecrets = ReturnType<typeof secretsOf>;
+
+/**
+ * What the browser is shown of an exchange masked with `secrets`. A step keeps the masking its annotation read:
+ * the walk's secrets after the step are the same (the pending exchange's tokens are the walk's now).
+ */
+function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
+	const curl = toCurl(masked.request, { value: secrets.clientSecret });
+	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl } };
+}
+
+/** A token exchange that succeeded: its code is spent, so a copy of its curl answers invalid_grant. */
+const isUsedUp = (exchange: RecordedExchange) => exchange.step === 'token' && exchange.response?.status === 200;
+const USED_CODE_NOTE =
+	'# This exchange used its grant code, and a code is single use: run again, this answers 400 invalid_grant. Get a fresh code (step 2) and put it in code=, or use the run\'s shell export, which does.';
+
+/** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
+function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
+	if (entry.shown?.secretsKey !== secretsKey) entry.shown = shownAs(maskExchange(entry.exchange, secrets), entry.annotation, secrets);
+	return entry.shown.entry;
+}
+
+/** What the browser may see of the walk. */
+export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
+	const secrets = secretsOf(walk);
+	const secretsKey = JSON.stringify(secrets);
+	const secret = walk.client.clientSecret;
+	return {
+		target: { kind: walk.target.kind, authUrl: walk.target.authUrl, accountsUrl: walk.target.accountsUrl },
+		client: {
+			clientId: walk.client.clientId,
+			secret: { set: Boolean(secret), ...(secret && secret.length >= 12 ? { last: secret.slice(-2) } : {}) },
+			redirectUri: walk.client.redirectUri,
+			supergroup: walk.client.supergroup,
+			country: walk.client.country,
+			responseType: walk.client.responseType,
+			extraLinkParams: walk.client.extraLinkParams
+		},
+		link: walk.link,
+		serverFindings: walk.link ? linkFindings(walk, walk.link) : [],
+		callback: walk.callback && {
+			...walk.callback,
+			...(walk.callback.result.kind === 'code'
+				? { codeExpiresAt: codeExpiresAt(new Date(walk.callback.receivedAt)).toISOString() }
+				: {})
+		},
+		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets, secretsKey)),
+		hasAccessToken: walk.accessToken !== null,
+		sandboxNow: sandboxNow?.toISOString() ?? null
+	};
+}
+
+/** Where a step starts from: the exchanges as last shown (undefined: never shown), and the last one's id. */
+export interface StepBase {
+	shown: (ExchangeEntry | undefined)[];
+	lastId: string | null;
+}
+
+/** Taken before a step changes the walk, so its answer can say what changed (`walkStep`). */
+export function stepBase(walk: Walk): StepBase {
+	return { shown: walk.exchanges.map((e) => e.shown?.entry), lastId: walk.exchanges.at(-1)?.exchange.id ?? null };
+}
+
+/**
+ * A step's answer: the view without its exchanges, and the exchanges from the first one that is not what was
+ * shown before the step (a new one, or one masked again because the walk learnt a token). Its size does not grow
+ * with the walk. The browser merges it with `applyStep`, given it holds what the walk held before the step.
+ */
+export function walkStep(walk: Walk, sandboxNow: Date | null, before: StepBase): WalkStep {
+	const { exchanges, ...view } = walkView(walk, sandboxNow);
+	let from = 0;
+	while (from < before.shown.length && from < exchanges.length && before.shown[from] === exchanges[from]) from++;
+	return { view, base: { count: before.shown.length, lastId: before.lastId }, from, exchanges: exchanges.slice(from) };
+}
+
+/** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
+export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Frozen<Run> {
+	const last = walk.exchanges.at(-1);
+	return {
+		id: walk.runId,
+		title: walkTitle({
+			where: walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host,
+			clientId: walk.linkClientId ?? walk.client.clientId,
+			cancelled: walk.callback?.result.kind === 'cancel',
+			...(last ? { last } : {})
+		}),
+		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
+		target: { ...walk.target },
+		sandboxClock: sandboxNow?.toISOString() ?? null,
+		link: walk.link,
+		callback: walk.callback && { url: walk.callback.url, receivedAt: walk.callback.receivedAt },
+		exchanges: walk.exchanges.map((e) => e.exchange),
+		redactions: [],
+		source: 'walk'
+	};
+}
+
+/** What must never be stored or exported from this walk. */
+export function walkSecrets(walk: Walk): KnownSecrets {
+	const { clientSecret, accessTokens, refreshTokens } = secretsOf(walk);
+	return { clientSecrets: clientSecret ? [clientSecret] : [], tokens: [...accessTokens, ...refreshTokens] };
+}

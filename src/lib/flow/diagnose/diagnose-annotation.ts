@@ -1,0 +1,89 @@
+/**
+ * What an annotation is (the shape every step's diagnosis takes, read by the UI and the support toolkit), and the
+ * small readers the diagnoses share: a body as JSON, a zod failure as problems, two redirect URIs part by part.
+ */
+import type { z } from 'zod';
+import type { ErrorRowId } from '$lib/protocol';
+import { uriParts } from '../../http/encoding';
+import type { VerificationDescription } from './verification';
+
+export type Outcome = 'success' | 'error' | 'cancel' | 'transport';
+export type Target = 'sandbox' | 'custom';
+
+export interface Candidate {
+	rowId: ErrorRowId;
+	causeId: string;
+	likelihood: 'likely' | 'possible';
+	/** Why this cause is (or may be) the one, from what the explorer knows. */
+	why: string;
+	/** The table's fix for this cause. */
+	fix: string;
+}
+
+export interface AnnotatedField {
+	name: string;
+	value: string;
+	explanation: string;
+}
+
+export interface UriDiff {
+	part: 'scheme' | 'authority' | 'path' | 'query';
+	a: string;
+	b: string;
+}
+
+export interface Annotation {
+	outcome: Outcome;
+	title: string;
+	summary: string;
+	rowId?: ErrorRowId;
+	causeId?: string;
+	candidates: Candidate[];
+	fix?: string;
+	fields?: AnnotatedField[];
+	problems?: string[];
+	/** The sandbox's documented choice, when the behaviour is not described by the interface. */
+	notDescribed?: string;
+	/** For a `redirect_uri` mismatch: the link's redirect URI (a) against the one sent (b), part by part. */
+	redirectUriDiff?: UriDiff[];
+	/** me.json: which key the verifications used (the interface names both, see 2.4). */
+	verificationKey?: 'supergroup' | 'group';
+	/** me.json: each verification rendered for a person. */
+	verifications?: VerificationDescription[];
+	/** me.json, when its body matches 2.4: the account, and every key its verifications used. */
+	account?: { sbidNumber: string; verificationKeys: ('supergroup' | 'group')[] };
+}
+
+/** The parts of two redirect URIs that differ, as written. The query part includes any fragment. */
+export function redirectUriDiff(a: string, b: string): UriDiff[] {
+	const split = (uri: string) => {
+		const p = uriParts(uri);
+		const query = `${uri.includes('?') ? `?${p.query}` : ''}${uri.includes('#') ? `#${p.fragment}` : ''}`;
+		return { scheme: p.scheme, authority: p.authority, path: p.path, query };
+	};
+	const pa = split(a);
+	const pb = split(b);
+	return (['scheme', 'authority', 'path', 'query'] as const)
+		.filter((part) => pa[part] !== pb[part])
+		.map((part) => ({ part, a: pa[part], b: pb[part] }));
+}
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+	try {
+		return { ok: true, value: JSON.parse(text) };
+	} catch (error) {
+		return { ok: false, problem: (error as Error).message };
+	}
+}
+
+export function zodProblems(error: z.ZodError): string[] {
+	return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
+}
+
+/** A duration for a person: hours and minutes, or seconds when under a minute. */
+export function formatDuration(seconds: number): string {
+	const h = Math.floor(seconds / 3600);
+	const m = Math.floor((seconds % 3600) / 60);
+	if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+	return m > 0 ? `${m} min` : `${Math.max(0, Math.round(seconds))} s`;
+}
