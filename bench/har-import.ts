@@ -9,7 +9,7 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeLargeHar } from '../src/lib/features/runs/pure/har/large-har';
+import { writeLargeHar } from '../src/lib/features/runs/testing/large-har';
 import { buildExplorer, EXPLORER, startExplorer, stopExplorer } from './explorer';
 import type { Measurement } from './report';
 

@@ -5,7 +5,7 @@
  * run, 2 on bad options, a refused start URL, an unreachable sandbox or a missing Chromium. Never prints a secret.
  */
 import { writeFileSync } from 'node:fs';
-import { APP_CHECK_USAGE, parseAppCheckArgs } from '$lib/features/app-check/pure/options';
+import { APP_CHECK_USAGE, parseAppCheckArgs } from '$lib/features/app-check/options';
 import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
 import { appCheckSummary, formatAppCheckMarkdown, formatAppCheckTable, formatJUnit, verdictLabel } from '$lib/features/app-check/pure/report';
 import { redact } from '$lib/features/app-check/pure/evidence';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '$lib/sandbox';
 import { loadConfig } from '$lib/platform/config';
-import { USAGE, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/features/scenarios/pure/cli';
+import { USAGE, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/features/scenarios/cli';
 import { exitCode, formatReport, summaryLine } from '$lib/features/scenarios/pure/report';
 import type { ScenarioResult } from '$lib/features/scenarios/pure/result';
 import { runScenario, type ScenarioContext } from '$lib/features/scenarios/runner';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { leaks } from '../src/lib/http/leak-forms';
 import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/features/runs/pure/test-helpers';
 import type { Har } from '../src/lib/features/runs/pure/har/har-schema';
-import { writeLargeHar } from '../src/lib/features/runs/pure/har/large-har';
+import { writeLargeHar } from '../src/lib/features/runs/testing/large-har';
 import { recordSignIn, sanitise, type Journey } from './support/record-har';
 import { open } from './support/walk';
 

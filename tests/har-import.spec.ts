@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PADDING_COOKIE, writeLargeHar } from '../src/lib/features/runs/pure/har/large-har';
+import { PADDING_COOKIE, writeLargeHar } from '../src/lib/features/runs/testing/large-har';
 import { FIXTURE_COOKIES, FIXTURE_SECRETS } from '../src/lib/features/runs/pure/test-helpers';
 import { leaks } from '../src/lib/http/leak-forms';
 import { EXPLORER, open } from './support/walk';

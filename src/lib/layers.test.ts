@@ -66,6 +66,15 @@ const featureOf = (name: string) => (name.startsWith('features/') ? name.split('
 /** A feature's index (`features/x/index.ts`, `features/x/pure/index.ts`, or the folder itself): the one door into it. */
 const isIndex = (path: string) => /^src\/lib\/features\/[^/]+(\/pure)?(\/index(\.ts)?)?$/.test(path);
 
+/** Layers that also run in the browser: they import no Node module (`node:…`), tests aside. */
+const BROWSER_SAFE = ['protocol', 'flow', 'view', 'components', 'features/*/pure'];
+
+/** Why `file` may not import the package `specifier`, or null when it may. */
+function packageBreach(from: Layer, specifier: string): string | null {
+	if (from.kind !== 'folder' || !BROWSER_SAFE.includes(ruleName(from.name)) || from.path.endsWith('.test.ts')) return null;
+	return specifier.startsWith('node:') ? `${from.name}/ runs in the browser too: no Node module (${specifier})` : null;
+}
+
 /** Why `from` may not import `to`, or null when it may. */
 function breach(from: Layer, to: Layer): string | null {
 	if (to.kind === 'outside') return from.kind === 'outside' ? null : `${LIB} may not import from outside it`;
@@ -73,6 +82,8 @@ function breach(from: Layer, to: Layer): string | null {
 	if (to.kind === 'leaf') return null;
 	if (from.kind === 'leaf') return `the leaf ${from.name} imports no layer`;
 	if (from.name === to.name) return null;
+	// A test may use every layer of its own feature (a pure half's tests, the feature's test builders).
+	if (from.path.endsWith('.test.ts') && featureOf(from.name) !== null && featureOf(from.name) === featureOf(to.name)) return null;
 	if (from.path.replace(/\.ts$/, '') === COMPOSITION_ROOT.replace(/\.ts$/, '') && to.name.startsWith('features/')) return null;
 	const allowed = MAY_IMPORT[ruleName(from.name)];
 	if (!allowed) return `${from.name}/ has no rule in layers.test.ts`;
@@ -119,7 +130,7 @@ function breaches(root: string): string[] {
 	return files.flatMap((file) =>
 		importsOf(readFileSync(join(root, file), 'utf8')).flatMap((specifier) => {
 			const target = resolve(file, specifier);
-			const why = target === null ? null : breach(layerOf(file), layerOf(target));
+			const why = target === null ? packageBreach(layerOf(file), specifier) : breach(layerOf(file), layerOf(target));
 			return why ? [`${file} imports '${specifier}': ${why}`] : [];
 		})
 	);
@@ -159,6 +170,8 @@ describe('layers', () => {
 		expect(breach(layerOf('src/lib/features/runs/pure/run.ts'), layerOf('src/lib/platform/config'))).toMatch(/features\/runs\/pure\/ may import only/);
 		expect(breach(layerOf('src/lib/platform/hooks.ts'), layerOf('src/lib/features/walk/index'))).toMatch(/platform\/ may import only/);
 		expect(breach(layerOf('src/lib/platform/services.ts'), layerOf('src/lib/features/runs/store'))).toBeNull();
+		expect(packageBreach(layerOf('src/lib/features/runs/pure/har/har.ts'), 'node:fs')).toMatch(/no Node module/);
+		expect(packageBreach(layerOf('src/lib/features/runs/store.ts'), 'node:fs')).toBeNull();
 		expect(breach(layerOf('src/lib/sandbox/mask.ts'), layerOf('src/lib/flow/exchange'))).toMatch(/sandbox\/ may import only protocol, http/);
 		expect(breach(layerOf('src/lib/protocol/errors.ts'), layerOf('src/lib/http/exchange'))).toMatch(/nothing of ours/);
 		expect(breach(layerOf('src/lib/recent.ts'), layerOf('src/lib/flow/view'))).toMatch(/leaf/);

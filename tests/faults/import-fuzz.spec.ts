@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
 import { shellQuote } from '../../src/lib/flow/curl';
 import { FUZZ_SETTINGS, anyTextUpTo } from '../../src/lib/fuzzing';
-import { FIXTURES, commandish, httpish, mangledHar } from '../../src/lib/features/runs/pure/import-fuzz-inputs';
+import { FIXTURES, commandish, httpish, mangledHar } from '../../src/lib/features/runs/testing/import-fuzz-inputs';
 
 const anyText = anyTextUpTo(200);
 

@@ -12,7 +12,7 @@ import { json, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { APP_CHECKS } from '$lib/features/app-check/pure/checks';
 import { redact } from '$lib/features/app-check/pure/evidence';
-import { httpUrlProblem } from '$lib/features/app-check/pure/options';
+import { httpUrlProblem } from '$lib/features/app-check/options';
 import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
 import { appCheckSummary } from '$lib/features/app-check/pure/report';
 import type { AppCheckStreamLine } from '$lib/features/app-check/pure/stream';

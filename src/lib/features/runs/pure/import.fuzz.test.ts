@@ -9,7 +9,7 @@ import { parseCurl, parseRawHttp } from './curl-import';
 import { harStreamToRun, harToRun } from './har/har';
 import type { ImportResult } from './run';
 import { shellWords } from './shell-words';
-import { FIXTURES, commandish, httpish, mangledHar } from './import-fuzz-inputs';
+import { FIXTURES, commandish, httpish, mangledHar } from '../testing/import-fuzz-inputs';
 import { leaks } from '$lib/http/leak-forms';
 
 const OPTIONS = { id: 'fuzz', now: new Date('2026-01-01T00:00:00Z') };

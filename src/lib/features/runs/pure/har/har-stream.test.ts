@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { harStreamToRun, harToRun, runToHar } from './har';
 import { scanHar } from './har-stream';
-import { largeHarPieces, PADDING_COOKIE } from './large-har';
+import { largeHarPieces, PADDING_COOKIE } from '../../testing/large-har';
 import { redactRun } from '../redact/redact';
 import { exchange, run } from '../test-helpers';
 

@@ -4,7 +4,7 @@
  * line. Errors as data: what was wrong and what to write instead.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SCENARIOS, type Scenario } from './library';
+import { SCENARIOS, type Scenario } from './pure/library';
 
 export type CliTarget =
 	| { kind: 'in-process' }

@@ -3,8 +3,8 @@
  * is and which workspace holds the app's client, which checks, and where to write JUnit XML and Markdown. Errors
  * as data: what was wrong and what to write instead.
  */
-import { readArgs } from '../../scenarios/pure';
-import { APP_CHECKS, type AppCheck } from './checks';
+import { readArgs } from '../scenarios';
+import { APP_CHECKS, type AppCheck } from './pure/checks';
 
 export interface AppCheckOptions {
 	startUrl: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCENARIOS, findScenario } from './library';
+import { SCENARIOS, findScenario } from './pure/library';
 import { parseScenarioArgs, planSupplies } from './cli';
 
 const remote = ['--auth-url', 'https://auth.example.com', '--accounts-url', 'https://accounts.example.com/'];

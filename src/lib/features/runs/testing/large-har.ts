@@ -7,7 +7,7 @@
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 
-const FIXTURE = new URL('./fixtures/chrome-unrelated.har.json', import.meta.url);
+const FIXTURE = new URL('../pure/har/fixtures/chrome-unrelated.har.json', import.meta.url);
 
 export interface LargeHarOptions {
 	/** About how large the file is, in bytes. */

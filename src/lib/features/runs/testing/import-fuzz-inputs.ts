@@ -9,7 +9,7 @@ import { anyTextUpTo } from '../../../fuzzing';
 
 const anyText = anyTextUpTo(200);
 
-const FIXTURES_DIR = new URL('./har/fixtures/', import.meta.url);
+const FIXTURES_DIR = new URL('../pure/har/fixtures/', import.meta.url);
 export const FIXTURES = readdirSync(FIXTURES_DIR).map((name) => readFileSync(new URL(name, FIXTURES_DIR), 'utf8'));
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

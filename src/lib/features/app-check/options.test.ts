@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_CHECKS } from './checks';
+import { APP_CHECKS } from './pure/checks';
 import { parseAppCheckArgs } from './options';
 
 describe('npm run app-check options', () => {
