@@ -1,7 +1,6 @@
 /**
- * Issue 19, points 4, 5, 7, 8, 10 and 11: what a first-time user tripped over, each tried at a laptop's width and a
- * phone's. A link pasted from a customer's app is checked; a change of client keeps the code for a tamper; the
- * exports work outside the explorer (the shell script runs end to end against the sandbox); the diagnosis says
+ * What a first-time user does after the first walk, each tried at a laptop's width and a phone's. A link pasted
+ * from a customer's app is checked; a change of client keeps the code for a tamper; the exports work outside the explorer (the shell script runs end to end against the sandbox); the diagnosis says
  * each thing once; the runs list says how each walk ended; the target form says which custom targets are allowed.
  */
 import AxeBuilder from '@axe-core/playwright';

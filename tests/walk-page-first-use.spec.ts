@@ -1,6 +1,6 @@
 /**
- * Issue 19, points 1, 2, 3, 6 and 9: what a first-time user tripped over on the walk page, at a laptop's size and
- * a phone's. The clock (1), the diagram (2), the layout (3), the first screen (6) and focus after a step (9).
+ * The walk page as a first-time user meets it, at a laptop's size and a phone's: the clock, the diagram, the layout,
+ * the first screen and focus after a step.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
