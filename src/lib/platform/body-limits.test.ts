@@ -45,7 +45,7 @@ describe('limitRequestBodies', () => {
 		const { response, reached } = await hook('/api/walk/client', { headers: { 'content-length': String(3 * MB) }, body: chunked(0) });
 		expect(reached).toBeNull();
 		expect(response.status).toBe(413);
-		expect(await response.json()).toEqual({ message: 'The request body is 3 MB; this address accepts at most 1 MB.' });
+		expect(await response.json()).toEqual({ error: 'too-large', message: 'The request body is 3 MB; this address accepts at most 1 MB.' });
 	});
 
 	it('says what to do when a HAR is declared over 250 MB', async () => {

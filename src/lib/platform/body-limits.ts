@@ -6,8 +6,8 @@
  * a body over its route's limit is answered 413 with the limit in MB, before the route runs.
  */
 import type { Handle } from '@sveltejs/kit';
-import { json } from '@sveltejs/kit';
 import { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from '$lib/features/runs/pure';
+import { errorResponse, tooLarge as bodyTooLarge } from './errors';
 
 /** The import route: a HAR file itself as the body (`?kind=har`), read as it streams, or the JSON form. */
 export const IMPORT_PATH = '/api/import';
@@ -28,11 +28,11 @@ export function bodyLimitFor(pathname: string): number {
 
 export function tooLarge(limit: number, size?: number): Response {
 	const what = size === undefined ? `more than ${formatBytes(limit)}` : formatBytes(size);
-	return json({ message: `The request body is ${what}; this address accepts at most ${formatBytes(limit)}.` }, { status: 413 });
+	return errorResponse(bodyTooLarge(`The request body is ${what}; this address accepts at most ${formatBytes(limit)}.`));
 }
 
 function tooLargeFor(pathname: string, limit: number, size: number): Response {
-	return takesHar(pathname) ? json({ message: harTooLargeMessage(limit, size) }, { status: 413 }) : tooLarge(limit, size);
+	return takesHar(pathname) ? errorResponse(bodyTooLarge(harTooLargeMessage(limit, size))) : tooLarge(limit, size);
 }
 
 /** A body's chunks as they arrive. */

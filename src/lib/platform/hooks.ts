@@ -1,7 +1,8 @@
 /** Request hooks of the explorer: CSRF protection for state-changing requests, and the server-side session. */
-import { error, json, type Handle } from '@sveltejs/kit';
+import { error, type Handle } from '@sveltejs/kit';
 import { services } from './services';
 import { SessionsFull } from './session';
+import { errorBody, errorResponse, forbidden, unavailable } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -16,10 +17,7 @@ export const refuseCrossSiteWrites: Handle = async ({ event, resolve }) => {
 	const fetchSite = event.request.headers.get('sec-fetch-site');
 	const crossSite = origin !== null ? !sameOrigin(origin, event.request.headers.get('host'), event.url.protocol) : fetchSite === 'cross-site' || fetchSite === 'same-site';
 	if (crossSite) {
-		return json(
-			{ message: `Cross-site request refused: ${event.request.method} ${event.url.pathname} only accepts requests from the explorer's own pages.` },
-			{ status: 403 }
-		);
+		return errorResponse(forbidden(`Cross-site request refused: ${event.request.method} ${event.url.pathname} only accepts requests from the explorer's own pages.`));
 	}
 	return resolve(event);
 };
@@ -46,7 +44,8 @@ export const handleSession: Handle = async ({ event, resolve }) => {
 		try {
 			event.locals.sessionId ??= sessions.ensure(event.cookies);
 		} catch (problem) {
-			if (problem instanceof SessionsFull) error(503, problem.message);
+			// Thrown inside a route or a page's load: SvelteKit's error(), which both answer, with the one body shape.
+			if (problem instanceof SessionsFull) error(503, errorBody(unavailable(problem.message)));
 			throw problem;
 		}
 		return event.locals.sessionId;

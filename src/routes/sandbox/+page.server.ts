@@ -48,7 +48,7 @@ const READ_ONLY = 'The default workspace is read-only on this public sandbox: no
 function panelAction(form: PanelForm, run: (store: SandboxWorkspace, data: FormData) => Feedback) {
 	return async (event: RequestEvent) => {
 		const shown = await panelWorkspace(event);
-		if (!shown) return fail(409, sandboxOff(form));
+		if (!shown) return fail(404, sandboxOff(form));
 		if (shown.readOnly) return fail(403, { form, ok: false, message: READ_ONLY, fields: {} } satisfies Feedback);
 		const data = await event.request.formData().catch(() => null);
 		if (!data) return fail(400, { form, ok: false, message: 'The form could not be read; reload the page and try again.', fields: {} } satisfies Feedback);

@@ -1,5 +1,6 @@
 import { error, redirect } from '@sveltejs/kit';
 import { createSessionWorkspace, returnPath } from '$lib/features/sandbox-admin/workspace-session';
+import { errorBody, errorFor } from '$lib/platform/errors';
 
 /**
  * POST /workspaces (the switcher's one click): a workspace of the session's own, with the demo fixtures. A refusal
@@ -8,6 +9,6 @@ import { createSessionWorkspace, returnPath } from '$lib/features/sandbox-admin/
 export const POST = async (event) => {
 	const form = await event.request.formData().catch(() => null);
 	const outcome = await createSessionWorkspace(event);
-	if (!outcome.ok) error(outcome.status, outcome.message);
+	if (!outcome.ok) error(outcome.status, errorBody(errorFor(outcome.status, outcome.message)));
 	redirect(303, returnPath(form));
 };

@@ -8,7 +8,7 @@
  * on the client. The start URL must be an origin the app check drives (origins.ts). One check runs at a time on a
  * server: each is a Chromium.
  */
-import { json, type RequestEvent } from '@sveltejs/kit';
+import type { RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { APP_CHECKS } from '$lib/features/app-check/pure/checks';
 import { redact } from '$lib/features/app-check/pure/evidence';
@@ -22,6 +22,7 @@ import { ndjsonResponse } from '../../platform/streams/ndjson';
 import { clientScope } from '../sandbox-admin';
 import { runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
+import { errorFor, errorResponse } from '../../platform/errors';
 
 const Body = z.strictObject({
 	start_url: z
@@ -39,7 +40,7 @@ const Body = z.strictObject({
 
 let running = false;
 
-const refuse = (status: number, message: string) => json({ message }, { status });
+const refuse = (status: number, message: string) => errorResponse(errorFor(status, message));
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
 	const scope = await clientScope(event, clientId);

@@ -12,7 +12,7 @@
  * are built after they arrive, at most every PUSH_INTERVAL_MS and within a small share of the process's time
  * (LIVE_SHARE) however many tabs watch, and only the flows that changed are diagnosed and sent.
  */
-import { error, type RequestEvent } from '@sveltejs/kit';
+import type { RequestEvent } from '@sveltejs/kit';
 import { annotateAuthorisationAnswer } from '$lib/flow/diagnose/authorisation-page';
 import { reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
 import { flowStepOf } from '$lib/flow/steps';
@@ -28,6 +28,7 @@ import { services } from '../../platform/services';
 import { presentRun } from '../runs';
 import { LIVE_FLOWS_SHOWN } from '$lib/view/live';
 import { sseComment, sseEvent } from '../../platform/streams/sse';
+import { forbidden, notFound, sandboxOff, tooManyRequests } from '../../platform/errors';
 
 /** What the live pages list of a client. */
 export interface LiveClient {
@@ -76,12 +77,12 @@ export async function stillWatchable(event: RequestEvent, workspace: SandboxWork
 /** The workspace the session may watch, or the error page saying why not. */
 export async function liveWorkspace(event: RequestEvent): Promise<SandboxWorkspace> {
 	const access = await sandboxAdminAccess(event);
-	if (access === 'off') error(404, OFF_MESSAGE);
+	if (access === 'off') throw notFound(OFF_MESSAGE);
 	if (access !== 'allowed')
-		error(403, access === 'token-needed' ? 'Live flows need sandbox administration: give the admin token on the /sandbox page first.' : 'Live flows are open to this machine only (no SANDBOX_ADMIN_TOKEN is set).');
+		throw forbidden(access === 'token-needed' ? 'Live flows need sandbox administration: give the admin token on the /sandbox page first.' : 'Live flows are open to this machine only (no SANDBOX_ADMIN_TOKEN is set).');
 	const shown = await panelWorkspace(event);
-	if (!shown) error(404, 'The sandbox is off (SANDBOX=off): there are no live flows.');
-	if (shown.readOnly) error(403, 'On a public sandbox the default workspace\'s requests are everyone\'s: use your own workspace (on the /sandbox page) to watch your flows.');
+	if (!shown) throw sandboxOff('there are no live flows.');
+	if (shown.readOnly) throw forbidden('On a public sandbox the default workspace\'s requests are everyone\'s: use your own workspace (on the /sandbox page) to watch your flows.');
 	return shown.workspace;
 }
 
@@ -92,7 +93,7 @@ export function liveClients(workspace: SandboxWorkspace): LiveClient[] {
 /** The workspace's client, or a 404 (a client of another workspace is not found either). */
 export function liveClient(workspace: SandboxWorkspace, clientId: string): SandboxClient {
 	const client = workspace.getClient(clientId);
-	if (!client) error(404, `No client "${clientId.slice(0, 100)}" in your sandbox workspace. Its clients are listed at /live.`);
+	if (!client) throw notFound(`No client "${clientId.slice(0, 100)}" in your sandbox workspace. Its clients are listed at /live.`);
 	return client;
 }
 
@@ -196,7 +197,7 @@ export async function liveFlows(workspace: SandboxWorkspace, client: SandboxClie
 /** Saves the flow as a run of the session's (redacted as every run); answers its id, or a 404 when the flow is gone. */
 export async function saveLiveFlow(workspace: SandboxWorkspace, client: SandboxClient, flowId: string, sessionId: string): Promise<string> {
 	const flow = flowsOf(loggedNow(workspace), client.client_id).find((f) => f.id === flowId);
-	if (!flow) error(404, 'That flow is no longer in the sandbox\'s request log (it keeps the newest 500 requests).');
+	if (!flow) throw notFound('That flow is no longer in the sandbox\'s request log (it keeps the newest 500 requests).');
 	const { runs } = await services();
 	const run = await runOf(flow, client);
 	const presented = presentRun(redactRun(run, { clientSecrets: [client.client_secret] }));
@@ -315,7 +316,7 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
  */
 export function liveEventStream(workspace: SandboxWorkspace, client: SandboxClient, signal: AbortSignal, allowed: () => Promise<boolean>): Response {
 	const streams = openStreams.get(workspace.id) ?? 0;
-	if (streams >= STREAMS_PER_WORKSPACE) error(429, `This workspace has ${STREAMS_PER_WORKSPACE} live views open already: close one (a tab on /live/…) and try again.`);
+	if (streams >= STREAMS_PER_WORKSPACE) throw tooManyRequests(`This workspace has ${STREAMS_PER_WORKSPACE} live views open already: close one (a tab on /live/…) and try again.`);
 	const encoder = new TextEncoder();
 	let stop = () => {};
 	let counted = false;

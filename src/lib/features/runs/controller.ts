@@ -3,7 +3,7 @@
  * Everything a browser gets from here is a redacted run; the list shows a session its own runs only, and a run's
  * still-usable grant codes are hidden from anyone but its owner (run-access.ts).
  */
-import { error, json } from '@sveltejs/kit';
+import { json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { classifyCallback } from '$lib/flow/callback';
 import { parseCurl, parseRawHttp } from '$lib/features/runs/pure/curl-import';
@@ -22,13 +22,14 @@ import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from '../../platf
 import { services } from '../../platform/services';
 import type { RunStore } from './store';
 import { config } from '../../platform/config';
+import { badRequest, errorFor, errorResponse, notFound } from '../../platform/errors';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** The run of this id as the store holds it (redacted), and its owner; a 404 when there is none. */
 export function storedRun(runs: RunStore, id: string): { run: Run; owner: string | null } {
 	const found = RUN_ID.test(id) ? runs.find(id) : undefined;
-	if (!found) error(404, `No saved run "${id}". Runs are listed at /runs.`);
+	if (!found) throw notFound(`No saved run "${id}". Runs are listed at /runs.`);
 	return found;
 }
 
@@ -87,7 +88,7 @@ const FORMATS = {
 
 export async function exportRun(id: string, format: string, sessionId: string | undefined): Promise<Response> {
 	const exporter = FORMATS[format as keyof typeof FORMATS];
-	if (!exporter) error(404, `Unknown export format "${format}": use ${Object.keys(FORMATS).join(', ')}.`);
+	if (!exporter) throw notFound(`Unknown export format "${format}": use ${Object.keys(FORMATS).join(', ')}.`);
 	const run = await findRun(id, sessionId);
 	return new Response(exporter.render(run), {
 		headers: {
@@ -118,23 +119,23 @@ async function readJson(request: Request): Promise<{ ok: true; value: unknown } 
 	const bytes = request.body === null ? new Uint8Array() : await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
 	if (bytes === null) {
 		const message = `Pasted text takes at most ${formatBytes(IMPORT_JSON_LIMIT)}. Import a larger HAR as a file: the HAR file field, or the file itself as the body of POST /api/import?kind=har.`;
-		return { ok: false, response: json({ message }, { status: 413 }) };
+		return { ok: false, response: errorResponse(errorFor(413, message)) };
 	}
 	try {
 		return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
 	} catch {
 		const message = `Nothing to import: the body is not JSON. Send {"kind": "har" | "curl" | "http", "text": "…"}, or the file itself to /api/import?kind=har.`;
-		return { ok: false, response: json({ message }, { status: 400 }) };
+		return { ok: false, response: errorResponse(badRequest(message)) };
 	}
 }
 
 /** The file itself as the body (`?kind=har|curl|http`): a HAR is read as it streams, the others are small. */
 async function importBody(kind: string, request: Request): Promise<HarImport | Response> {
-	if (!(KINDS as readonly string[]).includes(kind)) return json({ message: `Unknown kind "${kind}": use ${KINDS.join(', ')}.` }, { status: 400 });
-	if (request.body === null) return json({ message: 'Nothing to import: the body is empty, or came without a Content-Type header. Send the file itself as the body, with a Content-Type such as application/octet-stream.' }, { status: 400 });
+	if (!(KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind "${kind}": use ${KINDS.join(', ')}.`);
+	if (request.body === null) throw badRequest('Nothing to import: the body is empty, or came without a Content-Type header. Send the file itself as the body, with a Content-Type such as application/octet-stream.');
 	if (kind === 'har') {
 		const result = await harStreamToRun(chunksOf(request.body), { id: newRunId(), maxBytes: MAX_HAR_BYTES });
-		return !result.ok && result.tooLarge ? json({ message: result.message }, { status: 413 }) : result;
+		return !result.ok && result.tooLarge ? errorResponse(errorFor(413, result.message)) : result;
 	}
 	const bytes = await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);
 	if (bytes === null) return tooLarge(IMPORT_JSON_LIMIT);
@@ -156,10 +157,10 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 		const body = await readJson(request);
 		if (!body.ok) return body.response;
 		const parsed = ImportRequest.safeParse(body.value);
-		if (!parsed.success) return json({ message: `Nothing to import: ${parsed.error.issues[0]!.message}.` }, { status: 400 });
+		if (!parsed.success) throw badRequest(`Nothing to import: ${parsed.error.issues[0]!.message}.`);
 		result = parseImport(parsed.data.kind, parsed.data.text);
 	}
-	if (!result.ok) return json({ message: result.message }, { status: 400 });
+	if (!result.ok) throw badRequest(result.message);
 	const { runs } = await services();
 	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));
 	const redacted = describeRedactions(saved.redactions);

@@ -3,6 +3,7 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { openRunStore } from './store';
 import { runOwner } from './access';
 import { exchange, run } from '$lib/features/runs/pure/test-helpers';
+import { apiRoute } from '../../platform/errors';
 
 const runs = openRunStore(':memory:');
 vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: null, sessions: null, runs }) }));
@@ -96,7 +97,8 @@ describe('addEvidence', () => {
 			id: 'curl-1'
 		};
 		runs.save(run({ id: 'resend', target: { kind: 'sandbox', authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' }, exchanges: [unsent] }), {}, runOwner(SESSION));
-		const response = await addEvidence(evidenceEvent('resend', JSON.stringify({ kind: 'send', exchangeId: 'curl-1' }), ''));
+		// As the route runs it: a refusal is answered with the one error body.
+		const response = await apiRoute(addEvidence)(evidenceEvent('resend', JSON.stringify({ kind: 'send', exchangeId: 'curl-1' }), ''));
 		expect(response.status).toBe(400);
 		expect((await response.json()).message).toContain("goes to https://allowed.example.com, not to the sandbox's accounts host");
 		expect(sent).toEqual([]);

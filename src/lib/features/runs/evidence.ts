@@ -5,7 +5,7 @@
  * answer. Only the run's owner adds to it; the run is redacted whole again before it is stored, and its permalink
  * stays. Nothing answered from here carries a secret: the page reloads the stored, redacted run.
  */
-import { error, json, type RequestEvent } from '@sveltejs/kit';
+import { json, type RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { linkParameter } from '$lib/flow/record';
@@ -24,12 +24,13 @@ import { mayReadWorkspaceLog } from '../sandbox-admin';
 import type { RunStore } from './store';
 import { services } from '../../platform/services';
 import { ownsRun, storedRun } from './controller';
+import { errorFor, forbidden } from '../../platform/errors';
 
 /** The run, for its owner only: anyone else may read it by its permalink, never add to it. */
 function ownedRun(runs: RunStore, id: string, sessionId: string | undefined): { run: Run; owner: string } {
 	const found = storedRun(runs, id);
 	if (found.owner === null || !ownsRun(found.owner, sessionId))
-		error(403, 'Only the person who saved this run may add evidence to it. Import the evidence as a run of your own at /runs.');
+		throw forbidden('Only the person who saved this run may add evidence to it. Import the evidence as a run of your own at /runs.');
 	return { run: found.run, owner: found.owner };
 }
 
@@ -146,7 +147,7 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
 export async function addEvidence(event: RequestEvent & { params: { id: string } }): Promise<Response> {
 	const { runs } = await services();
 	const read = await readEvidence(event, ownedRun(runs, event.params.id, event.locals.sessionId).run);
-	if (!read.ok) return json({ message: read.message }, { status: read.status });
+	if (!read.ok) throw errorFor(read.status, read.message);
 	// Reading the evidence may wait (a streamed HAR, a send): the run is read again, and joined and saved with no
 	// await between, so nothing saved to it meanwhile (a walk's step, other evidence) is lost.
 	const { run, owner } = ownedRun(runs, event.params.id, event.locals.sessionId);

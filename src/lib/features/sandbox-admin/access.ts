@@ -8,11 +8,12 @@
  * its key, which is all the panel needs to show and change that workspace. In public mode anyone may look at the
  * default workspace, which is read-only, without its request log (everyone's requests).
  */
-import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
+import type { Handle, RequestEvent } from '@sveltejs/kit';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import { config } from '../../platform/config';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../walk';
+import { errorFor, errorResponse } from '../../platform/errors';
 
 /**
  * - `off`: SANDBOX_CONTROL_API=off.
@@ -124,5 +125,5 @@ export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
 	const access = await sandboxAdminAccess(event);
 	if (access === 'allowed' || (access !== 'off' && isLoginDoor(event))) return resolve(event);
 	const { status, message } = accessRefusal(access);
-	return json({ message }, { status });
+	return errorResponse(errorFor(status, message));
 };

@@ -4,7 +4,6 @@
  * then a line with the result and the saved run's id. Nothing unmasked leaves the server: the runner masks each
  * exchange, and the run is stored redacted.
  */
-import { json } from '@sveltejs/kit';
 import { allErrorRows } from '$lib/protocol';
 import { config } from '$lib/platform/config';
 import { ndjsonResponse } from '$lib/platform/streams/ndjson';
@@ -12,6 +11,7 @@ import { services } from '$lib/platform/services';
 import { SCENARIOS, findScenario, type Expected } from '$lib/features/scenarios/pure/library';
 import type { Observed, ScenarioStepResult } from '$lib/features/scenarios/pure/result';
 import { runScenario } from './runner';
+import { conflict, notFound, sandboxOff, type ExplorerError } from '$lib/platform/errors';
 
 /** What the browser is told a scenario expects: the row, and the check in words. */
 export interface ExpectedView {
@@ -54,26 +54,26 @@ function expectedView(expected: Expected): ExpectedView {
 }
 
 /** Why the browser cannot run scenarios here, or null when it can. */
-async function unavailable(): Promise<string | null> {
+async function unavailable(): Promise<ExplorerError | null> {
 	const { sandbox } = await services();
-	if (!sandbox) return 'The built-in sandbox is off (SANDBOX=off). Scenarios run on the sandbox only; start the explorer with the sandbox on, or use `npm run scenarios` against another target.';
-	if (!config().sandboxService.controlApi) return 'The sandbox control API is off (SANDBOX_CONTROL_API=off). Scenarios set up their users, clients and clock through it; turn it on to run them.';
+	if (!sandbox) return sandboxOff('scenarios run on the sandbox only; start the explorer with the sandbox on, or use `npm run scenarios` against another target.');
+	if (!config().sandboxService.controlApi) return conflict('The sandbox control API is off (SANDBOX_CONTROL_API=off). Scenarios set up their users, clients and clock through it; turn it on to run them.');
 	return null;
 }
 
 export async function loadScenariosPage() {
 	return {
 		scenarios: SCENARIOS.map((s): ScenarioListing => ({ id: s.id, title: s.title, shows: s.shows, expected: expectedView(s.expected) })),
-		unavailable: await unavailable()
+		unavailable: (await unavailable())?.message ?? null
 	};
 }
 
 /** Runs one scenario; its saved run belongs to the session that ran it (`owner`, see run-access.ts). */
 export async function scenarioStream(id: string, owner: string): Promise<Response> {
 	const scenario = findScenario(id);
-	if (!scenario) return json({ message: `No scenario "${id}". The scenarios are listed at /scenarios.` }, { status: 404 });
+	if (!scenario) throw notFound(`No scenario "${id}". The scenarios are listed at /scenarios.`);
 	const problem = await unavailable();
-	if (problem) return json({ message: problem }, { status: 409 });
+	if (problem) throw problem;
 	const { runs } = await services();
 	const cfg = config();
 	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.

@@ -2,7 +2,7 @@
  * The glue between the explorer's routes and its server-side state: each person's session (the walk, where the
  * callback returns to, the lesson), the sandbox, and the configuration. Routes call these and stay thin.
  */
-import { error, json } from '@sveltejs/kit';
+import { json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS, fixtureClientId } from '$lib/sandbox/fixtures';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
@@ -36,6 +36,7 @@ import {
 	type Walk,
 	type WalkResult
 } from './walk';
+import { badRequest, notFound, sandboxOff } from '../../platform/errors';
 
 export interface ExplorerSession {
 	walk: Walk;
@@ -217,18 +218,18 @@ export async function recordCallbackFor(sessionId: string, url: string): Promise
 
 async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
 	const body: unknown = await request.json().catch(() => undefined);
-	if (body === undefined) error(400, 'The request body must be JSON.');
+	if (body === undefined) throw badRequest('The request body must be JSON.');
 	const parsed = schema.safeParse(body);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0]!;
-		error(400, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+		throw badRequest(`${issue.path.join('.') || 'body'}: ${issue.message}`);
 	}
 	return parsed.data;
 }
 
 /** A step's answer: what changed since `before` (see walkStep), which the page merges into the view it holds. */
 async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
-	if (!result.ok) return json({ message: result.message }, { status: 400 });
+	if (!result.ok) throw badRequest(result.message);
 	await saveRun(s);
 	const step = walkStep(s.walk, await sandboxNow(s.walk), before);
 	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
@@ -260,7 +261,8 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		case 'reveal': {
 			const { exchangeId, kind } = await readBody(request, RevealRequest);
 			const value = revealToken(s.walk, exchangeId, kind);
-			return value ? json({ value }) : json({ message: `No ${kind} in that exchange.` }, { status: 404 });
+			if (!value) throw notFound(`No ${kind} in that exchange.`);
+			return json({ value });
 		}
 		case 'reset':
 			s.walk = demoWalk(await sessionWorkspace(s));
@@ -268,7 +270,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		case 'view':
 			return json({ view: await view(s) });
 		default:
-			error(404, `Unknown walk action "${action}": use client, start, exchange, me, reveal, reset or view.`);
+			throw notFound(`Unknown walk action "${action}": use client, start, exchange, me, reveal, reset or view.`);
 	}
 }
 
@@ -287,12 +289,12 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 		s.lesson = { cancel: null, authorise: null };
 		return json({ ok: true });
 	}
-	if (!(await services()).sandbox) return json({ message: 'The lesson needs the built-in sandbox, which is turned off on this server.' }, { status: 409 });
+	if (!(await services()).sandbox) throw sandboxOff('the lesson needs it.');
 	s.walk = demoWalk(await sessionWorkspace(s));
 	const c = s.walk.client;
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);
-	if (!started.ok) return json({ message: started.message }, { status: 400 });
+	if (!started.ok) throw badRequest(started.message);
 	await saveRun(s);
 	s.returnTo = '/learn/cancel';
 	return json({ link });

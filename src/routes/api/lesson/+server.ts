@@ -1,4 +1,6 @@
 import { lessonAction } from '$lib/features/walk/explorer';
+import { apiRoute } from '$lib/platform/errors';
+import type { RequestHandler } from './$types';
 
 /** POST /api/lesson {outcome: 'cancel' | 'authorise' | 'restart'}: the link for the lesson's next trip. */
-export const POST = ({ locals, request }) => lessonAction(locals.session(), request);
+export const POST: RequestHandler = apiRoute(({ locals, request }) => lessonAction(locals.session(), request));

@@ -1,3 +1,4 @@
 import { loadRunPage } from '$lib/features/runs/controller';
+import { pageLoad } from '$lib/platform/errors';
 
-export const load = ({ params, locals }) => loadRunPage(params.id, locals.sessionId);
+export const load = pageLoad(({ params, locals }) => loadRunPage(params.id, locals.sessionId));

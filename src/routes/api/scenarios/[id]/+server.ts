@@ -1,5 +1,7 @@
 import { scenarioStream } from '$lib/features/scenarios/page';
 import { runOwner } from '$lib/features/runs/access';
+import { apiRoute } from '$lib/platform/errors';
+import type { RequestHandler } from './$types';
 
-/** POST /api/scenarios/{id}: walks the scenario on the built-in sandbox, streamed as NDJSON (see $lib/server/scenarios/page.ts). */
-export const POST = ({ params, locals }) => scenarioStream(params.id, runOwner(locals.session()));
+/** POST /api/scenarios/{id}: walks the scenario on the built-in sandbox, streamed as NDJSON (features/scenarios/page.ts). */
+export const POST: RequestHandler = apiRoute(({ params, locals }) => scenarioStream(params.id, runOwner(locals.session())));

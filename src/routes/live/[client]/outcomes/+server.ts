@@ -1,18 +1,20 @@
 import { json } from '@sveltejs/kit';
 import { changeOutcomeRules, outcomeRulesFor, type OutcomeRulesAnswer } from '$lib/features/sandbox-admin/outcome-rules';
+import { apiRoute, badRequest, errorFor, errorResponse } from '$lib/platform/errors';
 import type { RequestHandler } from './$types';
 
+const headers = { 'cache-control': 'no-store' };
+
 function answer(result: OutcomeRulesAnswer): Response {
-	const headers = { 'cache-control': 'no-store' };
-	return result.ok ? json({ rules: result.rules }, { headers }) : json({ message: result.message }, { status: result.status, headers });
+	return result.ok ? json({ rules: result.rules }, { headers }) : errorResponse(errorFor(result.status, result.message), headers);
 }
 
 /** The client's outcome rules, pending and used (reads only). */
-export const GET: RequestHandler = async (event) => answer(await outcomeRulesFor(event, event.params.client));
+export const GET: RequestHandler = apiRoute(async (event) => answer(await outcomeRulesFor(event, event.params.client)));
 
 /** `{outcome}` sets a one-shot rule on the client; `{clear: true}` or `{clear: outcome}` removes pending ones. */
-export const POST: RequestHandler = async (event) => {
+export const POST: RequestHandler = apiRoute(async (event) => {
 	const body: unknown = await event.request.json().catch(() => undefined);
-	if (body === undefined) return json({ message: 'Send a JSON body: {"outcome": id} or {"clear": true}.' }, { status: 400 });
+	if (body === undefined) throw badRequest('Send a JSON body: {"outcome": id} or {"clear": true}.');
 	return answer(await changeOutcomeRules(event, event.params.client, body));
-};
+});
