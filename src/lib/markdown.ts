@@ -8,6 +8,7 @@ import { codeSpans } from './code-spans';
 /** A value on one line: a line break in it would start a block of its own. */
 export const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
 
+/** Quotes matter only inside an attribute, which no value reaches: links and images cannot open. */
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**

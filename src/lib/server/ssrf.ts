@@ -5,7 +5,8 @@
  * so a second DNS answer cannot swap in another address.
  *
  * Hostnames come from `new URL()`, which already turns every IPv4 spelling (decimal, hex, octal, short) into
- * dotted decimal and compresses IPv6, so one range check covers them all.
+ * dotted decimal and compresses IPv6, so one range check covers them all. Public means what ipaddr.js, which
+ * follows IANA's special-purpose address registries, calls 'unicast' (and, for IPv6, inside 2000::/3).
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
