@@ -33,6 +33,9 @@ const INTERNAL_NAMES: Record<string, string[]> = {
 	'compat.test': ['::7f00:1'],
 	'sixtofour.test': ['2002:7f00:1::'],
 	'benchmark.test': ['198.18.0.1'],
+	'teredo.test': ['2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+	'documentation.test': ['192.0.2.1'],
+	'documentation6.test': ['2001:db8::1'],
 	// One bad address among good ones is enough to refuse: the connection may pick any of them.
 	'mixed.test': ['93.184.216.34', '127.0.0.1'],
 	'mixed6.test': ['2606:2800::1', '::1']

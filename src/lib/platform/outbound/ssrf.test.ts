@@ -45,6 +45,111 @@ describe('blockedReason', () => {
 	});
 });
 
+/**
+ * One address in every entry of IANA's IPv4 and IPv6 special-purpose address registries, plus the multicast blocks,
+ * the IPv6 space outside global unicast, and the forms that embed a private IPv4 address: each is refused, and by
+ * the right name.
+ */
+const SPECIAL_PURPOSE: [address: string, entry: string, named: string][] = [
+	['0.1.2.3', '0.0.0.0/8 this network', 'unspecified'],
+	['0.0.0.0', '0.0.0.0/32 this host', 'unspecified'],
+	['10.20.30.40', '10.0.0.0/8 private-use', 'private'],
+	['100.127.255.254', '100.64.0.0/10 shared address space', 'carrier-grade NAT'],
+	['127.8.9.10', '127.0.0.0/8 loopback', 'loopback'],
+	['169.254.169.254', '169.254.0.0/16 link-local', 'link-local'],
+	['172.20.0.1', '172.16.0.0/12 private-use', 'private'],
+	['192.0.0.1', '192.0.0.0/24 IETF protocol assignments', 'reserved'],
+	['192.0.0.2', '192.0.0.0/29 DS-Lite', 'reserved'],
+	['192.0.0.8', '192.0.0.8/32 IPv4 dummy address', 'reserved'],
+	['192.0.0.9', '192.0.0.9/32 PCP anycast', 'reserved'],
+	['192.0.0.10', '192.0.0.10/32 TURN anycast', 'reserved'],
+	['192.0.0.170', '192.0.0.170/32 NAT64/DNS64 discovery', 'reserved'],
+	['192.0.0.171', '192.0.0.171/32 NAT64/DNS64 discovery', 'reserved'],
+	['192.0.2.1', '192.0.2.0/24 documentation (TEST-NET-1)', 'documentation'],
+	['192.31.196.1', '192.31.196.0/24 AS112-v4', 'AS112'],
+	['192.52.193.1', '192.52.193.0/24 AMT', 'AMT'],
+	['192.88.99.1', '192.88.99.0/24 deprecated 6to4 relay anycast', 'reserved'],
+	['192.168.0.1', '192.168.0.0/16 private-use', 'private'],
+	['192.175.48.1', '192.175.48.0/24 direct delegation AS112', 'AS112'],
+	['198.19.0.1', '198.18.0.0/15 benchmarking', 'benchmarking'],
+	['198.51.100.7', '198.51.100.0/24 documentation (TEST-NET-2)', 'documentation'],
+	['203.0.113.9', '203.0.113.0/24 documentation (TEST-NET-3)', 'documentation'],
+	['250.1.2.3', '240.0.0.0/4 reserved', 'reserved'],
+	['255.255.255.255', '255.255.255.255/32 limited broadcast', 'broadcast'],
+	['239.255.255.250', '224.0.0.0/4 multicast', 'multicast'],
+	['::1', '::1/128 loopback', 'loopback'],
+	['::', '::/128 unspecified', 'unspecified'],
+	['::ffff:10.0.0.1', '::ffff:0:0/96 IPv4-mapped, private inside', 'IPv4-mapped'],
+	['::ffff:a9fe:a9fe', '::ffff:0:0/96 IPv4-mapped, metadata inside, in hex', 'IPv4-mapped'],
+	['0:0:0:0:0:ffff:7f00:1', '::ffff:0:0/96 IPv4-mapped, loopback inside, in full', 'IPv4-mapped'],
+	['::ffff:8.8.8.8', '::ffff:0:0/96 IPv4-mapped, even a public IPv4 inside', 'IPv4-mapped'],
+	['::10.0.0.1', '::/96 IPv4-compatible, private inside', 'IPv4-compatible'],
+	['::169.254.169.254', '::/96 IPv4-compatible, metadata inside', 'IPv4-compatible'],
+	['::8.8.8.8', '::/96 IPv4-compatible, even a public IPv4 inside', 'IPv4-compatible'],
+	['::ffff:0:a00:1', '::ffff:0:0:0/96 IPv4-translated, private inside', 'IPv4-translated'],
+	['64:ff9b::10.0.0.1', '64:ff9b::/96 NAT64, private inside', 'NAT64'],
+	['64:ff9b::c0a8:101', '64:ff9b::/96 NAT64, 192.168.1.1 inside', 'NAT64'],
+	['64:ff9b:1::a00:1', '64:ff9b:1::/48 local-use NAT64', 'NAT64'],
+	['100::1', '100::/64 discard-only', 'discard-only'],
+	['100:0:0:1::1', '100:0:0:1::/64 dummy IPv6 prefix', 'outside the IPv6 global unicast space'],
+	['2001:1::1', '2001:1::1/128 PCP anycast', 'reserved'],
+	['2001:1::2', '2001:1::2/128 TURN anycast', 'reserved'],
+	['2001:1::3', '2001:1::3/128 DNS-SD service registration anycast', 'reserved'],
+	['2001:1ff::1', '2001::/23 IETF protocol assignments', 'reserved'],
+	['2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001::/32 Teredo', 'Teredo'],
+	['2001::a00:1', '2001::/32 Teredo, private inside', 'Teredo'],
+	['2001:2::1', '2001:2::/48 benchmarking', 'benchmarking'],
+	['2001:3::1', '2001:3::/32 AMT', 'AMT'],
+	['2001:4:112::1', '2001:4:112::/48 AS112-v6', 'AS112'],
+	['2001:10::1', '2001:10::/28 deprecated ORCHID', 'ORCHID'],
+	['2001:20::1', '2001:20::/28 ORCHIDv2', 'ORCHIDv2'],
+	['2001:30::1', '2001:30::/28 drone remote ID tags', 'drone'],
+	['2001:db8::1', '2001:db8::/32 documentation', 'documentation'],
+	['2002:a00:1::1', '2002::/16 6to4, 10.0.0.1 inside', '6to4'],
+	['2002:c0a8:101::1', '2002::/16 6to4, 192.168.1.1 inside', '6to4'],
+	['2620:4f:8000::1', '2620:4f:8000::/48 direct delegation AS112', 'AS112'],
+	['3fff::1', '3fff::/20 documentation', 'documentation'],
+	['5f00::1', '5f00::/16 segment routing (SRv6) SIDs', 'segment routing'],
+	['fd12:3456::1', 'fc00::/7 unique-local', 'unique-local'],
+	['fe80::1', 'fe80::/10 link-local', 'link-local'],
+	['fe80::1%eth0', 'fe80::/10 link-local, with a zone', 'link-local'],
+	['fec0::1', 'fec0::/10 deprecated site-local', 'site-local'],
+	['ff02::1', 'ff00::/8 multicast', 'multicast'],
+	['4000::1', '4000::/3 unassigned', 'outside the IPv6 global unicast space'],
+	['fe00::1', 'fe00::/9 unassigned', 'outside the IPv6 global unicast space']
+];
+
+/** Public unicast addresses, several just beside a special-purpose range, that must pass. */
+const PUBLIC = ['93.184.216.34', '1.1.1.1', '192.0.1.1', '192.0.3.1', '198.51.99.1', '203.0.112.1', '223.255.254.1', '2001:200::1', '2001:4860:4860::8888', '2a00:1450:4001::1', '3ffe::1'];
+
+describe('blockedReason against the IANA special-purpose registries', () => {
+	it.each(SPECIAL_PURPOSE)('refuses %s (%s) as %s', (address, _entry, named) => {
+		expect(blockedReason(address)).toContain(named);
+	});
+
+	it.each(PUBLIC)('lets the public address %s through', (address) => {
+		expect(blockedReason(address)).toBeNull();
+	});
+
+	it('refuses what is not an IP address rather than classifying it', () => {
+		expect(blockedReason('localhost')).toBe('not an IP address');
+		expect(blockedReason('0x7f.1')).toBe('not an IP address');
+	});
+
+	it('with EXPLORER_ALLOW_PRIVATE_TARGETS=on a listed host may be on any of them; the loopback rule never may', async () => {
+		const names = Object.fromEntries(SPECIAL_PURPOSE.map(([address], i) => [`n${i}.example.net`, [address]]));
+		const local = testConfig({ EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		const listed = testConfig({ EXPLORER_ALLOWED_HOSTS: '*.example.net', HOST: '0.0.0.0' });
+		const listedPrivate = testConfig({ EXPLORER_ALLOWED_HOSTS: '*.example.net', HOST: '0.0.0.0', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		for (const name of Object.keys(names)) {
+			const { resolve } = fakeDns(names);
+			expect(await checkOutboundUrl(`https://${name}/`, listed, resolve), name).toMatchObject({ ok: false, kind: 'refused' });
+			expect(await checkOutboundUrl(`https://${name}/`, listedPrivate, resolve), name).toMatchObject({ ok: true, address: names[name]![0] });
+			expect(await checkOutboundUrl(`https://${name}/`, local, resolve), name).toMatchObject({ ok: false, kind: 'refused' });
+		}
+	});
+});
+
 describe('checkOutboundUrl', () => {
 	it('refuses a host that is not allowed without asking DNS', async () => {
 		const dns = fakeDns({ 'other.test': ['93.184.216.34'] });

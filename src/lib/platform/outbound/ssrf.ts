@@ -5,55 +5,75 @@
  * so a second DNS answer cannot swap in another address.
  *
  * Hostnames come from `new URL()`, which already turns every IPv4 spelling (decimal, hex, octal, short) into
- * dotted decimal and compresses IPv6, so one range check covers them all.
+ * dotted decimal and compresses IPv6, so one range check covers them all. Public means what ipaddr.js, which
+ * follows IANA's special-purpose address registries, calls 'unicast' (and, for IPv6, inside 2000::/3).
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { ExplorerConfig } from '../config';
 import { notAllowedMessage, permissionFor } from './allowlist';
 import { setRecent } from '$lib/recent';
 
-/** Ranges no outbound request may reach by default, each with the name a refusal uses. */
-const BLOCKED_RANGES: [network: string, prefix: number, family: 'ipv4' | 'ipv6', name: string][] = [
-	['0.0.0.0', 8, 'ipv4', 'an unspecified ("this network") address'],
-	['10.0.0.0', 8, 'ipv4', 'a private address'],
-	['100.64.0.0', 10, 'ipv4', 'a carrier-grade NAT address'],
-	['127.0.0.0', 8, 'ipv4', 'a loopback address'],
-	['169.254.0.0', 16, 'ipv4', 'a link-local address (cloud metadata lives here)'],
-	['172.16.0.0', 12, 'ipv4', 'a private address'],
-	['192.168.0.0', 16, 'ipv4', 'a private address'],
-	['198.18.0.0', 15, 'ipv4', 'a benchmarking address (not routed on the internet; some networks use it inside)'],
-	['224.0.0.0', 4, 'ipv4', 'a multicast address'],
-	['240.0.0.0', 4, 'ipv4', 'a reserved or broadcast address'],
-	['::', 128, 'ipv6', 'the unspecified address'],
-	['::1', 128, 'ipv6', 'a loopback address'],
-	['::ffff:0:0', 96, 'ipv6', 'an IPv4-mapped IPv6 address'],
-	// After :: and ::1 above, which it also contains, so those keep their own names.
-	['::', 96, 'ipv6', 'an IPv4-compatible IPv6 address (deprecated; it embeds an IPv4 address)'],
-	['::ffff:0:0:0', 96, 'ipv6', 'an IPv4-translated address (it reaches an IPv4 address)'],
-	['64:ff9b::', 96, 'ipv6', 'a NAT64 address (it reaches an IPv4 address)'],
-	['64:ff9b:1::', 48, 'ipv6', 'a local-use NAT64 address (it reaches an IPv4 address)'],
-	['2002::', 16, 'ipv6', 'a 6to4 address (it embeds an IPv4 address)'],
-	['100::', 64, 'ipv6', 'a discard-only address'],
-	['fc00::', 7, 'ipv6', 'a unique-local (private) address'],
-	['fe80::', 10, 'ipv6', 'a link-local address'],
-	['ff00::', 8, 'ipv6', 'a multicast address']
-];
+/**
+ * What each range ipaddr.js's `range()` names (the IANA special-purpose registries) is called in a refusal. A name
+ * missing here (one a newer ipaddr.js adds) is still refused, under the library's own name.
+ */
+const RANGE_NAMES: Record<string, string> = {
+	unspecified: 'an unspecified ("this network") address (RFC 1122, RFC 4291)',
+	broadcast: 'the broadcast address (RFC 919)',
+	multicast: 'a multicast address (RFC 5771, RFC 4291)',
+	linkLocal: 'a link-local address (RFC 3927, RFC 4291; cloud metadata lives here)',
+	loopback: 'a loopback address (RFC 1122, RFC 4291)',
+	carrierGradeNat: 'a carrier-grade NAT address (RFC 6598)',
+	private: 'a private address (RFC 1918)',
+	reserved: 'a reserved address (RFC 6890: IETF protocol assignments, documentation, benchmarking or future use; not routed on the internet)',
+	benchmarking: 'a benchmarking address (RFC 5180; not routed on the internet, some networks use it inside)',
+	as112: 'an AS112 DNS sink address (RFC 7534, RFC 7535)',
+	as112v6: 'an AS112 DNS sink address (RFC 7534, RFC 7535)',
+	amt: 'an AMT relay anycast address (RFC 7450)',
+	uniqueLocal: 'a unique-local (private) address (RFC 4193)',
+	ipv4Mapped: 'an IPv4-mapped IPv6 address (RFC 4291; it reaches an IPv4 address)',
+	rfc6145: 'an IPv4-translated address (RFC 6145; it reaches an IPv4 address)',
+	rfc6052: 'a NAT64 address (RFC 6052, RFC 8215; it reaches an IPv4 address)',
+	'6to4': 'a 6to4 address (RFC 3056; it embeds an IPv4 address)',
+	teredo: 'a Teredo address (RFC 4380; it embeds an IPv4 address)',
+	deprecatedSiteLocal: 'a site-local address (RFC 3879: deprecated, private)',
+	discard: 'a discard-only address (RFC 6666)',
+	deprecatedOrchid: 'an ORCHID address (RFC 4843; not routable)',
+	orchid2: 'an ORCHIDv2 address (RFC 7343; not routable)',
+	droneRemoteIdProtocolEntityTags: 'a drone remote ID tag (RFC 9374; not routable)',
+	segmentRouting: 'a segment routing identifier (RFC 9602; not routed on the internet)'
+};
 
-const blockLists = BLOCKED_RANGES.map(([network, prefix, family, name]) => {
-	const list = new BlockList();
-	list.addSubnet(network, prefix, family);
-	return { list, family, name, range: `${network}/${prefix}` };
-});
+/**
+ * `range()` calls only the registry's entries special; IPv6 also has space IANA never handed out for public use:
+ * the deprecated IPv4-compatible form (::/96, an IPv4 address behind 96 zero bits, named for its own sake) and
+ * everything outside the global unicast block 2000::/3 (RFC 4291, IANA's IPv6 address space registry).
+ */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** Why `address` must not be called by default, or null when it is a public address. */
+/**
+ * An IPv6 address with its dotted tail written in hex, as the URL parser serialises it: ipaddr.js reads the
+ * IPv4-compatible '::10.0.0.1' as IPv4-mapped, other bits than the ones a connection uses. A zone does not change
+ * the range.
+ */
+function inHex(address: string): string {
+	return isIP(address) === 6 ? new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1) : address;
+}
+
+/** Why `address` must not be called by default, or null when it is a public unicast address. */
 export function blockedReason(address: string): string | null {
-	const family = isIP(address) === 6 ? 'ipv6' : isIP(address) === 4 ? 'ipv4' : null;
-	if (family === null) return 'not an IP address';
-	// A BlockList also matches an IPv4 rule against its IPv4-mapped IPv6 form, so check the family's own rules.
-	const hit = blockLists.find((b) => b.family === family && b.list.check(address, family));
-	return hit ? `${hit.name} (${hit.range})` : null;
+	if (isIP(address) === 0) return 'not an IP address';
+	// parse, not process: an IPv4-mapped address stays IPv6 and is refused as such, whatever it embeds.
+	const parsed = ipaddr.parse(inHex(address));
+	const range = parsed.range() as string;
+	if (range !== 'unicast') return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
+	if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return 'an IPv4-compatible IPv6 address (RFC 4291: deprecated; it embeds an IPv4 address)';
+	if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST)) return 'an address outside the IPv6 global unicast space (2000::/3, RFC 4291)';
+	return null;
 }
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/http/exchange';
+import { oneLine } from '$lib/markdown';
+import { HOSTILE_VALUES, renderMarkdown, textOf, unsafeMarkup } from '$lib/markdown-testing';
 import type { AppCheckEvidence } from './evidence';
 import type { AppCheckResult } from './judge';
 import { appCheckSummary, describeServer, describeUser, formatAppCheckMarkdown, formatAppCheckTable, formatJUnit } from './report';
@@ -73,5 +75,33 @@ describe('the app check\'s reports', () => {
 		expect(markdown).toContain(`- Callback: \`http://localhost:4000/auth/callback?code=${MASK}\``);
 		expect(markdown).toContain('```\nat OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)\n```');
 		expect(markdown).toContain('*Fix:* Handle invalid_grant.');
+	});
+});
+
+describe("the app check's Markdown report with hostile evidence", () => {
+	it.each(HOSTILE_VALUES)('%j in page titles and text, URLs, stack traces, the start URL and the client id adds no markup', (value) => {
+		const hostile: AppCheckResult = {
+			...fail,
+			reason: `The user got a 500 server error: ${value}`,
+			evidence: evidence(500, {
+				callbackUrl: `http://localhost:4000/auth/callback?${value}`,
+				hops: [{ url: `http://localhost:4000/${value}`, status: 500, where: 'app' }],
+				final: { url: `http://localhost:4000/${value}`, status: 500, title: value, excerpt: value },
+				stackTrace: [value, `at ${value}`],
+				blocked: [`http://${value}/`]
+			})
+		};
+		const html = renderMarkdown(formatAppCheckMarkdown([hostile, pass], { ...info, startUrl: `http://localhost:4000/${value}`, clientId: value }));
+		expect(unsafeMarkup(html)).toEqual([]);
+		expect(textOf(html)).toContain(`The user ended on: 500 http://localhost:4000/${oneLine(value)}, "${oneLine(value).trim()}"`);
+		expect(html.match(/<tr>/g)).toHaveLength(3);
+	});
+
+	it('hides a known secret that Markdown escaping would otherwise write differently', () => {
+		const secret = '*s3cr3t_~value*';
+		const leaky: AppCheckResult = { ...fail, evidence: evidence(500, { final: { url: 'http://localhost:4000/', status: 500, title: secret, excerpt: `key=${secret}` } }) };
+		const markdown = formatAppCheckMarkdown([leaky], info, [secret]);
+		expect(textOf(renderMarkdown(markdown))).not.toContain('s3cr3t');
+		expect(markdown).not.toContain('s3cr3t');
 	});
 });

@@ -2,6 +2,7 @@
  * The app check's results as a terminal table, JUnit XML for CI and a Markdown report with the evidence. The
  * evidence is redacted when it is gathered; every output is redacted once more as a last guard.
  */
+import { mdCode, mdFence, mdProse, mdText } from '$lib/markdown';
 import { textTable } from '../../scenarios/pure';
 import { findAppCheck } from './checks';
 import { redact, type AppCheckEvidence } from './evidence';
@@ -108,44 +109,51 @@ export function formatJUnit(results: readonly AppCheckResult[], info: AppCheckRu
 	return redact(suite, known);
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** `value` with every string in it redacted. */
+function redactStrings<T>(value: T, known: readonly string[]): T {
+	return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' ? redact(v, known) : v)) as T;
+}
 
 /** The Markdown report: what was checked, the table, then each check's evidence, reason and fix. */
 export function formatAppCheckMarkdown(results: readonly AppCheckResult[], info: AppCheckRunInfo, known: readonly string[] = []): string {
+	// The last guard runs before escaping as well as after: an escaped secret (`\_`, `&lt;`) is not the text it looks for.
+	({ results, info } = redactStrings({ results, info }, known));
 	const sections = results.map((r) => {
 		const check = findAppCheck(r.id);
 		const e = r.evidence;
 		const lines = [
-			`### ${r.title} (\`${r.id}\`): ${verdictLabel(r.verdict)}`,
+			`### ${mdText(r.title)} (${mdCode(r.id)}): ${verdictLabel(r.verdict)}`,
 			'',
-			...(check ? [`*How:* ${check.how}`, '', `*A client should:* ${check.should}`, ''] : []),
-			`*Verdict:* ${r.reason}`,
-			...(r.fix ? ['', `*Fix:* ${r.fix}`] : []),
+			...(check ? [`*How:* ${mdProse(check.how)}`, '', `*A client should:* ${mdProse(check.should)}`, ''] : []),
+			`*Verdict:* ${mdProse(r.reason)}`,
+			...(r.fix ? ['', `*Fix:* ${mdProse(r.fix)}`] : []),
 			''
 		];
 		if (e) {
 			lines.push(
 				'*Evidence*',
 				'',
-				`- The app's server, seen by the sandbox: ${describeServer(e)}${e.server.meAttribution === 'time' ? ' (me.json calls tied to the client by time)' : ''}.`,
-				...(e.rule ? [`- Sandbox rule \`${e.rule.outcome}\`: ${e.rule.used === null ? 'the sandbox could not say whether it was applied' : e.rule.used ? 'applied' : 'not applied'}.`] : []),
-				...(e.user.callbackUrl ? [`- Callback: \`${e.user.callbackUrl}\``] : []),
-				...e.user.hops.map((hop) => `- Page: ${hop.status ?? '—'} \`${hop.url}\` (${hop.where === 'sandbox' ? "the sandbox's sign-in" : hop.where})`),
-				...(e.user.final ? [`- The user ended on: ${e.user.final.status ?? '—'} \`${e.user.final.url}\`${e.user.final.title ? `, "${e.user.final.title}"` : ''}`] : []),
-				...(e.user.final?.excerpt ? [`- Page text: "${e.user.final.excerpt}"`] : []),
+				`- The app's server, seen by the sandbox: ${mdText(describeServer(e))}${e.server.meAttribution === 'time' ? ' (me.json calls tied to the client by time)' : ''}.`,
+				...(e.rule ? [`- Sandbox rule ${mdCode(e.rule.outcome)}: ${e.rule.used === null ? 'the sandbox could not say whether it was applied' : e.rule.used ? 'applied' : 'not applied'}.`] : []),
+				...(e.user.callbackUrl ? [`- Callback: ${mdCode(e.user.callbackUrl)}`] : []),
+				...e.user.hops.map((hop) => `- Page: ${mdText(String(hop.status ?? '—'))} ${mdCode(hop.url)} (${hop.where === 'sandbox' ? "the sandbox's sign-in" : mdText(hop.where)})`),
+				...(e.user.final
+					? [`- The user ended on: ${mdText(String(e.user.final.status ?? '—'))} ${mdCode(e.user.final.url)}${e.user.final.title ? `, "${mdText(e.user.final.title)}"` : ''}`]
+					: []),
+				...(e.user.final?.excerpt ? [`- Page text: "${mdText(e.user.final.excerpt)}"`] : []),
 				...(e.user.backToSignIn ? ['- The browser arrived at the sandbox\'s sign-in link again after the redirect.'] : []),
-				...e.user.blocked.map((b) => `- Blocked (not an allowed origin): ${b}`),
-				...(e.user.stackTrace.length ? ['', '```', ...e.user.stackTrace, '```'] : []),
+				...e.user.blocked.map((b) => `- Blocked (not an allowed origin): ${mdCode(b)}`),
+				...(e.user.stackTrace.length ? ['', mdFence(e.user.stackTrace.join('\n'))] : []),
 				''
 			);
 		}
 		return lines.join('\n');
 	});
-	const rows = results.map((r) => `| ${cell(r.title)} | ${cell(describeServer(r.evidence))} | ${cell(describeUser(r.evidence))} | ${verdictLabel(r.verdict)} |`);
+	const rows = results.map((r) => `| ${mdText(r.title)} | ${mdText(describeServer(r.evidence))} | ${mdText(describeUser(r.evidence))} | ${verdictLabel(r.verdict)} |`);
 	const text = [
 		'# App check',
 		'',
-		`Start URL: \`${info.startUrl}\`${info.clientId ? `; client \`${info.clientId}\`` : ''}; run ${info.startedAt} (${(info.durationMs / 1000).toFixed(1)} s).`,
+		`Start URL: ${mdCode(info.startUrl)}${info.clientId ? `; client ${mdCode(info.clientId)}` : ''}; run ${mdText(info.startedAt)} (${(info.durationMs / 1000).toFixed(1)} s).`,
 		'',
 		`**${appCheckSummary(results)}** of ${results.length} check${results.length === 1 ? '' : 's'}.`,
 		'',

@@ -6,6 +6,9 @@ import { redactRun } from './redact/redact';
 import { runToMarkdown, runToShellScript } from './report';
 import { exchange, reusedCodeAnnotation, run } from './test-helpers';
 import { leaks } from '$lib/http/leak-forms';
+import { oneLine } from '$lib/markdown';
+import { HOSTILE_VALUES, renderMarkdown, textOf, unsafeMarkup } from '$lib/markdown-testing';
+import { diagnoseRun } from './diagnose-run';
 
 const SECRET = 'Sh0p-Secret-4f8a9b2c1d';
 const TOKEN = 'at-0123456789abcdefghij';
@@ -133,5 +136,44 @@ describe('runToShellScript', () => {
 
 	it('holds no secret or token', () => {
 		for (const value of [SECRET, TOKEN]) expect(leaks(script, value, ['shop'])).toEqual([]);
+	});
+});
+
+describe('runToMarkdown with hostile evidence', () => {
+	/** A run whose every field the report writes holds `value`: a HAR can set each of them. */
+	function hostileRun(value: string) {
+		const token = exchange(
+			'token',
+			{ method: 'POST', url: `https://accounts.example.com/oauth/token?client_id=${value}`, headers: { [value]: value, 'User-Agent': value }, body: `client_id=${value}` },
+			{ status: 418, headers: { [value]: value }, body: value }
+		);
+		const me = exchange('me', { url: `https://accounts.example.com/api/v3/me.json?${value}`, headers: { 'User-Agent': value } }, { status: 418, body: value });
+		for (const e of [token, me]) e.response!.statusText = value;
+		token.label = value;
+		return run({
+			title: value,
+			createdAt: value,
+			sandboxClock: value,
+			target: { kind: 'custom', authUrl: `https://auth.example.com/${value}`, accountsUrl: `https://accounts.example.com/${value}` },
+			link: `https://auth.example.com/sso/student?response_type=code&client_id=${value}&redirect_uri=${value}&country=uk`,
+			callback: { url: `https://shop.example.com/cb?code=${value}`, receivedAt: value },
+			exchanges: [token, me],
+			redactions: [{ what: value, where: value }],
+			sanitised: { hidden: [value] }
+		});
+	}
+
+	it.each(HOSTILE_VALUES)('%j in statusText, headers, URLs, bodies, the client id and the run name adds no markup', (value) => {
+		const hostile = hostileRun(value);
+		const html = renderMarkdown(runToMarkdown(hostile, diagnoseRun(hostile), { origin: ORIGIN }));
+		expect(unsafeMarkup(html)).toEqual([]);
+		const shown = oneLine(value).trim();
+		expect(textOf(/<h1>(.*?)<\/h1>/s.exec(html)![1]!)).toBe(shown);
+		expect(textOf(/<h3>(.*?)<\/h3>/s.exec(html)![1]!)).toBe(`1. token: ${shown}`);
+		// The verdict quotes the status text in the diagnosis's own words, where backticks mark code.
+		if (!value.includes('`')) expect(textOf(/<p><strong>What went wrong:<\/strong>(.*?)<\/p>/s.exec(html)![1]!)).toContain(`418 ${shown}: not in the interface's tables`);
+		const blocks = [...html.matchAll(/<pre><code class="language-http">(.*?)<\/code><\/pre>/gs)].map((m) => textOf(m[1]!));
+		expect(blocks).toHaveLength(2);
+		expect(blocks[0]).toContain(`HTTP/1.1 418 ${value.replace(/\r/g, '\n')}`.trim());
 	});
 });

@@ -22,6 +22,7 @@ import { describeSanitised } from './har/sanitised';
 import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
+import { mdCode, mdFence, mdProse, mdText, oneLine } from '$lib/markdown';
 
 /** Where the explorer is reached (its PUBLIC_ORIGIN), so a report's links work outside it. */
 export interface ReportContext {
@@ -31,23 +32,6 @@ export interface ReportContext {
 
 /** Longest body shown in a report; the rest is in the HAR export. */
 const REPORT_BODY_LIMIT = 4000;
-
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-
-/** Inline code that survives backticks in the text. */
-function code(text: string): string {
-	const longest = Math.max(0, ...(oneLine(text).match(/`+/g) ?? []).map((run) => run.length));
-	const ticks = '`'.repeat(longest + 1);
-	const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-	return `${ticks}${pad}${oneLine(text)}${pad}${ticks}`;
-}
-
-/** A fenced block whose fence is longer than any run of backticks inside. */
-function fenced(text: string, lang: string): string {
-	const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-	const fence = '`'.repeat(Math.max(3, longest + 1));
-	return `${fence}${lang}\n${text}\n${fence}`;
-}
 
 function cut(body: string): string {
 	return body.length > REPORT_BODY_LIMIT ? `${body.slice(0, REPORT_BODY_LIMIT)}\n… (${body.length - REPORT_BODY_LIMIT} more characters)` : body;
@@ -65,7 +49,7 @@ function httpText(exchange: RecordedExchange): string {
 	return [...req, '', ...res].join('\n');
 }
 
-const rowLink = (rowId: string, origin: string) => `[${rowId}](${origin}/reference#${rowId})`;
+const rowLink = (rowId: string, origin: string) => `[${mdText(rowId)}](${origin}/reference#${encodeURIComponent(rowId)})`;
 
 function statusOf(exchange: RecordedExchange): string {
 	if (exchange.response) return `${exchange.response.status} ${exchange.response.statusText}`.trim();
@@ -79,24 +63,25 @@ function provenance(exchange: RecordedExchange): string {
 }
 
 function stepSection(exchange: RecordedExchange, n: number, annotation: Annotation | undefined, origin: string): string {
-	const lines = [`### ${n}. ${exchange.step}: ${oneLine(exchange.label)}${provenance(exchange)}`, '', `${code(`${exchange.request.method} ${exchange.request.url}`)} → ${statusOf(exchange)}`];
+	const heading = `### ${n}. ${mdText(exchange.step)}: ${mdText(exchange.label)}${mdText(provenance(exchange))}`;
+	const lines = [heading, '', `${mdCode(`${exchange.request.method} ${exchange.request.url}`)} → ${mdText(statusOf(exchange))}`];
 	if (annotation) {
-		lines.push('', `**${oneLine(annotation.title)}** (${annotation.outcome}). ${oneLine(annotation.summary)}`);
-		if (annotation.rowId) lines.push('', `Row: ${rowLink(annotation.rowId, origin)}${annotation.causeId ? `, cause \`${annotation.causeId}\`` : ''}`);
-		if (annotation.fix) lines.push('', `Fix: ${oneLine(annotation.fix)}`);
-		for (const problem of annotation.problems ?? []) lines.push('', `- ${oneLine(problem)}`);
+		lines.push('', `**${mdProse(annotation.title)}** (${mdText(annotation.outcome)}). ${mdProse(annotation.summary)}`);
+		if (annotation.rowId) lines.push('', `Row: ${rowLink(annotation.rowId, origin)}${annotation.causeId ? `, cause ${mdCode(annotation.causeId)}` : ''}`);
+		if (annotation.fix) lines.push('', `Fix: ${mdProse(annotation.fix)}`);
+		for (const problem of annotation.problems ?? []) lines.push('', `- ${mdProse(problem)}`);
 	}
-	lines.push('', fenced(httpText(exchange), 'http'));
+	lines.push('', mdFence(httpText(exchange), 'http'));
 	return lines.join('\n');
 }
 
 function callbackOutcome(run: Run, annotation: Annotation | null): string[] {
 	if (!run.callback) return [];
-	if (annotation) return [`The redirect back: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`];
+	if (annotation) return [`The redirect back: ${mdProse(annotation.title)}. ${mdProse(annotation.summary)}`];
 	const result = classifyCallback(run.callback.url, { redirectUri: linkRedirectUri(run) ?? run.callback.url });
-	if (result.kind === 'cancel') return [CANCEL_MEANING];
+	if (result.kind === 'cancel') return [mdProse(CANCEL_MEANING)];
 	if (result.kind === 'code') return ['The user authorised: the redirect back carried a grant code.'];
-	return [oneLine(result.reason)];
+	return [mdProse(result.reason)];
 }
 
 function lastOutcome(run: Run, annotations: AnnotatedFlow): string[] {
@@ -104,16 +89,16 @@ function lastOutcome(run: Run, annotations: AnnotatedFlow): string[] {
 	const last = run.exchanges.at(-1);
 	if (!last) return [];
 	const annotation = annotations.exchanges[n - 1] ?? undefined;
-	const head = `The last step, ${n} (${last.step}), ended with ${statusOf(last)}`;
+	const head = `The last step, ${n} (${mdText(last.step)}), ended with ${mdText(statusOf(last))}`;
 	if (!annotation) return [`${head}.`];
-	return [`${head}: ${oneLine(annotation.title)}. ${oneLine(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${oneLine(annotation.fix)}`] : [])];
+	return [`${head}: ${mdProse(annotation.title)}. ${mdProse(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${mdProse(annotation.fix)}`] : [])];
 }
 
 function flagLines(flags: CrossFlag[], origin: string): string[] {
 	return flags.flatMap((f) => [
-		`- **${f.severity}** (section ${f.section}): ${oneLine(f.message)} Fix: ${oneLine(f.fix)}`,
+		`- **${mdText(f.severity)}** (section ${mdText(f.section)}): ${mdProse(f.message)} Fix: ${mdProse(f.fix)}`,
 		...(f.candidates ?? []).map(
-			(c, i) => `  ${i + 1}. ${rowLink(c.rowId, origin)} \`${c.causeId}\` (${c.likelihood}): ${oneLine(c.why)} Fix: ${oneLine(c.fix)}`
+			(c, i) => `  ${i + 1}. ${rowLink(c.rowId, origin)} ${mdCode(c.causeId)} (${mdText(c.likelihood)}): ${mdProse(c.why)} Fix: ${mdProse(c.fix)}`
 		)
 	]);
 }
@@ -131,16 +116,16 @@ function section(title: string, lines: string[], empty: string): string {
 export function verdictLines(verdict: Verdict, permalink: string, origin: string): string[] {
 	const reference = verdict.reference
 		? verdict.reference.kind === 'row'
-			? `- Row: [${verdict.reference.table} ${verdict.reference.rowId}](${origin}/reference#${verdict.reference.anchor})`
-			: `- Section: [${verdict.reference.section}](${origin}/reference#${verdict.reference.anchor})`
+			? `- Row: [${mdText(`${verdict.reference.table} ${verdict.reference.rowId}`)}](${origin}/reference#${encodeURIComponent(verdict.reference.anchor)})`
+			: `- Section: [${mdText(verdict.reference.section)}](${origin}/reference#${encodeURIComponent(verdict.reference.anchor)})`
 		: null;
 	const exchange = verdict.exchange ? ` (exchange ${verdict.exchange.n})` : '';
 	return [
-		`**${VERDICT_WORDS[verdict.severity]}:** ${oneLine(verdict.what)}`,
+		`**${VERDICT_WORDS[verdict.severity]}:** ${mdProse(verdict.what)}`,
 		'',
 		...(reference ? [reference] : []),
-		`- Likely cause: ${oneLine(verdict.cause)}`,
-		`- Fix: ${oneLine(verdict.fix)}`,
+		`- Likely cause: ${mdProse(verdict.cause)}`,
+		`- Fix: ${mdProse(verdict.fix)}`,
 		`- Run: ${permalink}${exchange}`
 	];
 }
@@ -150,25 +135,25 @@ const VERDICT_WORDS: Record<Verdict['severity'], string> = { error: 'What went w
 export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: ReportContext): string {
 	const { annotations, flags } = diagnosis;
 	const permalink = `${origin}/runs/${run.id}`;
-	const target = `${run.target.kind} (authorisation host ${code(run.target.authUrl || 'unknown')}, accounts host ${code(run.target.accountsUrl || 'unknown')})`;
+	const target = `${mdText(run.target.kind)} (authorisation host ${mdCode(run.target.authUrl || 'unknown')}, accounts host ${mdCode(run.target.accountsUrl || 'unknown')})`;
 	const facts = [
 		`- Permalink: ${permalink} (exports: ${permalink}/export/har, ${permalink}/export/shell)`,
-		`- Recorded: ${run.createdAt}, from ${describeSource(run.source)}`,
+		`- Recorded: ${mdText(run.createdAt)}, from ${mdText(describeSource(run.source))}`,
 		`- Target: ${target}`,
-		...(run.sandboxClock ? [`- Sandbox clock: ${run.sandboxClock}`] : []),
-		...(run.link ? [`- Authorisation link: ${code(run.link)}`] : []),
-		...(run.callback ? [`- Redirect back: ${code(run.callback.url)} at ${run.callback.receivedAt}`] : []),
-		...(run.sanitised ? [`- Sanitised HAR: ${describeSanitised(run.sanitised)}`] : [])
+		...(run.sandboxClock ? [`- Sandbox clock: ${mdText(run.sandboxClock)}`] : []),
+		...(run.link ? [`- Authorisation link: ${mdCode(run.link)}`] : []),
+		...(run.callback ? [`- Redirect back: ${mdCode(run.callback.url)} at ${mdText(run.callback.receivedAt)}`] : []),
+		...(run.sanitised ? [`- Sanitised HAR: ${mdProse(describeSanitised(run.sanitised))}`] : [])
 	];
 	return [
-		`# ${oneLine(run.title)}`,
+		`# ${mdText(run.title)}`,
 		verdictLines(flowVerdict(run, diagnosis), permalink, origin).join('\n'),
 		facts.join('\n'),
 		section('Outcome', [...callbackOutcome(run, annotations.callback), ...lastOutcome(run, annotations)], 'No step was recorded.'),
 		section('What is wrong across the requests', flagLines(flags, origin), 'Nothing: each request is consistent with the others.'),
 		section('Rows matched', rowsMatched(annotations, origin), 'No row of the error tables.'),
 		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, origin)), 'No exchange was recorded.'),
-		section('Redacted', run.redactions.map((r) => `- ${oneLine(r.what)}: ${oneLine(r.where)}`), 'Nothing.')
+		section('Redacted', run.redactions.map((r) => `- ${mdText(r.what)}: ${mdText(r.where)}`), 'Nothing.')
 	].join('\n\n') + '\n';
 }
 
