@@ -77,12 +77,14 @@ interface RunContext {
 export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
 	const started = Date.now();
 	const known = [options.workspaceKey, options.adminToken, ...(options.secrets ?? [])].filter((v): v is string => typeof v === 'string' && v !== '');
-	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, options.config));
+	// The sandbox this run signs in with (the CLI's --auth-url) is the one no start URL or page may reach as the app's.
+	const config: ExplorerConfig = { ...options.config, sandbox: { authUrl: options.authUrl, accountsUrl: options.accountsUrl } };
+	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, config));
 	if (!allowed.ok) throw new AppCheckRefusedError(allowed.message);
 	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };
 	const state = await workspaceState(access);
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
-	const guard = originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
+	const guard = originGuard(config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
 	const proxy = await startGuardingProxy(guard, (origin, message) => {
 		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
 	});

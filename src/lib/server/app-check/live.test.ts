@@ -59,6 +59,13 @@ describe('the live page\'s app check', () => {
 		expect(text).not.toContain(encodeURIComponent(SECRET));
 	});
 
+	it('refuses the sandbox under another name than its own (127.0.0.1 for localhost) before any run', async () => {
+		const answer = await appCheckStream(post({ start_url: 'http://127.0.0.1:3001/sso/student' }), 'app');
+		expect(answer.status).toBe(400);
+		expect((await answer.json()).message).toMatch(/^http:\/\/127\.0\.0\.1:3001 is the sandbox itself/);
+		expect(runs).toHaveLength(0);
+	});
+
 	it('refuses a start URL with a user name or password in it, as the CLI does', async () => {
 		const answer = await appCheckStream(post({ start_url: 'http://user:pass@localhost:4000/login' }), 'app');
 		expect(answer.status).toBe(400);
