@@ -95,7 +95,7 @@ describe('the live page\'s app check', () => {
 		const other = await appCheckStream(post(START, 'b'), 'app');
 		expect(other.status).toBe(409);
 		expect(Number(other.headers.get('retry-after'))).toBeGreaterThan(170);
-		expect((await other.json()).message).toMatch(/^An app check is already running on this server; it ends by \S+ at the latest \(in 18\d s\); try again then\. The slot is then kept for you for 30 s\.$/);
+		expect((await other.json()).message).toMatch(/^An app check is already running on this server; it ends by \S+ at the latest \(in 19\d s\); try again then\. The slot is then kept for you for 30 s\.$/);
 		runs.shift()!.resolve();
 		await first.text();
 		const again = await appCheckStream(post(START, 'a'), 'app');

@@ -22,7 +22,7 @@ import type { AppCheckStreamLine } from '$lib/scenarios/app-check/stream';
 import { config } from '../config';
 import { sessionWorkspaceOf } from '../explorer';
 import { ndjsonResponse } from '../ndjson';
-import { clientScope } from '../sandbox-admin';
+import { clientAddress, clientScope } from '../sandbox-admin';
 import { APP_CHECK_TIME_LIMIT_MS, runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
 import { CheckSlot } from './slot';
@@ -41,7 +41,9 @@ const Body = z.strictObject({
 	only: z.array(z.enum(APP_CHECKS.map((c) => c.id) as [string, ...string[]])).min(1).optional()
 });
 
-const slot = new CheckSlot(APP_CHECK_TIME_LIMIT_MS);
+/** What a run may take past its time limit to close its browser and clear its outcome rule. */
+const WIND_DOWN_MS = 10_000;
+const slot = new CheckSlot(APP_CHECK_TIME_LIMIT_MS + WIND_DOWN_MS);
 
 const refuse = (status: number, message: string, headers: Record<string, string> = {}) => json({ message }, { status, headers });
 
@@ -58,7 +60,7 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 	if (!parsed.success) return refuse(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
 	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
 	// when the request is refused before the run starts.
-	const claim = slot.claim(event.locals.sessionId ?? 'no session');
+	const claim = slot.claim(event.locals.sessionId ?? clientAddress(event) ?? 'unknown');
 	if (!claim.ok) return refuse(409, claim.message, { 'retry-after': String(claim.retryAfterSeconds) });
 	let started = false;
 	try {

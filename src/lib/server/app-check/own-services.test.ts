@@ -40,6 +40,9 @@ describe('the app check never drives this deployment\'s own services as the app'
 		expect(await checkAppUrl('http://intranet.corp:3002/', shared, dns.resolve)).toEqual({ ok: false, message: expect.stringMatching(/^http:\/\/intranet\.corp:3002 is the sandbox itself \(its accounts host\)/) });
 		expect(await checkAppUrl('http://intranet.corp:4000/', shared, dns.resolve)).toEqual({ ok: true, address: '127.0.0.1' });
 		expect(await checkAppUrl('http://app.corp:3001/', shared, dns.resolve)).toEqual({ ok: true, address: '192.168.1.20' });
+		// A name the operator gave this machine (ALLOWED_HOST_NAMES) is this machine, whatever DNS says.
+		const named = testConfig({ HOST: '0.0.0.0', ALLOWED_HOST_NAMES: 'app.corp', EXPLORER_ALLOWED_HOSTS: 'app.corp', EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		expect(await checkAppUrl('http://app.corp:3001/', named, dns.resolve)).toEqual({ ok: false, message: expect.stringMatching(/is the sandbox itself/) });
 		if (lanAddress) {
 			expect((await checkAppUrl('http://lan.corp:3000/', shared, dns.resolve)).ok).toBe(false);
 			expect((await checkAppUrl(`http://${lanAddress}:3001/`, shared, dns.resolve)).ok).toBe(false);

@@ -27,10 +27,13 @@ export function isThisMachineAddress(address: string): boolean {
 	return own.some((i) => bare(i.address.replace(/%.*$/, '')) === bare(address));
 }
 
-/** Whether the host name (or address) of a URL names this machine without asking DNS. */
-export function namesThisMachine(host: string): boolean {
+/**
+ * Whether the host name (or address) of a URL names this machine without asking DNS: localhost, its host name, an
+ * address of it, and `names` (the operator's ALLOWED_HOST_NAMES, names requests may address this machine by).
+ */
+export function namesThisMachine(host: string, names: readonly string[] = []): boolean {
 	const name = bare(host).replace(/\.$/, '');
-	return name === 'localhost' || name.endsWith('.localhost') || name === hostname().toLowerCase() || isThisMachineAddress(name);
+	return name === 'localhost' || name.endsWith('.localhost') || name === hostname().toLowerCase() || names.some((n) => n.toLowerCase() === name) || isThisMachineAddress(name);
 }
 
 interface OwnService {
@@ -59,10 +62,10 @@ function ownServices(config: ExplorerConfig): OwnService[] {
  * address of it counts, on the service's port; a service elsewhere is matched by its origin.
  */
 export function ownServiceReached(url: URL, addresses: readonly string[], config: ExplorerConfig): string | null {
-	const local = namesThisMachine(url.hostname) || addresses.some(isThisMachineAddress);
+	const local = namesThisMachine(url.hostname, config.allowedHostNames) || addresses.some(isThisMachineAddress);
 	const port = effectivePort(url);
 	const hit = ownServices(config).find(
-		(service) => service.origin.origin === url.origin || (local && namesThisMachine(service.origin.hostname) && effectivePort(service.origin) === port)
+		(service) => service.origin.origin === url.origin || (local && namesThisMachine(service.origin.hostname, config.allowedHostNames) && effectivePort(service.origin) === port)
 	);
 	return hit ? `${url.origin} is ${hit.what}, ${hit.origin.origin}; give the address where your app starts its sign-in.` : null;
 }
