@@ -30,7 +30,7 @@ async function main(): Promise<number> {
 		return 2;
 	}
 	const adminToken = process.env['SANDBOX_ADMIN_TOKEN']?.trim() || null;
-	const known = [options.workspaceKey, adminToken].filter((v): v is string => v !== null);
+	const known = [options.workspaceKey, adminToken, options.clientSecret].filter((v): v is string => v !== null);
 	console.log(`Checking ${redact(options.startUrl, known)} against the sandbox at ${options.authUrl}, ${options.checks.length} check${options.checks.length === 1 ? '' : 's'}.\n`);
 	const outcome = await runAppCheck({
 		startUrl: options.startUrl,
@@ -39,6 +39,7 @@ async function main(): Promise<number> {
 		accountsUrl: options.accountsUrl,
 		workspaceKey: options.workspaceKey,
 		adminToken,
+		secrets: options.clientSecret ? [options.clientSecret] : [],
 		checks: options.checks,
 		config: config.config,
 		onResult: (r) => console.log(`  ${verdictLabel(r.verdict).padEnd(7)} ${r.id}`)
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
 main().then(
 	(code) => process.exit(code),
 	(error: unknown) => {
-		const known = [process.env['SANDBOX_WORKSPACE_KEY'], process.env['SANDBOX_ADMIN_TOKEN']].filter((v): v is string => !!v);
+		const known = [process.env['SANDBOX_WORKSPACE_KEY'], process.env['SANDBOX_ADMIN_TOKEN'], process.env['APP_CLIENT_SECRET']].filter((v): v is string => !!v);
 		console.error(redact(`The app check could not run: ${error instanceof Error ? error.message : String(error)}`, known));
 		process.exit(2);
 	}

@@ -10,6 +10,7 @@
  * any other connection is refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
  */
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
@@ -43,6 +44,10 @@ export interface AppCheckRunOptions {
 	onResult?: (result: AppCheckResult) => void;
 	/** How long each step (a page to load, the sandbox to be reached) may take. */
 	stepTimeoutMs?: number;
+	/** Stops the run when it aborts (the live page's request went away): its browser closes, the checks left are not run. */
+	signal?: AbortSignal;
+	/** The whole run's time limit: APP_CHECK_TIME_LIMIT_MS. */
+	timeLimitMs?: number;
 }
 
 export interface AppCheckOutcome {
@@ -56,6 +61,13 @@ export interface AppCheckOutcome {
 export class AppCheckRefusedError extends Error {}
 
 const DEFAULT_STEP_TIMEOUT_MS = 15_000;
+/**
+ * The longest a whole run may take, whatever the app does (a start URL that accepts the connection and never
+ * answers costs each check its step timeout; an app that answers each step just in time, far more): then it
+ * stops, and the checks left are not run. A run of every check takes under a minute on an idle machine and about
+ * two on a loaded one; the live page's slot frees by the limit at the latest.
+ */
+export const APP_CHECK_TIME_LIMIT_MS = 240_000;
 /** How long the app's pages may keep loading after the redirect before the check reads what the user got. */
 const SETTLE_MS = 5_000;
 
@@ -72,17 +84,28 @@ interface RunContext {
 	timeout: number;
 	/** The sandbox's sign-in host, under each name it answers to. */
 	authOrigins: readonly string[];
+	/** Aborts when the run must stop: its time limit, or its caller gone. */
+	stop: AbortSignal;
+	/** Why the run stopped, for the checks it could not finish. */
+	stopped: () => string;
 }
 
 export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
 	const started = Date.now();
+	const limitMs = options.timeLimitMs ?? APP_CHECK_TIME_LIMIT_MS;
+	const timeUp = AbortSignal.timeout(limitMs);
+	const stop = options.signal ? AbortSignal.any([options.signal, timeUp]) : timeUp;
+	const stopped = () =>
+		timeUp.aborted ? `The app check stopped at its time limit (${limitMs / 1000} s) before this check could finish.` : 'The app check was stopped: the page or program that started it went away.';
 	const known = [options.workspaceKey, options.adminToken, ...(options.secrets ?? [])].filter((v): v is string => typeof v === 'string' && v !== '');
-	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, options.config));
+	// The sandbox this run signs in with (the CLI's --auth-url) is the one no start URL or page may reach as the app's.
+	const config: ExplorerConfig = { ...options.config, sandbox: { authUrl: options.authUrl, accountsUrl: options.accountsUrl } };
+	const allowed = options.startCheck ?? (await checkAppUrl(options.startUrl, config));
 	if (!allowed.ok) throw new AppCheckRefusedError(allowed.message);
 	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };
 	const state = await workspaceState(access);
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
-	const guard = originGuard(options.config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
+	const guard = originGuard(config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
 	const proxy = await startGuardingProxy(guard, (origin, message) => {
 		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
 	});
@@ -95,7 +118,9 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 		blocked: [],
 		known,
 		timeout: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
-		authOrigins
+		authOrigins,
+		stop,
+		stopped
 	};
 	const ownBrowser = browser ? null : await launchChromium().catch(async (error: unknown) => {
 		await proxy.close();
@@ -105,7 +130,7 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 	const fingerprints: Fingerprints = {};
 	try {
 		for (const check of options.checks) {
-			const result = await runOne(check, ctx, (browser ?? ownBrowser)!, fingerprints);
+			const result = stop.aborted ? notRun(check, stopped()) : await runOne(check, ctx, (browser ?? ownBrowser)!, fingerprints);
 			results.push(result);
 			options.onResult?.(result);
 		}
@@ -129,12 +154,19 @@ async function runOne(check: AppCheck, ctx: RunContext, browser: Browser, finger
 	// Every connection through the guarding proxy (loopback too: Playwright proxies it); no service worker, whose
 	// fetches would answer the page from a cache the check never saw.
 	const context = await browser.newContext({ proxy: { server: ctx.proxyUrl }, serviceWorkers: 'block' });
+	// When the run stops, whatever the page waits for (a page that never answers) is abandoned and the context
+	// closed; not awaited, since a Playwright call pending on a context closed under it may never settle.
+	let abandon = () => {};
+	const stopped = new Promise<never>((_resolve, reject) => (abandon = () => reject(ctx.stop.reason)));
+	ctx.stop.addEventListener('abort', abandon, { once: true });
 	ctx.blocked = [];
 	try {
-		return await drive(check, ctx, context, fingerprints);
+		return await Promise.race([drive(check, ctx, context, fingerprints), stopped]);
 	} catch (error) {
+		if (ctx.stop.aborted) return notRun(check, ctx.stopped());
 		return notRun(check, redact(`The check stopped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, ctx.known));
 	} finally {
+		ctx.stop.removeEventListener('abort', abandon);
 		await context.close().catch(() => {});
 	}
 }
@@ -199,7 +231,7 @@ async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, 
 
 	await page.goto(options.startUrl);
 	if (options.click) await page.click(options.click);
-	const reached = await Promise.race([watcher.linkSeen.then(() => true), delay(timeout).then(() => false)]);
+	const reached = await Promise.race([watcher.linkSeen.then(() => true), delay(timeout, ctx.stop).then(() => false)]);
 	if (!reached || watcher.link === null) {
 		const where = blocked.length > 0 ? ` Refused: ${blocked.join('; ')}` : '';
 		return notRun(check, redact(`The start URL did not lead to the sandbox's sign-in link (${authOrigins[0]}/sso/…) within ${timeout / 1000} s; the browser is at ${page.url()}.${where}`, ctx.known));
@@ -238,7 +270,7 @@ async function signInAndJudge(
 	const signInProblem = await signInAndDecide(page, user, check.action === 'cancel' ? 'cancel' : 'authorise', () => watcher.decide());
 	if (signInProblem) return notRun(check, redact(signInProblem, ctx.known), clientId);
 
-	const arrived = await Promise.race([watcher.callbackSeen.then(() => true), delay(timeout).then(() => false)]);
+	const arrived = await Promise.race([watcher.callbackSeen.then(() => true), delay(timeout, ctx.stop).then(() => false)]);
 	if (arrived) await settle(page);
 	if (arrived && check.action === 'authorise-then-reload-callback' && watcher.callback) {
 		await page.goto(watcher.callback).catch(() => null);
@@ -254,7 +286,8 @@ async function signInAndJudge(
 	return result;
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; rejects when the run stops. */
+const delay = (ms: number, stop: AbortSignal) => sleep(ms, undefined, { signal: stop });
 
 /** Waits until the app's pages stop loading (redirects, scripts), at most SETTLE_MS. */
 async function settle(page: Page): Promise<void> {

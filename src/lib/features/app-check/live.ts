@@ -6,7 +6,8 @@
  * administers (its own workspace, by the key the session holds, or the default one for the sandbox's
  * administrator), and a read-only workspace (public mode's default) is refused, since the check sets outcome rules
  * on the client. The start URL must be an origin the app check drives (origins.ts). One check runs at a time on a
- * server: each is a Chromium.
+ * server (each is a Chromium; slot.ts says who may take it next and when it frees): it stops at its time limit, and
+ * when the page that started it goes away (the stream closed, the request aborted).
  */
 import type { RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
@@ -19,9 +20,10 @@ import type { AppCheckStreamLine } from '$lib/features/app-check/pure/stream';
 import { config } from '../../platform/config';
 import { sessionWorkspaceOf } from '../walk';
 import { ndjsonResponse } from '../../platform/streams/ndjson';
-import { clientScope } from '../sandbox-admin';
-import { runAppCheck } from './driver';
+import { clientAddress, clientScope } from '../sandbox-admin';
+import { APP_CHECK_TIME_LIMIT_MS, runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
+import { CheckSlot } from './slot';
 import { errorFor, errorResponse } from '../../platform/errors';
 
 const Body = z.strictObject({
@@ -38,9 +40,11 @@ const Body = z.strictObject({
 	only: z.array(z.enum(APP_CHECKS.map((c) => c.id) as [string, ...string[]])).min(1).optional()
 });
 
-let running = false;
+/** What a run may take past its time limit to close its browser and clear its outcome rule. */
+const WIND_DOWN_MS = 10_000;
+const slot = new CheckSlot(APP_CHECK_TIME_LIMIT_MS + WIND_DOWN_MS);
 
-const refuse = (status: number, message: string) => errorResponse(errorFor(status, message));
+const refuse = (status: number, message: string, headers: Record<string, string> = {}) => errorResponse(errorFor(status, message), headers);
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
 	const scope = await clientScope(event, clientId);
@@ -53,10 +57,10 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 	const raw: unknown = await event.request.json().catch(() => undefined);
 	const parsed = Body.safeParse(raw);
 	if (!parsed.success) return refuse(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-	if (running) return refuse(409, 'An app check is already running on this server; try again when it has finished.');
 	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
 	// when the request is refused before the run starts.
-	running = true;
+	const claim = slot.claim(event.locals.sessionId ?? clientAddress(event) ?? 'unknown');
+	if (!claim.ok) return refuse(409, claim.message, { 'retry-after': String(claim.retryAfterSeconds) });
 	let started = false;
 	try {
 		const cfg = config();
@@ -69,7 +73,7 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
 		started = true;
 		return ndjsonResponse<AppCheckStreamLine>(
-			async (send) => {
+			async (send, closed) => {
 				send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
 				try {
 					const outcome = await runAppCheck({
@@ -83,19 +87,20 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 						startCheck: allowed,
 						secrets: [client.client_secret],
 					expectedClientId: clientId,
-						onResult: (result) => send({ type: 'result', result })
+						onResult: (result) => send({ type: 'result', result }),
+						signal: AbortSignal.any([closed, event.request.signal])
 					});
 					send({ type: 'done', summary: appCheckSummary(outcome.results), info: outcome.info, passed: appCheckExitCode(outcome.results) === 0 });
 				} catch (error) {
 					// A refused origin, a missing Chromium, a sandbox that refused: each message says what to do.
 					send({ type: 'error', message: `The app check could not run: ${error instanceof Error ? error.message : String(error)}` });
 				} finally {
-					running = false;
+					claim.release();
 				}
 			},
 			(line) => redact(JSON.stringify(line), known)
 		);
 	} finally {
-		if (!started) running = false;
+		if (!started) claim.release();
 	}
 }

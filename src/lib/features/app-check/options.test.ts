@@ -15,6 +15,7 @@ describe('npm run app-check options', () => {
 				authUrl: 'http://localhost:11001',
 				accountsUrl: 'http://localhost:11002',
 				workspaceKey: null,
+				clientSecret: null,
 				checks: [...APP_CHECKS]
 			}
 		});
@@ -34,6 +35,9 @@ describe('npm run app-check options', () => {
 		expect(parsed.options.checks.map((c) => c.id)).toEqual(['cancel', 'code-reused']);
 		const flag = parseAppCheckArgs(['--start-url', 'http://localhost:4000/', '--workspace-key', 'flag.key'], { SANDBOX_WORKSPACE_KEY: 'ws.key' });
 		expect(flag.ok === true && flag.options.workspaceKey).toBe('flag.key');
+		// The client secret only from the environment (off the process list), for the reports to hide.
+		const secret = parseAppCheckArgs(['--start-url', 'http://localhost:4000/'], { APP_CLIENT_SECRET: ' s3cr3t ' });
+		expect(secret.ok === true && secret.options.clientSecret).toBe('s3cr3t');
 	});
 
 	it('says what is wrong with bad options', () => {

@@ -17,6 +17,8 @@ export interface AppCheckOptions {
 	accountsUrl: string;
 	/** The key of the workspace the app's client is in; none: the default workspace (administered: loopback or the admin token). */
 	workspaceKey: string | null;
+	/** The app's client secret (APP_CLIENT_SECRET), never needed to run: given, the reports hide it in every form the app prints it in. */
+	clientSecret: string | null;
 	checks: AppCheck[];
 }
 
@@ -39,7 +41,8 @@ outcome, and judges what your app's server did and what the user got. Exits 1 wh
   --help                 this text
 
 Without a workspace key the client is in the sandbox's default workspace, which this machine administers (or set
-SANDBOX_ADMIN_TOKEN). The app's origin must be allowed as the explorer's custom targets are (an app on this
+SANDBOX_ADMIN_TOKEN). Set APP_CLIENT_SECRET to your client's secret and the reports hide it in every form your app
+may print it in (the check never sends it anywhere). The app's origin must be allowed as the explorer's custom targets are (an app on this
 machine is, when the explorer is bound to loopback; otherwise EXPLORER_ALLOWED_HOSTS).
 
 Checks: ${APP_CHECKS.map((c) => c.id).join(', ')}`;
@@ -111,6 +114,7 @@ export function parseAppCheckArgs(argv: string[], env: Record<string, string | u
 			authUrl: new URL(authUrl.url).origin,
 			accountsUrl: new URL(accountsUrl.url).origin,
 			workspaceKey: str('workspace-key') ?? (env['SANDBOX_WORKSPACE_KEY']?.trim() || null),
+			clientSecret: env['APP_CLIENT_SECRET']?.trim() || null,
 			checks
 		}
 	};

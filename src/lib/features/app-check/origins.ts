@@ -4,13 +4,14 @@
  * EXPLORER_ALLOW_PRIVATE_TARGETS=on, any https host on a public address when bound to loopback), plus one: when
  * the explorer is bound to loopback (one person's own machine), an app on this machine (`localhost`, 127.0.0.0/8,
  * `[::1]`), the usual place an integrator runs the app they are checking. The sandbox's own hosts are the sign-in's,
- * never the app's.
+ * never the app's, and neither is the explorer: under any name or address that reaches them (own-services.ts).
  */
 import { isIP } from 'node:net';
 import { isLoopbackAddress } from '$lib/sandbox/admin-access';
 import { permissionFor } from '../../platform/outbound/allowlist';
 import type { ExplorerConfig } from '../../platform/config';
 import { checkOutboundUrl, type Resolver } from '../../platform/outbound/ssrf';
+import { ownServiceReached } from './own-services';
 
 /** `address`: where a host name was checked to resolve (the proxy connects there); none for an IP or localhost. */
 export type OriginCheck = { ok: true; address?: string } | { ok: false; message: string };
@@ -25,12 +26,16 @@ export async function checkAppUrl(url: string, config: ExplorerConfig, resolve?:
 	if (!URL.canParse(url)) return { ok: false, message: `"${url}" is not a URL.` };
 	const parsed = new URL(url);
 	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, message: `The app must be on http or https, not ${parsed.protocol.slice(0, -1)}.` };
-	if (permissionFor(parsed, config) === 'sandbox') {
-		return { ok: false, message: `${parsed.origin} is the sandbox itself; give the address where your app starts its sign-in.` };
-	}
+	// Before any lookup (an address, this machine's names, the services' own origins), then on what the name resolves to.
+	const own = ownServiceReached(parsed, [], config);
+	if (own) return { ok: false, message: own };
 	if (config.targetRule === 'public-https' && isThisMachine(parsed)) return { ok: true };
 	const check = await checkOutboundUrl(parsed.href, config, resolve);
-	if (check.ok) return isIP(parsed.hostname.replace(/^\[(.*)\]$/, '$1')) ? { ok: true } : { ok: true, address: check.address };
+	if (check.ok) {
+		const resolved = ownServiceReached(parsed, check.addresses.map((a) => a.address), config);
+		if (resolved) return { ok: false, message: resolved };
+		return isIP(parsed.hostname.replace(/^\[(.*)\]$/, '$1')) ? { ok: true } : { ok: true, address: check.address };
+	}
 	const local = config.targetRule === 'public-https' ? ' An app on this machine (localhost) is allowed as it is.' : '';
 	return { ok: false, message: `The app check does not drive ${parsed.origin}: ${check.message}${local}` };
 }

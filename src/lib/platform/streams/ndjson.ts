@@ -1,22 +1,33 @@
 /**
- * A streamed NDJSON answer (the /scenarios runs, the live page's app check): `run` sends each line as it happens;
- * a browser that went away stops the sending, never the run. `encode` writes one line (JSON by default).
+ * A streamed NDJSON answer (the /scenarios runs, the live page's app check): `run` sends each line as it happens.
+ * A browser that went away stops the sending; `closed` says so, for a run that should stop with it (the app check's
+ * Chromium), while others go on to their end. `encode` writes one line (JSON by default).
  */
-export function ndjsonResponse<Line>(run: (send: (line: Line) => void) => Promise<void>, encode: (line: Line) => string = (line) => JSON.stringify(line)): Response {
+export function ndjsonResponse<Line>(
+	run: (send: (line: Line) => void, closed: AbortSignal) => Promise<void>,
+	encode: (line: Line) => string = (line) => JSON.stringify(line)
+): Response {
 	const encoder = new TextEncoder();
+	const gone = new AbortController();
+	let open = true;
 	const stream = new ReadableStream<Uint8Array>({
 		async start(controller) {
-			let open = true;
 			const send = (line: Line) => {
 				if (!open) return;
 				try {
 					controller.enqueue(encoder.encode(`${encode(line)}\n`));
 				} catch {
-					open = false; // the browser went away; the run goes on to its end
+					open = false; // the browser went away
+					gone.abort();
 				}
 			};
-			await run(send);
+			await run(send, gone.signal);
 			if (open) controller.close();
+		},
+		// The server cancels the body when the browser's connection closes (a closed page, a fetch aborted).
+		cancel() {
+			open = false;
+			gone.abort();
 		}
 	});
 	return new Response(stream, {

@@ -119,7 +119,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		page: 'own-page',
 		needs: { exchange: true, me: false },
 		restartAllowed: false,
-		fix: 'Handle 401 invalid_client from /oauth/token: log it (the client id or secret is wrong) and show a friendly page.'
+		fix: 'Handle 401 invalid_client from /oauth/token: log it (a wrong client id or secret) and show a friendly page.'
 	},
 	{
 		id: 'me-401',

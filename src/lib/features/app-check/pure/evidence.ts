@@ -6,6 +6,7 @@
  */
 import { MASK } from '$lib/http/exchange';
 import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
+import { maskSecretShapes } from './secret-shapes';
 
 /** One main-frame page load after the sandbox sent the browser back to the app. */
 export interface PageHop {
@@ -123,7 +124,8 @@ const LONG_TOKEN = /(?<![A-Za-z0-9_-])(?=[A-Za-z_-]*\d)(?=[0-9_-]*[A-Za-z])[A-Za
 /**
  * Text with every secret hidden: the `known` values (a workspace key, the admin token, a client secret) wherever
  * they appear, in every form they can be echoed in (URL, form, HTML, JSON, base64: secrets.ts),
- * secret parameters (`code=`, `client_secret=`, `access_token=`…) in URLs, forms and JSON, credentials after
+ * the value of anything named like a secret, in any naming style (secret-shapes.ts), the interface's secret
+ * parameters (`code=`, `client_secret=`, `access_token=`…) in URLs, forms and JSON, credentials after
  * Bearer or Basic, and any long credential-like run of characters (a token an app printed on its page).
  */
 export function redact(text: string, known: readonly string[] = []): string {
@@ -131,7 +133,7 @@ export function redact(text: string, known: readonly string[] = []): string {
 		.filter((value) => value.length >= 4)
 		.sort((a, b) => b.length - a.length)
 		.reduce((out, value) => replaceForms(out, value, MASK), text);
-	return scrubbed
+	return maskSecretShapes(scrubbed, MASK)
 		.replace(SECRET_PAIR, (_m, name: string) => `${name}=${MASK}`)
 		.replace(SECRET_JSON, (_m, name: string, colon: string) => `"${name}"${colon}"${MASK}"`)
 		.replace(CREDENTIAL_HEADER, (_m, scheme: string) => `${scheme} ${MASK}`)

@@ -76,6 +76,29 @@ describe('the app check\'s reports', () => {
 		expect(markdown).toContain('```\nat OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)\n```');
 		expect(markdown).toContain('*Fix:* Handle invalid_grant.');
 	});
+
+	it('hides a secret the app printed under a name of its own, in every output, without knowing its value', () => {
+		const SECRET = 'Hunter2-s3cr3t';
+		const printed = [`{"clientSecret":"${SECRET}"}`, `OAUTH_CLIENT_SECRET=${SECRET}`, `client-secret: ${SECRET}`, `the secret is ${SECRET}.`];
+		const results = printed.map((text): AppCheckResult => ({
+			...fail,
+			reason: `The page says ${text}`,
+			evidence: evidence(500, { final: { url: 'http://localhost:4000/cb', status: 500, title: text, excerpt: text }, stackTrace: [text] })
+		}));
+		for (const output of [formatAppCheckTable(results), formatJUnit(results, info), formatAppCheckMarkdown(results, info)]) {
+			expect(output).not.toContain(SECRET);
+			expect(output).toContain('OAUTH_CLIENT_SECRET=••••••');
+		}
+	});
+
+	it('hides every value it knows in every encoding the app may print it in', () => {
+		const secret = 'p&ss+w/rd=1 é';
+		const forms = [encodeURIComponent(secret), 'p&amp;ss+w/rd=1 &eacute;', JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'), Buffer.from(secret).toString('base64')];
+		const result: AppCheckResult = { ...fail, reason: `Echoed: ${forms.join(' | ')}` };
+		for (const output of [formatAppCheckTable([result], [secret]), formatJUnit([result], info, [secret]), formatAppCheckMarkdown([result], info, [secret])]) {
+			for (const form of forms) expect(output).not.toContain(form);
+		}
+	});
 });
 
 describe("the app check's Markdown report with hostile evidence", () => {
