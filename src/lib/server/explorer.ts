@@ -194,7 +194,7 @@ export async function loadCheckPage(sessionId: string | undefined, link: string 
 	const { sandbox } = await services();
 	const demoSecret = sandbox?.store.getClient(DEMO.client_id)?.client_secret ?? DEMO.client_secret;
 	const check = checkLink(link, [
-		{ value: walk.client.clientSecret, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
+		{ value: walk.secret?.value, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
 		{ value: demoSecret, whose: `the demo client's secret (${DEMO.client_id})` }
 	]);
 	// The page shows the link back with the secrets' values masked: they are named, never sent to the browser.
