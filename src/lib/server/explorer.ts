@@ -13,6 +13,7 @@ import { targetRuleText } from './allowlist';
 import { checkLink } from './check';
 import { runOwner } from './run-access';
 import { clientWorkspace } from './client-workspace';
+import { walkClockWorkspace } from './walk-clock';
 import { services } from './services';
 import { keepAddedEvidence } from '$lib/support/join';
 import type { Run } from '$lib/support/run';
@@ -138,19 +139,24 @@ export async function switchWorkspace(sessionId: string, member: SessionWorkspac
 	s.lesson = { cancel: null, authorise: null };
 }
 
-/** The clock of the sandbox workspace holding the walk's client (codes expire on it); null off the sandbox. */
-async function sandboxClock(walk: Walk): Promise<SandboxWorkspace | null> {
-	return walk.target.kind === 'sandbox' ? clientWorkspace(walk.client.clientId) : null;
+/**
+ * The sandbox workspace whose clock the session's walk is on: the one holding the walk's client (codes expire on
+ * it) when the session may read it, else the session's own (walk-clock.ts); null off the sandbox.
+ */
+async function sandboxClock(s: ExplorerSession): Promise<SandboxWorkspace | null> {
+	if (s.walk.target.kind !== 'sandbox') return null;
+	const [holder, own] = await Promise.all([clientWorkspace(s.walk.client.clientId), sessionWorkspace(s)]);
+	return holder && own ? walkClockWorkspace(holder, own) : null;
 }
 
 /** The sandbox's clock when the walk targets the sandbox, real time otherwise. */
-async function clockFor(walk: Walk): Promise<() => Date> {
-	const workspace = await sandboxClock(walk);
+async function clockFor(s: ExplorerSession): Promise<() => Date> {
+	const workspace = await sandboxClock(s);
 	return workspace ? () => workspace.now() : () => new Date();
 }
 
-async function sandboxNow(walk: Walk): Promise<Date | null> {
-	return (await sandboxClock(walk))?.now() ?? null;
+async function sandboxNow(s: ExplorerSession): Promise<Date | null> {
+	return (await sandboxClock(s))?.now() ?? null;
 }
 
 /** A walk is a run once something was sent: the redirect came back, or an exchange went out. A link alone is not. */
@@ -158,15 +164,16 @@ const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 async function view(s: ExplorerSession) {
-	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: runIdOf(s.walk) };
+	return { ...walkView(s.walk, await sandboxNow(s)), runId: runIdOf(s.walk) };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
-async function saveRun({ walk, owner }: ExplorerSession) {
+async function saveRun(s: ExplorerSession) {
+	const { walk, owner } = s;
 	if (!isRun(walk)) return;
 	const { runs } = await services();
 	// Evidence added on the run's page stays when the walk goes on (join.ts).
-	const walked = walkToRun(walk, await sandboxNow(walk), new Date());
+	const walked = walkToRun(walk, await sandboxNow(s), new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
 	runs.save(run, walkSecrets(walk), owner);
 }
@@ -203,7 +210,7 @@ export async function loadCheckPage(sessionId: string | undefined, link: string 
 
 export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {
 	const s = await session(sessionId);
-	recordCallback(s.walk, url, (await clockFor(s.walk))());
+	recordCallback(s.walk, url, (await clockFor(s))());
 	if (s.returnTo === '/learn/cancel' && s.walk.callback) {
 		const { callback } = (await view(s));
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
@@ -230,7 +237,7 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
 	if (!result.ok) return json({ message: result.message }, { status: 400 });
 	await saveRun(s);
-	const step = walkStep(s.walk, await sandboxNow(s.walk), before);
+	const step = walkStep(s.walk, await sandboxNow(s), before);
 	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
 }
 
@@ -253,10 +260,10 @@ export async function walkAction(sessionId: string, action: string, request: Req
 			return answer(s, before, startAuthorisation(s.walk, link));
 		}
 		case 'exchange':
-			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s.walk));
+			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s));
 			return answer(s, before);
 		case 'me':
-			return answer(s, before, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s.walk)));
+			return answer(s, before, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s)));
 		case 'reveal': {
 			const { exchangeId, kind } = await readBody(request, RevealRequest);
 			const value = revealToken(s.walk, exchangeId, kind);
