@@ -33,6 +33,7 @@ import {
 	walkStep,
 	walkToRun,
 	walkView,
+	type DemoSecret,
 	type StepBase,
 	type Walk,
 	type WalkResult
@@ -64,16 +65,18 @@ function sandboxTarget() {
 	return { kind: 'sandbox' as const, ...sandbox };
 }
 
-/**
- * The demo client's settings in the workspace (its copy of the demo client), with its secret as the sandbox holds
- * it now (the control API may change it).
- */
-function demoWalk(workspace: SandboxWorkspace | null): Walk {
+/** The workspace's copy of the demo client, with its secret as the sandbox holds it now (the control API may change it). */
+function demoSecret(workspace: SandboxWorkspace | null): DemoSecret {
 	const clientId = workspace ? fixtureClientId(DEMO.client_id, workspace.id) : DEMO.client_id;
-	const registered = workspace?.getClient(clientId);
+	return { clientId, secret: workspace?.getClient(clientId)?.client_secret ?? DEMO.client_secret };
+}
+
+/** A fresh walk of the sandbox with the workspace's demo client. */
+function demoWalk(workspace: SandboxWorkspace | null): Walk {
+	const { clientId, secret } = demoSecret(workspace);
 	return newWalk(sandboxTarget(), {
 		clientId,
-		clientSecret: registered?.client_secret ?? DEMO.client_secret,
+		clientSecret: secret,
 		redirectUri: `${config().publicOrigin}${DEMO.redirect_path}`,
 		supergroup: 'student',
 		country: 'uk',
@@ -253,7 +256,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 	const before = stepBase(s.walk);
 	switch (action) {
 		case 'client':
-			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg));
+			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s))));
 		case 'start': {
 			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';

@@ -157,12 +157,23 @@ describe('the secret held, bound to its target', () => {
 		for (const form of forms(SECRET)) expect(sentText(w)).not.toContain(form);
 	});
 
-	it('is not brought back by returning to the old target', () => {
+	it("is not brought back by returning to the old target; only the sandbox's demo secret is, for the demo client", () => {
 		const { origin, customConfig } = custom();
+		const toCustom = settings({ kind: 'custom', authUrl: origin, accountsUrl: origin });
+		const demo = { clientId: 'demo-client', secret: 'the-demo-secret' };
 		const w = walk();
-		applySettings(w, settings({ kind: 'custom', authUrl: origin, accountsUrl: origin }), customConfig);
+		applySettings(w, toCustom, customConfig, demo);
+		expect(w.secret, 'not for a custom target, even with the demo client').toBeNull();
 		applySettings(w, settings({ kind: 'sandbox' }), customConfig);
 		expect(w.secret).toBeNull();
+
+		applySettings(w, toCustom, customConfig, demo);
+		applySettings(w, { ...settings({ kind: 'sandbox' }), clientId: 'other-client' }, customConfig, demo);
+		expect(w.secret, 'not for another client').toBeNull();
+
+		applySettings(w, toCustom, customConfig, demo);
+		applySettings(w, settings({ kind: 'sandbox' }), customConfig, demo);
+		expect(w.secret).toEqual({ value: 'the-demo-secret', origin: new URL(config.sandbox.accountsUrl).origin });
 	});
 
 	it('given with the new target, is held for it and sent to it', async () => {

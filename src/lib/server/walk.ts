@@ -109,7 +109,17 @@ export const ClientSettings = z.object({
 });
 export type ClientSettings = z.infer<typeof ClientSettings>;
 
-export function applySettings(walk: Walk, settings: ClientSettings, config: ExplorerConfig): WalkResult {
+/** The sandbox's own secret for the session's demo client, which a fresh walk (and a reset) holds. */
+export interface DemoSecret {
+	clientId: string;
+	secret: string;
+}
+
+/**
+ * Step 1 saved. `demo`: what a reset would hold; a walk brought back to the sandbox with the demo client and no
+ * secret holds it again, so the sandbox keeps needing no configuration.
+ */
+export function applySettings(walk: Walk, settings: ClientSettings, config: ExplorerConfig, demo?: DemoSecret): WalkResult {
 	const target = resolveTarget(settings.target, config);
 	if (!target.ok) return { ok: false, message: target.message };
 	const { clientSecret, target: _, ...client } = settings;
@@ -117,7 +127,8 @@ export function applySettings(walk: Walk, settings: ClientSettings, config: Expl
 	if (!sameTarget(target.target, walk.target)) {
 		// The secret held was given for the old target: it goes with it, whatever the new one is.
 		walk.target = target.target;
-		walk.secret = clientSecret === undefined ? null : holdSecret(clientSecret, walk.target.accountsUrl);
+		const given = clientSecret ?? (walk.target.kind === 'sandbox' && demo?.clientId === client.clientId ? demo.secret : undefined);
+		walk.secret = given === undefined ? null : holdSecret(given, walk.target.accountsUrl);
 		resetSteps(walk);
 	} else if (clientSecret !== undefined && clientSecret !== walk.secret?.value) {
 		// A new secret starts a new run: the exchanges so far carry the old one, which masking no longer knows. The
