@@ -39,7 +39,7 @@ function get(port: number, host: string, path = '/') {
 		const req = request({ host: '127.0.0.1', port, path, headers: { host }, agent: false }, (res) => {
 			let body = '';
 			res.on('data', (c: Buffer) => (body += c.toString()));
-			res.on('end', () => resolve({ status: res.statusCode!, body, type: res.headers['content-type'], sniffing: res.headers['x-content-type-options'] }));
+			res.on('end', () => resolve({ status: res.statusCode!, body, type: res.headers['content-type'], sniffing: res.headers['x-content-type-options']?.toString() }));
 		});
 		req.on('error', reject);
 		req.end();
