@@ -29,7 +29,7 @@ export interface RecordedResponse {
 
 /** Why no usable response came back. */
 export type TransportFailure =
-	| { kind: 'refused'; message: string } // the target is not allowed by the operator (SSRF guard)
+	| { kind: 'refused'; message: string } // not sent: the target is not allowed (SSRF guard), or a held secret would go elsewhere
 	| { kind: 'unreachable'; message: string } // DNS failure, connection refused or reset
 	| { kind: 'timeout'; message: string; timeoutMs: number }
 	| { kind: 'too-large'; message: string };

@@ -1,7 +1,7 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { foreignHost, ownHostNames, refuseForeignHosts, slowClientOptions } from './listener-guards';
+import { foreignHost, ownHostNames, refuseForeignHosts, refuseSniffing, slowClientOptions } from './listener-guards';
 
 const local = ownHostNames('http://localhost:3000', []);
 
@@ -31,37 +31,55 @@ describe('foreignHost', () => {
 	});
 });
 
-describe('refuseForeignHosts', () => {
-	let server: Server | undefined;
-	afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-	function get(port: number, host: string) {
-		return new Promise<{ status: number; body: string }>((resolve, reject) => {
-			const req = request({ host: '127.0.0.1', port, path: '/', headers: { host }, agent: false }, (res) => {
-				let body = '';
-				res.on('data', (c: Buffer) => (body += c.toString()));
-				res.on('end', () => resolve({ status: res.statusCode!, body }));
-			});
-			req.on('error', reject);
-			req.end();
+function get(port: number, host: string, path = '/') {
+	return new Promise<{ status: number; body: string; type: string | undefined; sniffing: string | undefined }>((resolve, reject) => {
+		const req = request({ host: '127.0.0.1', port, path, headers: { host }, agent: false }, (res) => {
+			let body = '';
+			res.on('data', (c: Buffer) => (body += c.toString()));
+			res.on('end', () => resolve({ status: res.statusCode!, body, type: res.headers['content-type'], sniffing: res.headers['x-content-type-options']?.toString() }));
 		});
-	}
+		req.on('error', reject);
+		req.end();
+	});
+}
 
+async function listen(handler: RequestListener): Promise<number> {
+	server = createServer(slowClientOptions({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 }), handler);
+	await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+	return (server.address() as AddressInfo).port;
+}
+
+describe('refuseForeignHosts', () => {
 	it('answers 421 before the handler sees a request to a foreign name', async () => {
 		let handled = 0;
-		server = createServer(
-			slowClientOptions({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 }),
+		const port = await listen(
 			refuseForeignHosts(local, (_req, res) => {
 				handled++;
 				res.end('ok');
 			})
 		);
-		await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
-		expect(await get(port, 'rebind.evil')).toMatchObject({ status: 421, body: expect.stringContaining('ALLOWED_HOST_NAMES') });
+		expect(await get(port, 'rebind.evil')).toMatchObject({ status: 421, body: expect.stringContaining('ALLOWED_HOST_NAMES'), sniffing: 'nosniff' });
 		expect(handled).toBe(0);
-		expect(await get(port, `localhost:${port}`)).toEqual({ status: 200, body: 'ok' });
+		expect(await get(port, `localhost:${port}`)).toMatchObject({ status: 200, body: 'ok' });
 		expect(handled).toBe(1);
+	});
+});
+
+describe('refuseSniffing', () => {
+	it('says nosniff on every response, however the handler writes its headers, and keeps them', async () => {
+		const port = await listen(
+			refuseSniffing((req, res) => {
+				if (req.url === '/object') res.writeHead(200, { 'Content-Type': 'text/css' }).end('a{}');
+				else if (req.url === '/array') res.writeHead(404, ['Content-Type', 'text/html', 'X-Other', '1']).end('<p>');
+				else res.end('plain');
+			})
+		);
+		expect(await get(port, `localhost:${port}`, '/object')).toMatchObject({ status: 200, type: 'text/css', sniffing: 'nosniff' });
+		expect(await get(port, `localhost:${port}`, '/array')).toMatchObject({ status: 404, type: 'text/html', sniffing: 'nosniff' });
+		expect(await get(port, `localhost:${port}`, '/plain')).toMatchObject({ status: 200, body: 'plain', sniffing: 'nosniff' });
 	});
 });
 

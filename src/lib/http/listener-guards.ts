@@ -1,6 +1,6 @@
 /**
  * Guards every listener of the process shares (the explorer and the sandbox's two hosts): requests must address
- * one of the deployment's own names (DNS rebinding), and slow clients are cut off. Pure node:http, no configuration
+ * one of the deployment's own names (DNS rebinding), slow clients are cut off, and no body is sniffed. Pure node:http, no configuration
  * read here: callers pass what the explorer's config.ts parsed. Neutral, so the sandbox may use it too.
  */
 import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
@@ -43,13 +43,27 @@ export function foreignHost(host: string | undefined, listenerPort: number, name
 	return `This server does not answer to the name "${host.slice(0, 100)}". Use localhost:${listenerPort}, or add the name to ALLOWED_HOST_NAMES.`;
 }
 
+/** Browsers take a body for the type it is sent as, never guessing HTML or script from its bytes. */
+const NO_SNIFFING = { 'X-Content-Type-Options': 'nosniff' } as const;
+
+/**
+ * Wraps a listener so every response it writes says `nosniff`, static files and error pages included. Set before
+ * the handler runs: headers the handler writes are merged with it.
+ */
+export function refuseSniffing(handler: RequestListener): RequestListener {
+	return (req: IncomingMessage, res: ServerResponse) => {
+		for (const [name, value] of Object.entries(NO_SNIFFING)) res.setHeader(name, value);
+		return handler(req, res);
+	};
+}
+
 /** Wraps a listener so a request to a foreign name gets a 421 (Misdirected Request) and reaches nothing else. */
 export function refuseForeignHosts(names: OwnHostNames, handler: RequestListener): RequestListener {
 	return (req: IncomingMessage, res: ServerResponse) => {
 		const problem = foreignHost(req.headers.host, req.socket.localPort ?? 0, names);
 		if (problem === null) return handler(req, res);
 		req.resume();
-		res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(problem), Connection: 'close' });
+		res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', ...NO_SNIFFING, 'Content-Length': Buffer.byteLength(problem), Connection: 'close' });
 		res.end(problem);
 	};
 }

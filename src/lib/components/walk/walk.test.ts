@@ -31,7 +31,7 @@ describe('codeFromOtherClient', () => {
 describe('saveEffect', () => {
 	const view = {
 		target: { kind: 'sandbox' as const, authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
-		client: { clientId: 'demo-client' },
+		client: { clientId: 'demo-client', secret: { set: true } },
 		link: 'http://localhost:3001/sso/student?client_id=demo-client',
 		callback: { result: { kind: 'code', code: 'c' } },
 		exchanges: [{}]
@@ -43,7 +43,14 @@ describe('saveEffect', () => {
 	it('says a change of target starts a new walk', () => {
 		expect(saveEffect(view, { target: { kind: 'custom', authUrl: 'https://a.example', accountsUrl: 'https://b.example' }, clientId: 'demo-client' })).toMatch(/new walk starts/);
 	});
-	it('says nothing when nothing that matters changes', () => {
+	it('says the secret held stays with the old target unless one is typed for the new one', () => {
+		const custom = { kind: 'custom' as const, authUrl: 'https://a.example', accountsUrl: 'https://b.example' };
+		expect(saveEffect(view, { target: custom, clientId: 'demo-client' })).toMatch(/new walk starts.*secret held is for the current target only/);
+		expect(saveEffect(view, { target: custom, clientId: 'demo-client', clientSecret: 's' })).not.toMatch(/secret/);
+		const notBegun = { ...(view as object), link: null, callback: null } as never;
+		expect(saveEffect(notBegun, { target: custom, clientId: 'demo-client' })).toMatch(/^The client secret held is for the current target only/);
+	});
+		it('says nothing when nothing that matters changes', () => {
 		expect(saveEffect(view, { target: sandbox, clientId: 'demo-client' })).toBeNull();
 	});
 });

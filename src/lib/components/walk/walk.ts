@@ -50,7 +50,12 @@ export function saveEffect(view: Pick<WalkView, 'target' | 'client' | 'callback'
 		next.target.kind !== view.target.kind ||
 		(next.target.kind === 'custom' && !(sameBase(next.target.authUrl, view.target.authUrl) && sameBase(next.target.accountsUrl, view.target.accountsUrl)));
 	const begun = view.link !== null || view.callback !== null;
-	if (targetChanged) return begun ? 'Saving changes the target: a new walk starts, and the link, code and exchanges so far stay only in their saved run.' : null;
+	if (targetChanged) {
+		// The server holds a secret for its target only (server/held-secret.ts).
+		const secretGoes = view.client.secret.set && next.clientSecret === undefined ? "The client secret held is for the current target only: type the new target's (the sandbox's demo client has its own)." : null;
+		const newWalk = begun ? 'Saving changes the target: a new walk starts, and the link, code and exchanges so far stay only in their saved run.' : null;
+		return [newWalk, secretGoes].filter((s) => s !== null).join(' ') || null;
+	}
 	const clientChanged = next.clientId !== view.client.clientId;
 	const secretChanged = next.clientSecret !== undefined;
 	if (!clientChanged && !secretChanged) return null;

@@ -20,6 +20,7 @@ import { chunksOf, readBodyUpTo, DEFAULT_BODY_LIMIT, tooLarge } from '../../plat
 import { clientWorkspace } from '../../platform/client-workspace';
 import { config } from '../../platform/config';
 import { send, type OutboundRequest } from '../../platform/outbound/outbound';
+import { holdSecret, type HeldSecret } from '../../platform/outbound/held-secret';
 import { mayReadWorkspaceLog } from '../sandbox-admin';
 import type { RunStore } from './store';
 import { services } from '../../platform/services';
@@ -65,12 +66,12 @@ async function pasted(kind: 'curl' | 'http', text: string, sendNow: boolean): Pr
 
 const SENDABLE = new Set(['GET', 'POST', 'DELETE']);
 
-/** The request sent through the outbound proxy, recorded; or why it cannot be sent. */
-async function sendAgain(original: RecordedExchange, request: RecordedExchange['request']): Promise<RecordedExchange | string> {
+/** The request sent through the outbound proxy, recorded; or why it cannot be sent. `holds`: the secrets put back in it. */
+async function sendAgain(original: RecordedExchange, request: RecordedExchange['request'], holds: readonly HeldSecret[] = []): Promise<RecordedExchange | string> {
 	const method = request.method.toUpperCase();
 	if (!SENDABLE.has(method)) return `A ${method} request cannot be sent from the explorer: only GET, POST and DELETE.`;
 	const outbound: OutboundRequest = { method: method as OutboundRequest['method'], url: request.url, headers: headersToSend(request), body: request.body };
-	const exchange = await send(outbound, { config: config(), step: original.step, label: `${original.label}, sent from the run` });
+	const exchange = await send(outbound, { config: config(), step: original.step, label: `${original.label}, sent from the run`, holds });
 	return { ...exchange, evidence: { source: 'sent', timed: true, matchedBy: 'time' } };
 }
 
@@ -103,10 +104,11 @@ async function sendFromRun(event: RequestEvent, run: Run, exchangeId: string): P
 	if (held.response) return refused(400, 'This exchange already has its answer.');
 	const { workspace, clientId } = await readableClient(event, run);
 	const secret = workspace && clientId !== undefined ? workspace.getClient(clientId)?.client_secret : undefined;
-	const holder = secret && clientId !== undefined ? { clientId, secret, accountsOrigin: new URL(config().sandbox.accountsUrl).origin } : undefined;
+	const sandbox = secret ? holdSecret(secret, config().sandbox.accountsUrl) : null;
+	const holder = sandbox && clientId !== undefined ? { clientId, secret: sandbox.value, accountsOrigin: sandbox.origin } : undefined;
 	const resend = requestToResend(held, holder);
 	if (!resend.ok) return refused(400, resend.message);
-	const exchange = await sendAgain(held, resend.request);
+	const exchange = await sendAgain(held, resend.request, sandbox ? [sandbox] : []);
 	if (typeof exchange === 'string') return refused(400, exchange);
 	return {
 		ok: true,

@@ -13,6 +13,7 @@ import { targetRuleText } from '../../platform/outbound/allowlist';
 import { checkLink } from './check';
 import { runOwner } from '../runs';
 import { clientWorkspace } from '../../platform/client-workspace';
+import { walkClockWorkspace } from './walk-clock';
 import { services } from '../../platform/services';
 import { keepAddedEvidence } from '$lib/features/runs/pure';
 import type { Run } from '$lib/features/runs/pure';
@@ -32,6 +33,7 @@ import {
 	walkStep,
 	walkToRun,
 	walkView,
+	type DemoSecret,
 	type StepBase,
 	type Walk,
 	type WalkResult
@@ -64,16 +66,18 @@ function sandboxTarget() {
 	return { kind: 'sandbox' as const, ...sandbox };
 }
 
-/**
- * The demo client's settings in the workspace (its copy of the demo client), with its secret as the sandbox holds
- * it now (the control API may change it).
- */
-function demoWalk(workspace: SandboxWorkspace | null): Walk {
+/** The workspace's copy of the demo client, with its secret as the sandbox holds it now (the control API may change it). */
+function demoSecret(workspace: SandboxWorkspace | null): DemoSecret {
 	const clientId = workspace ? fixtureClientId(DEMO.client_id, workspace.id) : DEMO.client_id;
-	const registered = workspace?.getClient(clientId);
+	return { clientId, secret: workspace?.getClient(clientId)?.client_secret ?? DEMO.client_secret };
+}
+
+/** A fresh walk of the sandbox with the workspace's demo client. */
+function demoWalk(workspace: SandboxWorkspace | null): Walk {
+	const { clientId, secret } = demoSecret(workspace);
 	return newWalk(sandboxTarget(), {
 		clientId,
-		clientSecret: registered?.client_secret ?? DEMO.client_secret,
+		clientSecret: secret,
 		redirectUri: `${config().publicOrigin}${DEMO.redirect_path}`,
 		supergroup: 'student',
 		country: 'uk',
@@ -139,19 +143,24 @@ export async function switchWorkspace(sessionId: string, member: SessionWorkspac
 	s.lesson = { cancel: null, authorise: null };
 }
 
-/** The clock of the sandbox workspace holding the walk's client (codes expire on it); null off the sandbox. */
-async function sandboxClock(walk: Walk): Promise<SandboxWorkspace | null> {
-	return walk.target.kind === 'sandbox' ? clientWorkspace(walk.client.clientId) : null;
+/**
+ * The sandbox workspace whose clock the session's walk is on: the one holding the walk's client (codes expire on
+ * it) when the session may read it, else the session's own (walk-clock.ts); null off the sandbox.
+ */
+async function sandboxClock(s: ExplorerSession): Promise<SandboxWorkspace | null> {
+	if (s.walk.target.kind !== 'sandbox') return null;
+	const [holder, own] = await Promise.all([clientWorkspace(s.walk.client.clientId), sessionWorkspace(s)]);
+	return holder && own ? walkClockWorkspace(holder, own) : null;
 }
 
 /** The sandbox's clock when the walk targets the sandbox, real time otherwise. */
-async function clockFor(walk: Walk): Promise<() => Date> {
-	const workspace = await sandboxClock(walk);
+async function clockFor(s: ExplorerSession): Promise<() => Date> {
+	const workspace = await sandboxClock(s);
 	return workspace ? () => workspace.now() : () => new Date();
 }
 
-async function sandboxNow(walk: Walk): Promise<Date | null> {
-	return (await sandboxClock(walk))?.now() ?? null;
+async function sandboxNow(s: ExplorerSession): Promise<Date | null> {
+	return (await sandboxClock(s))?.now() ?? null;
 }
 
 /** A walk is a run once something was sent: the redirect came back, or an exchange went out. A link alone is not. */
@@ -159,15 +168,16 @@ const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 async function view(s: ExplorerSession) {
-	return { ...walkView(s.walk, await sandboxNow(s.walk)), runId: runIdOf(s.walk) };
+	return { ...walkView(s.walk, await sandboxNow(s)), runId: runIdOf(s.walk) };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
-async function saveRun({ walk, owner }: ExplorerSession) {
+async function saveRun(s: ExplorerSession) {
+	const { walk, owner } = s;
 	if (!isRun(walk)) return;
 	const { runs } = await services();
 	// Evidence added on the run's page stays when the walk goes on (join.ts).
-	const walked = walkToRun(walk, await sandboxNow(walk), new Date());
+	const walked = walkToRun(walk, await sandboxNow(s), new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
 	runs.save(run, walkSecrets(walk), owner);
 }
@@ -195,7 +205,7 @@ export async function loadCheckPage(sessionId: string | undefined, link: string 
 	const { sandbox } = await services();
 	const demoSecret = sandbox?.store.getClient(DEMO.client_id)?.client_secret ?? DEMO.client_secret;
 	const check = checkLink(link, [
-		{ value: walk.client.clientSecret, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
+		{ value: walk.secret?.value, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
 		{ value: demoSecret, whose: `the demo client's secret (${DEMO.client_id})` }
 	]);
 	// The page shows the link back with the secrets' values masked: they are named, never sent to the browser.
@@ -204,7 +214,7 @@ export async function loadCheckPage(sessionId: string | undefined, link: string 
 
 export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {
 	const s = await session(sessionId);
-	recordCallback(s.walk, url, (await clockFor(s.walk))());
+	recordCallback(s.walk, url, (await clockFor(s))());
 	if (s.returnTo === '/learn/cancel' && s.walk.callback) {
 		const { callback } = (await view(s));
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
@@ -231,7 +241,7 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
 	if (!result.ok) throw badRequest(result.message);
 	await saveRun(s);
-	const step = walkStep(s.walk, await sandboxNow(s.walk), before);
+	const step = walkStep(s.walk, await sandboxNow(s), before);
 	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
 }
 
@@ -247,17 +257,17 @@ export async function walkAction(sessionId: string, action: string, request: Req
 	const before = stepBase(s.walk);
 	switch (action) {
 		case 'client':
-			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg));
+			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s))));
 		case 'start': {
 			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';
 			return answer(s, before, startAuthorisation(s.walk, link));
 		}
 		case 'exchange':
-			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s.walk));
+			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s));
 			return answer(s, before);
 		case 'me':
-			return answer(s, before, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s.walk)));
+			return answer(s, before, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s)));
 		case 'reveal': {
 			const { exchangeId, kind } = await readBody(request, RevealRequest);
 			const value = revealToken(s.walk, exchangeId, kind);

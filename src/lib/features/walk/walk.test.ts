@@ -120,6 +120,83 @@ describe('walkView', () => {
 	});
 });
 
+describe('the secret held, bound to its target', () => {
+	/** The test server as a custom target: the same host, allowed by the operator, under another name than the sandbox's. */
+	const custom = () => {
+		const port = new URL(config.sandbox.accountsUrl).port;
+		const origin = `http://127.0.0.1:${port}`;
+		const customConfig = testConfig({ ACCOUNTS_PORT: port, EXPLORER_ALLOWED_HOSTS: `127.0.0.1:${port}`, EXPLORER_ALLOW_PRIVATE_TARGETS: 'on' });
+		return { origin, customConfig };
+	};
+	const settings = (target: ClientSettings['target'], clientSecret?: string): ClientSettings => ({
+		target,
+		clientId: 'demo-client',
+		...(clientSecret === undefined ? {} : { clientSecret }),
+		redirectUri: 'http://localhost:3000/callback',
+		supergroup: 'student',
+		country: 'uk',
+		responseType: 'code',
+		extraLinkParams: []
+	});
+	const withCode = (w: Walk) => {
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=x&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+	};
+	const sentText = (w: Walk) => w.exchanges.map(({ exchange: { request } }) => `${request.url} ${JSON.stringify(request.headers)} ${request.body}`).join('\n');
+
+	it('is dropped when the target changes without a new secret: the new target receives none, in any transport', async () => {
+		const { origin, customConfig } = custom();
+		const w = walk();
+		expect(applySettings(w, settings({ kind: 'custom', authUrl: origin, accountsUrl: origin }), customConfig)).toEqual({ ok: true });
+		expect(w.secret).toBeNull();
+		expect(walkView(w, null).client.secret).toEqual({ set: false });
+		withCode(w);
+		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) await exchangeCode(w, { transport }, customConfig, () => new Date());
+		await exchangeCode(w, { transport: 'query', tamper: 'secret' }, customConfig, () => new Date());
+		expect(w.exchanges.map((e) => e.exchange.failure)).toEqual([null, null, null, null, null]);
+		for (const form of forms(SECRET)) expect(sentText(w)).not.toContain(form);
+	});
+
+	it("is not brought back by returning to the old target; only the sandbox's demo secret is, for the demo client", () => {
+		const { origin, customConfig } = custom();
+		const toCustom = settings({ kind: 'custom', authUrl: origin, accountsUrl: origin });
+		const demo = { clientId: 'demo-client', secret: 'the-demo-secret' };
+		const w = walk();
+		applySettings(w, toCustom, customConfig, demo);
+		expect(w.secret, 'not for a custom target, even with the demo client').toBeNull();
+		applySettings(w, settings({ kind: 'sandbox' }), customConfig);
+		expect(w.secret).toBeNull();
+
+		applySettings(w, toCustom, customConfig, demo);
+		applySettings(w, { ...settings({ kind: 'sandbox' }), clientId: 'other-client' }, customConfig, demo);
+		expect(w.secret, 'not for another client').toBeNull();
+
+		applySettings(w, toCustom, customConfig, demo);
+		applySettings(w, settings({ kind: 'sandbox' }), customConfig, demo);
+		expect(w.secret).toEqual({ value: 'the-demo-secret', origin: new URL(config.sandbox.accountsUrl).origin });
+	});
+
+	it('given with the new target, is held for it and sent to it', async () => {
+		const { origin, customConfig } = custom();
+		const w = walk();
+		applySettings(w, settings({ kind: 'custom', authUrl: origin, accountsUrl: origin }, 'the-custom-secret'), customConfig);
+		expect(w.secret).toEqual({ value: 'the-custom-secret', origin });
+		withCode(w);
+		await exchangeCode(w, { transport: 'query' }, customConfig, () => new Date());
+		expect(new URL(w.exchanges[0]!.exchange.request.url).searchParams.get('client_secret')).toBe('the-custom-secret');
+	});
+
+	it('is never sent to a target it was not given for, even held by a walk pointed elsewhere behind its back', async () => {
+		const { origin, customConfig } = custom();
+		const w = walk();
+		withCode(w);
+		w.target = { kind: 'custom', authUrl: origin, accountsUrl: origin };
+		await exchangeCode(w, { transport: 'form' }, customConfig, () => new Date());
+		await exchangeCode(w, { transport: 'basic', tamper: 'secret' }, customConfig, () => new Date());
+		for (const form of forms(SECRET)) expect(sentText(w)).not.toContain(form);
+	});
+});
+
 describe('walkStep', () => {
 	it('answers each step with what changed; merged into what the browser held, it gives the whole view, never a secret', async () => {
 		const w = walk();

@@ -18,12 +18,13 @@ import type { KnownSecrets } from '$lib/features/runs/pure';
 import type { Frozen } from '$lib/frozen';
 import type { ExplorerConfig } from '../../platform/config';
 import { resolveTarget, type Target } from '../../platform/outbound/targets';
+import { holdSecret, secretFor, type HeldSecret } from '../../platform/outbound/held-secret';
 import { buildMeRequest, buildTokenRequest } from './requests';
 import { send } from '../../platform/outbound/outbound';
 
+/** The walk's client as step 1 sets it; its secret is held apart, bound to the target (`Walk.secret`). */
 export interface WalkClient {
 	clientId: string;
-	clientSecret?: string;
 	redirectUri: string;
 	supergroup: string;
 	country: string;
@@ -49,6 +50,11 @@ export interface Walk {
 	runId: string;
 	target: Target;
 	client: WalkClient;
+	/**
+	 * The client secret, bound to the target's accounts host it was given for. Set only with its target
+	 * (`newWalk`, `applySettings`): a walk pointed elsewhere holds none until one is given for the new target.
+	 */
+	secret: HeldSecret | null;
 	link: string | null;
 	/** The redirect URI and client ID of the link the browser was sent to; the exchange must repeat them. */
 	linkRedirectUri: string | null;
@@ -63,11 +69,12 @@ export interface Walk {
 export type WalkResult = { ok: true } | { ok: false; message: string };
 
 /** A fresh walk against the sandbox with its demo client, so the explorer works with zero configuration. */
-export function newWalk(target: Target, demo: WalkClient): Walk {
+export function newWalk(target: Target, { clientSecret, ...demo }: WalkClient & { clientSecret?: string }): Walk {
 	return {
 		runId: newRunId(),
 		target,
 		client: { ...demo, extraLinkParams: [...demo.extraLinkParams] },
+		secret: clientSecret === undefined ? null : holdSecret(clientSecret, target.accountsUrl),
 		link: null,
 		linkRedirectUri: null,
 		linkClientId: null,
@@ -102,25 +109,49 @@ export const ClientSettings = z.object({
 });
 export type ClientSettings = z.infer<typeof ClientSettings>;
 
-export function applySettings(walk: Walk, settings: ClientSettings, config: ExplorerConfig): WalkResult {
+/** The sandbox's own secret for the session's demo client, which a fresh walk (and a reset) holds. */
+export interface DemoSecret {
+	clientId: string;
+	secret: string;
+}
+
+/**
+ * Step 1 saved. `demo`: what a reset would hold; a walk brought back to the sandbox with the demo client and no
+ * secret holds it again, so the sandbox keeps needing no configuration.
+ */
+export function applySettings(walk: Walk, settings: ClientSettings, config: ExplorerConfig, demo?: DemoSecret): WalkResult {
 	const target = resolveTarget(settings.target, config);
 	if (!target.ok) return { ok: false, message: target.message };
-	const targetChanged = target.target.authUrl !== walk.target.authUrl || target.target.accountsUrl !== walk.target.accountsUrl;
 	const { clientSecret, target: _, ...client } = settings;
-	const secretChanged = clientSecret !== undefined && clientSecret !== walk.client.clientSecret;
-	walk.target = target.target;
-	walk.client = { ...walk.client, ...client, ...(clientSecret !== undefined ? { clientSecret } : {}) };
-	if (targetChanged) resetSteps(walk);
-	// A new secret starts a new run: the exchanges so far carry the old one, which masking no longer knows. The
-	// code received stays, so step 3 can show what the service says to it under another client's credentials.
-	else if (secretChanged) restartExchanges(walk);
+	walk.client = { ...walk.client, ...client };
+	if (!sameTarget(target.target, walk.target)) {
+		// The secret held was given for the old target: it goes with it, whatever the new one is.
+		walk.target = target.target;
+		const given = clientSecret ?? (walk.target.kind === 'sandbox' && demo?.clientId === client.clientId ? demo.secret : undefined);
+		walk.secret = given === undefined ? null : holdSecret(given, walk.target.accountsUrl);
+		resetSteps(walk);
+	} else if (clientSecret !== undefined && clientSecret !== walk.secret?.value) {
+		// A new secret starts a new run: the exchanges so far carry the old one, which masking no longer knows. The
+		// code received stays, so step 3 can show what the service says to it under another client's credentials.
+		walk.secret = holdSecret(clientSecret, walk.target.accountsUrl);
+		restartExchanges(walk);
+	}
 	return { ok: true };
 }
 
+const sameTarget = (a: Target, b: Target) => a.kind === b.kind && a.authUrl === b.authUrl && a.accountsUrl === b.accountsUrl;
+
+/** The walk's secret's value, for what is shown or masked (never for what is sent: `secretFor`). */
+const secretValue = (walk: Walk) => walk.secret?.value;
+
+/** What the outbound proxy is told the walk holds, so it refuses to send it anywhere but its own host. */
+const held = (walk: Walk) => (walk.secret ? [walk.secret] : []);
+
 /** Findings only the server can make: the secret's value in the link. */
 export function serverFindings(walk: Walk, link: string): Finding[] {
-	if (!walk.client.clientSecret) return [];
-	return lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id === SECRET_VALUE_FINDING);
+	const secret = secretValue(walk);
+	if (!secret) return [];
+	return lintLink(link, { secret }).filter((f) => f.id === SECRET_VALUE_FINDING);
 }
 
 /** Each walk's server findings, linted again only when its link or secret changed (every view shows them). */
@@ -128,9 +159,9 @@ const findingsOfWalk = new WeakMap<Walk, { link: string; secret: string | undefi
 
 function linkFindings(walk: Walk, link: string): Finding[] {
 	const known = findingsOfWalk.get(walk);
-	if (known?.link === link && known.secret === walk.client.clientSecret) return known.findings;
+	if (known?.link === link && known.secret === secretValue(walk)) return known.findings;
 	const findings = serverFindings(walk, link);
-	findingsOfWalk.set(walk, { link, secret: walk.client.clientSecret, findings });
+	findingsOfWalk.set(walk, { link, secret: secretValue(walk), findings });
 	return findings;
 }
 
@@ -139,7 +170,7 @@ function linkFindings(walk: Walk, link: string): Finding[] {
  * anywhere, or any `client_secret` parameter (whose value could be a secret of another client).
  */
 export function startAuthorisation(walk: Walk, link: string): WalkResult {
-	const leaks = lintLink(link, { secret: walk.client.clientSecret }).filter((f) => f.id.startsWith('client-secret'));
+	const leaks = lintLink(link, { secret: secretValue(walk) }).filter((f) => f.id.startsWith('client-secret'));
 	if (leaks.length > 0) return { ok: false, message: `Not opened: ${leaks[0]!.message}` };
 	const redirectUri = safeParam(link, 'redirect_uri');
 	resetSteps(walk);
@@ -213,18 +244,19 @@ const TAMPER_LABELS: Record<NonNullable<ExchangeOptions['tamper']>, string> = {
 export async function exchangeCode(walk: Walk, options: ExchangeOptions, config: ExplorerConfig, now: () => Date) {
 	const redirectUri = walk.linkRedirectUri ?? walk.client.redirectUri;
 	const code = issuedCode(walk);
+	const secret = secretFor(walk.secret, walk.target.accountsUrl);
 	const sent = {
 		code,
 		redirectUri: options.tamper === 'redirect_uri' ? tamperedRedirectUri(redirectUri) : redirectUri,
 		// The link's client, to whom the code was issued, unless the tamper sends the walk's (changed) client.
 		clientId: options.tamper === 'other_client' ? walk.client.clientId : (walk.linkClientId ?? walk.client.clientId),
-		clientSecret: options.tamper === 'secret' ? `${walk.client.clientSecret ?? ''}-wrong` : walk.client.clientSecret,
+		clientSecret: options.tamper === 'secret' ? `${secret ?? ''}-wrong` : secret,
 		grantType: options.tamper === 'grant_type' ? 'password' : 'authorization_code'
 	};
 	const omit = options.tamper === 'drop' && options.drop ? [options.drop] : [];
 	const request = buildTokenRequest({ accountsUrl: walk.target.accountsUrl, ...sent, transport: options.transport, omit });
 	const label = `${options.tamper ? TAMPER_LABELS[options.tamper] : 'exchange the code'} (${options.transport})`;
-	const exchange = await send(request, { config, step: 'token', label });
+	const exchange = await send(request, { config, step: 'token', label, holds: held(walk) });
 	const exchangedBefore = walk.codeExchanged;
 	const tokens = issuedTokens(exchange);
 	if (tokens) {
@@ -278,7 +310,7 @@ export async function readMe(walk: Walk, options: MeOptions, config: ExplorerCon
 	});
 	const what = options.credential === 'token' ? 'access token' : options.credential === 'code' ? 'grant code instead of a token' : 'no token';
 	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'}${options.host ? '' : ', no Host'})`;
-	const exchange = await send(request, { config, step: 'me', label });
+	const exchange = await send(request, { config, step: 'me', label, holds: held(walk) });
 	const secrets = secretsOf(walk, exchange);
 	const masked = maskExchange(exchange, secrets);
 	const annotation = annotateMeExchange(masked, {
@@ -306,7 +338,7 @@ function secretsOf(walk: Walk, pending?: RecordedExchange) {
 	const pendingTokens = pending?.step === 'token' ? issuedTokens(pending) : null;
 	const tokens = [...walk.exchanges.map((e) => e.tokens), pendingTokens].filter((t) => t !== null);
 	return {
-		clientSecret: walk.client.clientSecret,
+		clientSecret: secretValue(walk),
 		accessTokens: [...tokens.map((t) => t.access_token), ...(walk.accessToken ? [walk.accessToken] : [])],
 		refreshTokens: tokens.map((t) => t.refresh_token)
 	};
@@ -338,7 +370,7 @@ function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string):
 export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 	const secrets = secretsOf(walk);
 	const secretsKey = JSON.stringify(secrets);
-	const secret = walk.client.clientSecret;
+	const secret = secretValue(walk);
 	return {
 		target: { kind: walk.target.kind, authUrl: walk.target.authUrl, accountsUrl: walk.target.accountsUrl },
 		client: {

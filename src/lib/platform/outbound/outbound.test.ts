@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { send, type OutboundRequest } from './outbound';
+import { holdSecret } from './held-secret';
 import { testConfig } from '../test-config';
 import { CHECKPOINT_PATH, checkpoint } from '../test-checkpoint';
 
@@ -184,6 +185,27 @@ describe('send', () => {
 		const exchange = await send(get(origin), { ...options, config: strict });
 		expect(exchange.failure).toEqual({ kind: 'refused', message: expect.stringContaining('a loopback address') });
 		expect(seen).toEqual([]);
+	});
+
+	it('refuses a request carrying a secret it holds for another host, before any DNS question or connection', async () => {
+		const { origin, connections, seen } = await serve((_req, res) => res.end());
+		const held = holdSecret('the sandbox secret', 'http://localhost:3002');
+		let asked = 0;
+		const resolve = async () => (asked++, [{ address: '127.0.0.1', family: 4 }]);
+		const request = { method: 'POST' as const, url: `${origin}/oauth/token?client_id=demo-client&client_secret=the+sandbox+secret`, headers: [], body: null };
+		const exchange = await send(request, { ...options, holds: [held], resolve });
+		expect(exchange.response).toBeNull();
+		expect(exchange.failure).toEqual({ kind: 'refused', message: expect.stringContaining('holds for http://localhost:3002') });
+		expect(exchange.failure!.message).not.toContain('the sandbox secret');
+		expect([asked, connections.length, seen.length]).toEqual([0, 0, 0]);
+	});
+
+	it('sends a held secret to the host it was given for', async () => {
+		const { origin, seen } = await serve((_req, res) => res.end());
+		const request = { method: 'POST' as const, url: `${origin}/oauth/token?client_secret=its-own`, headers: [], body: null };
+		const exchange = await send(request, { ...options, holds: [holdSecret('its-own', origin)] });
+		expect(exchange.failure).toBeNull();
+		expect(seen[0]!.url).toBe('/oauth/token?client_secret=its-own');
 	});
 
 	it('connects to the checked address, not to what a second DNS answer says', async () => {

@@ -16,6 +16,7 @@ import type { HttpHeader, RecordedResponse, TransportFailure } from '$lib/http/e
 import type { ExplorerConfig } from '../config';
 import type { LookupAddress } from 'node:dns';
 import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
+import { misdirectedSecret, type HeldSecret } from './held-secret';
 import { hasHeader } from '$lib/http/headers';
 
 export interface OutboundRequest {
@@ -40,6 +41,8 @@ export interface SendOptions {
 	resolve?: Resolver;
 	/** For tests: the connection pool, in place of the explorer's own (which pools by checked address). */
 	agent?: http.Agent;
+	/** The client secrets the caller holds: a request carrying one to any origin but its own is refused, unsent. */
+	holds?: readonly HeldSecret[];
 }
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -109,6 +112,8 @@ export async function send(request: OutboundRequest, options: SendOptions): Prom
 		timeoutMs,
 		message: `No complete answer within ${timeoutMs / 1000} s (DNS, connection, headers and body together); the request was abandoned.`
 	};
+	const misdirected = misdirectedSecret(request, options.holds ?? []);
+	if (misdirected !== null) return record(null, { kind: 'refused', message: misdirected });
 	const check = await withDeadline(checkOutboundUrl(request.url, options.config, options.resolve), timeoutMs);
 	if (check === 'timeout') return record(null, timeout);
 	if (!check.ok) return record(null, { kind: check.kind, message: check.message });

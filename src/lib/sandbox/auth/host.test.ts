@@ -380,6 +380,7 @@ describe('host basics', () => {
 		expect(csp).toContain("style-src 'self'");
 		expect(csp).not.toContain('form-action');
 		expect(res.headers.get('x-frame-options')).toBe('DENY');
+		expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 		expect(res.headers.get('referrer-policy')).toBe('no-referrer');
 		expect(res.headers.get('cache-control')).toBe('no-store');
 	});
@@ -388,6 +389,7 @@ describe('host basics', () => {
 		const res = await fetch(`${origin}/assets/auth.css`);
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toMatch(/^text\/css/);
+		expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 		expect(await res.text()).toContain('prefers-color-scheme: dark');
 	});
 
