@@ -10,7 +10,7 @@ import { annotateCallback, type Annotation } from '$lib/flow/diagnose/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { buildAuthorisationLink } from '$lib/flow/link/link';
 import { send, type OutboundRequest } from '$lib/platform/outbound/outbound';
-import { USER_AGENT } from '$lib/features/walk';
+import { USER_AGENT } from '$lib/platform/outbound/requests';
 import { SCENARIO_COUNTRY, SCENARIO_SUPERGROUP, type LinkParam, type Step } from '$lib/features/scenarios/pure/library';
 import { control, stringOr, type ControlAnswer } from './control-api';
 import { emit, fill, mask, observedFrom, party, type Outcome, type Party, type World } from './world';

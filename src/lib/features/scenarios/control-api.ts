@@ -1,7 +1,7 @@
 /** The sandbox control API (`/sandbox/*` on the accounts host): one call, and what its answer says went wrong. */
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import { send, type OutboundRequest } from '$lib/platform/outbound/outbound';
-import { USER_AGENT } from '$lib/features/walk';
+import { USER_AGENT } from '$lib/platform/outbound/requests';
 import type { World } from './world';
 
 export type ControlAnswer = { exchange: RecordedExchange; status: number | null; body: Record<string, unknown> };

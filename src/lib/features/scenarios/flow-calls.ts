@@ -2,7 +2,7 @@
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
 import { send } from '$lib/platform/outbound/outbound';
-import { buildMeRequest, buildTokenRequest } from '$lib/features/walk';
+import { buildMeRequest, buildTokenRequest } from '$lib/platform/outbound/requests';
 import type { Step } from '$lib/features/scenarios/pure/library';
 import { annotateLatest, emit, fill, mask, observedFrom, party, type Outcome, type World } from './world';
 

@@ -19,7 +19,7 @@ import type { Frozen } from '$lib/frozen';
 import type { ExplorerConfig } from '../../platform/config';
 import { resolveTarget, type Target } from '../../platform/outbound/targets';
 import { holdSecret, secretFor, type HeldSecret } from '../../platform/outbound/held-secret';
-import { buildMeRequest, buildTokenRequest } from './requests';
+import { buildMeRequest, buildTokenRequest } from '../../platform/outbound/requests';
 import { send } from '../../platform/outbound/outbound';
 
 /** The walk's client as step 1 sets it; its secret is held apart, bound to the target (`Walk.secret`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { holdSecret, misdirectedSecret, secretFor } from './held-secret';
-import { buildMeRequest, buildTokenRequest, type TokenTransport } from '../../features/walk/requests';
+import { buildMeRequest, buildTokenRequest, type TokenTransport } from './requests';
 
 const SECRET = 'held secret/+=é';
 const SANDBOX = 'http://localhost:3002';

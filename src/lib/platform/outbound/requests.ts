@@ -5,7 +5,7 @@
 import { AUTHORIZATION_CODE, CLIENT_CREDENTIALS, TOKEN_PARAMETERS, type TokenParameter } from '$lib/protocol';
 import { encodeComponent, encodeQuery } from '$lib/http/encoding';
 import type { HttpHeader } from '$lib/http/exchange';
-import type { OutboundRequest } from '../../platform/outbound/outbound';
+import type { OutboundRequest } from './outbound';
 
 export const USER_AGENT = 'sso-flow-explorer/0.1';
 
