@@ -25,7 +25,6 @@ const REFUSALS: Refusal[] = [
 	{ what: 'a lesson outcome that does not exist', method: 'POST', path: '/api/lesson', body: '{"outcome":"fly"}', headers: json, status: 400, error: 'bad-request' },
 	{ what: 'an import of an unknown kind', method: 'POST', path: '/api/import?kind=pdf', body: 'x', headers: { 'content-type': 'application/octet-stream' }, status: 400, error: 'bad-request' },
 	{ what: 'an import whose text is no HAR', method: 'POST', path: '/api/import', body: '{"kind":"har","text":"not a har"}', headers: json, status: 400, error: 'bad-request' },
-	{ what: 'a body over the route limit', method: 'POST', path: '/api/walk/start', body: 'x'.repeat(1_100_000), headers: json, status: 413, error: 'too-large' },
 	{ what: 'an unknown scenario', method: 'POST', path: '/api/scenarios/no-such-scenario', body: '{}', headers: json, status: 404, error: 'not-found' },
 	{ what: 'the export of an unknown run', method: 'GET', path: '/runs/no-such-run/export/markdown', status: 404, error: 'not-found' },
 	{ what: 'evidence for an unknown run', method: 'POST', path: '/runs/no-such-run/evidence', body: '{"kind":"sandbox-log"}', headers: json, status: 404, error: 'not-found' },

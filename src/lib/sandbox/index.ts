@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { createAccountsHost } from './accounts/host';
 import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
-import { loggedServer } from './request-log';
+import { loggedServer } from './log';
 import { openStore, type SandboxStore } from './store';
 import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
 import { DEFAULT_WORKSPACE_POLICY, startWorkspaceExpiry, type WorkspacePolicy } from './workspaces';

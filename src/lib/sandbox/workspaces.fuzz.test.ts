@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUZZ_SETTINGS } from '../fuzzing';
 import { startSandbox, type RunningSandbox } from './index';
-import type { LoggedExchange } from './request-log';
+import type { LoggedExchange } from './log';
 import { WRONG_KEY } from './accounts/workspace-access';
 
 const ORIGIN = 'http://localhost:3000';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LogListener, LoggedExchange } from '$lib/sandbox/request-log';
+import type { LogListener, LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { STREAMS_PER_WORKSPACE, evidenceOf, liveEventStream } from './live';
 

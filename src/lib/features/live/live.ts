@@ -18,7 +18,7 @@ import { reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$li
 import { flowStepOf } from '$lib/flow/steps';
 import type { StepId } from '$lib/flow/exchange';
 import { uriParts } from '$lib/http/encoding';
-import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/request-log';
+import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { assembleRun, redactRun } from '$lib/features/runs/pure';
 import { exchangeHeadline, type Run } from '$lib/features/runs/pure';
@@ -172,14 +172,11 @@ function evidenceIn(entries: readonly LoggedExchange[]): FlowEvidence[] {
 	return entries.flatMap((e) => evidenceOf(e) ?? []);
 }
 
-/** The workspace's log now, oldest first. Entries logged before they had refs and keys get their row's id as ref. */
+/** The workspace's log now, oldest first. */
 function loggedNow(workspace: SandboxWorkspace): LoggedExchange[] {
 	return workspace
 		.recentLog(LOG_CAPACITY)
-		.map(({ id, entry }) => {
-			const logged = entry as LoggedExchange; // entries are written only by the request log, in its shape
-			return logged.ref === undefined ? { ...logged, ref: `log-${id}` } : logged;
-		})
+		.map(({ entry }) => entry)
 		.reverse();
 }
 
@@ -263,7 +260,7 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 		// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
 		const batch = arrived.splice(0).slice(-LOG_CAPACITY);
 		for (let i = 0; i < batch.length; i++) {
-			window.push(batch[i]!.entry.build() as LoggedExchange);
+			window.push(batch[i]!.entry.build());
 			if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
 		}
 		window.splice(0, Math.max(0, window.length - LOG_CAPACITY));

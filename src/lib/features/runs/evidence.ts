@@ -15,7 +15,7 @@ import { harStreamToRun, MAX_HAR_BYTES } from '$lib/features/runs/pure/har/har';
 import { joinEvidence, sandboxLogEvidence, type Evidence } from '$lib/features/runs/pure/join';
 import { headersToSend, requestToResend } from '$lib/features/runs/pure/resend';
 import type { ImportResult, Run } from '$lib/features/runs/pure/run';
-import { LOG_CAPACITY, type LoggedExchange } from '$lib/sandbox/request-log';
+import { LOG_CAPACITY, type LoggedExchange } from '$lib/sandbox/log';
 import { chunksOf, readBodyUpTo, DEFAULT_BODY_LIMIT, tooLarge } from '../../platform/body-limits';
 import { clientWorkspace } from '../../platform/client-workspace';
 import { config } from '../../platform/config';
@@ -89,8 +89,7 @@ async function sandboxLog(event: RequestEvent, run: Run): Promise<Outcome> {
 	if (clientId === undefined) return refused(400, "This run names no client_id, so the sandbox's log cannot be searched for it.");
 	if (!workspace)
 		return refused(403, `You may not read the log of the sandbox workspace that holds client ${clientId}: only its members (and, for the default workspace, whoever administers the sandbox) may.`);
-	// Entries are written only by the request log, so they have its shape.
-	const entries = workspace.recentLog(LOG_CAPACITY).map(({ at, entry }) => ({ at, ...(entry as LoggedExchange) }));
+	const entries = workspace.recentLog(LOG_CAPACITY).map(({ at, entry }) => ({ at, ...entry }));
 	return { ok: true, evidence: sandboxLogEvidence(entries, clientId, run) };
 }
 

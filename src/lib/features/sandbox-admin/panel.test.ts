@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyFixtures, FIXTURE_CLIENTS, FIXTURE_PASSWORD } from '$lib/sandbox/fixtures';
-import type { LoggedExchange } from '$lib/sandbox/request-log';
+import type { LoggedExchange } from '$lib/sandbox/log';
 import { openStore, type SandboxStore } from '$lib/sandbox/store';
 import { addDays } from '$lib/dates';
 import {

@@ -8,7 +8,7 @@ import { OUTCOME_STAGES, durationWords } from '$lib/protocol';
 import { publicClient, saveClient } from '$lib/sandbox/accounts/control';
 import { ClientBody, ClockBody, UserBody, realDate } from '$lib/sandbox/accounts/control-schemas';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
-import type { LoggedExchange } from '$lib/sandbox/request-log';
+import type { LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxUser, SandboxWorkspace } from '$lib/sandbox/store';
 import { isActiveIn } from '$lib/sandbox/verifications';
 import type { ClientFormValues, Feedback, PanelClient, PanelForm, PanelLogEntry, PanelState, PanelUser, UserFormValues } from '$lib/view/panel';
@@ -47,9 +47,7 @@ function requestTarget(url: string): string {
 
 /** The latest requests to both sandbox hosts, newest first; the log masks them when they are recorded. */
 export function recentRequests(store: SandboxWorkspace, limit = LOG_SHOWN): PanelLogEntry[] {
-	return store.recentLog(limit).map(({ id, entry }) => {
-		// Entries are written only by withRequestLog, so they have its shape.
-		const exchange = entry as LoggedExchange;
+	return store.recentLog(limit).map(({ id, entry: exchange }) => {
 		return {
 			id,
 			host: exchange.host,

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { checkAuthorizationRequest, decide, hasActiveVerification } from '../authorize';
 import { controlAccess } from '../admin-access';
 import { resetToFixtures } from '../fixtures';
-import { useWorkspace } from '../request-log';
+import { useWorkspace } from '../log';
 import { ClientIdTakenError, type SandboxClient, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
 import { clearOutcomes, listOutcomes, setOutcome } from './control-outcomes';

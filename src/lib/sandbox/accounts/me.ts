@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addDays } from '../../dates';
 import { SUPERGROUP_VALUES, type MeResponse, type OutcomeOfStage } from '../../protocol';
-import { useWorkspace } from '../request-log';
+import { useWorkspace } from '../log';
 import type { AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
 import { parseParams, sendEmpty, sendJsonText, type Params } from './http';

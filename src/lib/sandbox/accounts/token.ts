@@ -19,7 +19,7 @@ import {
 	type TokenParameter,
 	type TokenResponse
 } from '../../protocol';
-import { useWorkspace } from '../request-log';
+import { useWorkspace } from '../log';
 import type { CodeExchange, FoundClient, IssuedTokens, RefreshResult, SandboxStore, SandboxWorkspace } from '../store';
 import { MAX_BODY_BYTES, mediaType, parseParams, readBody, sendJson, type Params } from './http';
 import { decodeFormComponentStrictly } from '../../http/form';

@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest, type ClientScope } from '../authorize';
 import { FIXTURE_PASSWORD, FIXTURE_USERS } from '../fixtures';
-import { useWorkspace } from '../request-log';
+import { useWorkspace } from '../log';
 import { constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { readCookie, readForm, seeOther, send, sendHtml, sessionCookie, singleField } from './http';
 import {

@@ -9,7 +9,7 @@
  * - outcomes.ts: the clients' one-shot outcome rules, the pending ones served from memory;
  * - transactions.ts: transactions that forget the caches on rollback, and group commit;
  * - passwords.ts and random.ts: scrypt hashes, randomness and constant-time comparison;
- * - the request log's buffer lives with the request log (`../request-log.ts`).
+ * - the request log's buffer lives with the request log (`../log/`).
  *
  * Every world's method lives on a workspace's view (`SandboxWorkspace`), which sees only its own rows; the store
  * itself is the default workspace's view, plus the lookups that find a request's workspace.
@@ -17,7 +17,7 @@
  * This process is the database's only writer, which is what lets the caches serve reads from memory.
  */
 import type Database from 'better-sqlite3';
-import { openLogBuffer, type LogBuffer } from '../request-log';
+import { openLogBuffer, type LogBuffer } from '../log';
 import { openClients, type Clients } from './clients';
 import { openCredentials, type Credentials } from './credentials';
 import { openOutcomes, type Outcomes } from './outcome-rules';

@@ -5,7 +5,7 @@
  * and at run time (frozen): a write to the store makes a new object, never changes one already handed out.
  */
 import type { CausesOf, OutcomeId, OutcomeOfStage, OutcomeStage, Supergroup } from '../../protocol';
-import type { LogEntry, LogEntryInput, LogListener } from '../request-log';
+import type { LogEntry, LogEntryInput, LogListener } from '../log';
 
 export type VerificationKey = 'supergroup' | 'group';
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../protocol';
 import { ClientIdTakenError, openStore, type SandboxStore, type SandboxWorkspace } from '.';
 import { client } from './test-support';
+import { exchangeRef } from '../log/test-entries';
 
 const CB = 'https://app.example/cb';
 
@@ -79,10 +80,10 @@ describe('store: workspaces are separate worlds', () => {
 	});
 	it('keeps a log per workspace, and a clear empties only its own workspace', () => {
 		const { store, other } = twoWorlds();
-		store.log({ host: 'accounts', entry: { build: () => ({ home: true }) } });
-		other.log({ host: 'accounts', entry: { build: () => ({ away: true }) } });
-		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ home: true }]);
-		expect(other.recentLog(10).map((e) => e.entry)).toEqual([{ away: true }]);
+		store.log({ host: 'accounts', entry: { build: () => exchangeRef('home') } });
+		other.log({ host: 'accounts', entry: { build: () => exchangeRef('away') } });
+		expect(store.recentLog(10).map((e) => e.entry.ref)).toEqual(['home']);
+		expect(other.recentLog(10).map((e) => e.entry.ref)).toEqual(['away']);
 		other.advanceClock(3600);
 		other.clear();
 		expect(other.isEmpty()).toBe(true);
@@ -164,7 +165,7 @@ describe('store: a removed workspace', () => {
 		const store = openStore(':memory:');
 		const { workspace } = store.createWorkspace({ fixtures: 'empty' });
 		store.deleteWorkspace(workspace.id);
-		workspace.log({ host: 'accounts', entry: { build: () => ({ late: true }) } });
+		workspace.log({ host: 'accounts', entry: { build: () => exchangeRef('late') } });
 		expect(workspace.recentLog(10)).toEqual([]);
 		expect(store.recentLog(10)).toEqual([]);
 	});

@@ -18,86 +18,20 @@
  * the server is told not to keep such entries (public mode: the default workspace is everyone's, and its log
  * would show one integrator's mistakes to another).
  */
-import type Database from 'better-sqlite3';
-import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerOptions } from 'node:http';
-import { correlationValues, type CorrelationValues } from '../http/correlation';
-import { uriParts } from '../http/encoding';
-import { MASK, type HttpHeader, type RecordedRequest, type RecordedResponse } from '../http/exchange';
-import { isSignInStepPath } from '../protocol/endpoints';
-import { maskBody, maskHeader, maskUrl } from './mask';
-import type { SandboxStore, SandboxWorkspace } from './store';
-import { WORKSPACE_LIMITS } from './workspaces';
-
-export type SandboxHost = 'authorisation' | 'accounts';
-
-export interface LogEntrySource {
-	/**
-	 * Builds the JSON-serialisable record of the exchange, already masked. Called only for entries the log keeps
-	 * when it is written, so a burst of requests costs the building of the last `LOG_CAPACITY` only.
-	 */
-	build(): unknown;
-}
-
-export interface LogEntryInput {
-	host: SandboxHost;
-	entry: LogEntrySource;
-}
-
-export interface LogEntry {
-	id: number;
-	at: string;
-	host: SandboxHost;
-	entry: unknown;
-}
-
-/**
- * What ties an entry to the other requests of its sign-in, without revealing any credential: the client id as
- * sent, and short keyed digests (HMAC with a key of this process, never shown) of the sign-in flow's id, the grant
- * code the redirect carried or the exchange sent, the token presented and the tokens issued. Equal values give
- * equal digests, so the live view joins a redirect to its exchange and an exchange to its me.json calls.
- */
-export interface CorrelationKeys {
-	clientId?: string;
-	authFlow?: string;
-	code?: string;
-	presented?: string;
-	issued?: string[];
-}
-
-const CORRELATION_KEY = randomBytes(32);
-
-/** A short keyed digest: joins equal values, reveals none (96 bits: no collision among a log's entries). */
-export function correlationDigest(value: string): string {
-	return createHmac('sha256', CORRELATION_KEY).update(value).digest('base64url').slice(0, 16);
-}
-
-function correlationKeys(values: CorrelationValues): CorrelationKeys {
-	const keys: CorrelationKeys = {};
-	if (values.clientId !== undefined) keys.clientId = values.clientId;
-	if (values.authFlow !== undefined) keys.authFlow = correlationDigest(values.authFlow);
-	if (values.code !== undefined) keys.code = correlationDigest(values.code);
-	if (values.presented !== undefined) keys.presented = correlationDigest(values.presented);
-	if (values.issued.length > 0) keys.issued = values.issued.map(correlationDigest);
-	return keys;
-}
+import { randomBytes } from 'node:crypto';
+import { correlationValues } from '../../http/correlation';
+import { uriParts } from '../../http/encoding';
+import { MASK, type HttpHeader } from '../../http/exchange';
+import { isSignInStepPath } from '../../protocol/endpoints';
+import { maskBody, maskHeader, maskUrl } from '../mask';
+import type { SandboxStore, SandboxWorkspace } from '../store';
+import { correlationKeys } from './correlation';
+import type { LogEntrySource, LoggedExchange, SandboxHost } from './entry';
 
 /** Tells this process's entries apart from each other and from a previous run's (ids are given only when written). */
 const PROCESS_TAG = randomBytes(4).toString('hex');
 let captures = 0;
-
-export interface LoggedExchange {
-	/** Unique among every entry this sandbox logged: the live view's id of the exchange. */
-	ref: string;
-	host: SandboxHost;
-	/** Sandbox clock time when the request arrived. */
-	sandboxAt: string;
-	durationMs: number;
-	request: RecordedRequest;
-	/** Null when the client went away before a response was sent. */
-	response: RecordedResponse | null;
-	keys: CorrelationKeys;
-}
 
 /** Bodies are recorded up to this many bytes. */
 const RECORDED_BODY_BYTES = 8 * 1024;
@@ -346,140 +280,3 @@ export function loggedServer(
 	}) as unknown as Server; // callers need only a Server; the classes are this module's business
 }
 
-/** How many log entries each workspace keeps; older ones are dropped as new ones arrive. */
-export const LOG_CAPACITY = WORKSPACE_LIMITS.logEntries;
-/**
- * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
- * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
- * 500 entries takes milliseconds, which a burst of traffic should not wait for.
- */
-const LOG_IDLE_MS = 200;
-const LOG_MAX_WAIT_MS = 5000;
-
-/** An entry as it is recorded, before it is written: its source builds it (once) when asked. */
-export interface LiveLogEntry {
-	atMs: number;
-	host: SandboxHost;
-	entry: LogEntrySource;
-}
-
-/** Told of each entry a workspace's log records, as it is recorded. */
-export type LogListener = (entry: LiveLogEntry) => void;
-
-export interface LogBuffer {
-	log(workspace: string, input: LogEntryInput): void;
-	/**
-	 * Calls `listener` with each entry the workspace's log records from now on; answers the unsubscribe. With no
-	 * listener a recorded entry costs one failed map lookup more, and none is built early.
-	 */
-	subscribe(workspace: string, listener: LogListener): () => void;
-	/** The workspace's newest `limit` entries, newest first, once the waiting ones are written. */
-	recent(workspace: string, limit: number): LogEntry[];
-	/** Writes the waiting entries now. */
-	flush(): void;
-	/** Drops the workspace's waiting entries unwritten (it is being cleared or removed). */
-	discardWaiting(workspace: string): void;
-}
-
-type PendingEntry = { atMs: number; host: SandboxHost; entry: LogEntrySource };
-
-/**
- * One workspace's entries waiting to be written. Only the newest LOG_CAPACITY can survive the trim, so they wait
- * in a ring of that size: under load, older ones are overwritten before they are ever built.
- */
-class PendingRing {
-	private readonly slots: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
-	private next = 0;
-	private count = 0;
-
-	push(entry: PendingEntry): void {
-		this.slots[this.next] = entry;
-		this.next = (this.next + 1) % LOG_CAPACITY;
-		this.count = Math.min(this.count + 1, LOG_CAPACITY);
-	}
-
-	take(): PendingEntry[] {
-		const entries: PendingEntry[] = [];
-		for (let i = this.count; i > 0; i--) {
-			const slot = (this.next - i + LOG_CAPACITY) % LOG_CAPACITY;
-			entries.push(this.slots[slot]!);
-			this.slots[slot] = undefined;
-		}
-		this.count = 0;
-		return entries;
-	}
-}
-
-/** The request log in the store's database (its `request_log` table), a log per workspace, written in batches. */
-export function openLogBuffer(db: Database.Database): LogBuffer {
-	const insertLog = db.prepare<[string, string, string, string]>('INSERT INTO request_log (workspace, at, host, entry) VALUES (?, ?, ?, ?)');
-	const trimLog = db.prepare<{ workspace: string; keep: number }>(
-		`DELETE FROM request_log WHERE workspace = @workspace AND id <= (
-			SELECT id FROM request_log WHERE workspace = @workspace ORDER BY id DESC LIMIT 1 OFFSET @keep)`
-	);
-	const recentLog = db.prepare<[string, number], { id: number; at: string; host: SandboxHost; entry: string }>(
-		'SELECT id, at, host, entry FROM request_log WHERE workspace = ? ORDER BY id DESC LIMIT ?'
-	);
-
-	const pending = new Map<string, PendingRing>();
-	const listeners = new Map<string, Set<LogListener>>();
-	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
-	let firstPendingAtMs = 0;
-	let lastLogAtMs = 0;
-
-	function flushLogWhenIdle(): void {
-		const now = Date.now();
-		if (now - lastLogAtMs < LOG_IDLE_MS && now - firstPendingAtMs < LOG_MAX_WAIT_MS) {
-			logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS - (now - lastLogAtMs)).unref();
-			return;
-		}
-		flushLog();
-	}
-	const writeLog = db.transaction((batches: [string, PendingEntry[]][]) => {
-		for (const [workspace, entries] of batches) {
-			for (const { atMs, host, entry } of entries) {
-				insertLog.run(workspace, new Date(atMs).toISOString(), host, JSON.stringify(entry.build()));
-			}
-			trimLog.run({ workspace, keep: LOG_CAPACITY });
-		}
-	});
-	function flushLog(): void {
-		clearTimeout(logFlushTimer);
-		logFlushTimer = undefined;
-		const batches = [...pending].map(([workspace, ring]): [string, PendingEntry[]] => [workspace, ring.take()]);
-		pending.clear();
-		if (batches.length > 0 && db.open) writeLog(batches);
-	}
-
-	return {
-		log(workspace, { host, entry }) {
-			lastLogAtMs = Date.now();
-			let ring = pending.get(workspace);
-			if (!ring) pending.set(workspace, (ring = new PendingRing()));
-			const pendingEntry = { atMs: lastLogAtMs, host, entry };
-			ring.push(pendingEntry);
-			if (logFlushTimer === undefined) {
-				firstPendingAtMs = lastLogAtMs;
-				// Unreferenced: a waiting log entry never keeps the process alive (close() writes it).
-				logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS).unref();
-			}
-			const watching = listeners.get(workspace);
-			if (watching) for (const listener of watching) listener(pendingEntry);
-		},
-		subscribe(workspace, listener) {
-			let watching = listeners.get(workspace);
-			if (!watching) listeners.set(workspace, (watching = new Set()));
-			watching.add(listener);
-			return () => {
-				watching.delete(listener);
-				if (watching.size === 0 && listeners.get(workspace) === watching) listeners.delete(workspace);
-			};
-		},
-		recent(workspace, limit) {
-			flushLog();
-			return recentLog.all(workspace, limit).map((row) => ({ ...row, entry: JSON.parse(row.entry) as unknown }));
-		},
-		flush: flushLog,
-		discardWaiting: (workspace) => void pending.delete(workspace)
-	};
-}

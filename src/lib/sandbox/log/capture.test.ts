@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { MASK } from '../http/exchange';
-import { correlationDigest, loggedServer, useWorkspace, type LoggedExchange } from './request-log';
-import { openStore, type SandboxStore } from './store';
+import { MASK } from '../../http/exchange';
+import { correlationDigest, loggedServer, useWorkspace, type LoggedExchange } from './index';
+import { openStore, type SandboxStore } from '../store';
+import { exchangeRef } from './test-entries';
 
 let store: SandboxStore;
 let server: Server;
@@ -136,25 +137,25 @@ describe('request log', () => {
 describe('request log: the buffer in the store\'s database', () => {
 	it('keeps the most recent log entries, newest first', () => {
 		const store = openStore(':memory:');
-		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
+		for (let i = 0; i < 510; i++) store.log({ host: 'accounts', entry: { build: () => exchangeRef(`${i}`) } });
 		const recent = store.recentLog(1000);
 		expect(recent).toHaveLength(500);
-		expect(recent[0]?.entry).toEqual({ i: 509 });
+		expect(recent[0]?.entry.ref).toBe('509');
 	});
 	it('builds only the entries it keeps: a burst beyond the log\'s size costs the newest 500', () => {
 		const store = openStore(':memory:');
 		const built: number[] = [];
-		for (let i = 0; i < 2000; i++) store.log({ host: 'accounts', entry: { build: () => (built.push(i), { i }) } });
-		expect(store.recentLog(1)[0]?.entry).toEqual({ i: 1999 });
+		for (let i = 0; i < 2000; i++) store.log({ host: 'accounts', entry: { build: () => (built.push(i), exchangeRef(`${i}`)) } });
+		expect(store.recentLog(1)[0]?.entry.ref).toBe('1999');
 		expect(built).toHaveLength(500);
 		expect(built[0]).toBe(1500);
 	});
 	it('keeps the order of entries across several flushes', () => {
 		const store = openStore(':memory:');
-		for (let i = 0; i < 3; i++) store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
-		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 2 }, { i: 1 }, { i: 0 }]);
-		store.log({ host: 'authorisation', entry: { build: () => ({ i: 3 }) } });
-		expect(store.recentLog(10).map((e) => e.entry)).toEqual([{ i: 3 }, { i: 2 }, { i: 1 }, { i: 0 }]);
+		for (let i = 0; i < 3; i++) store.log({ host: 'accounts', entry: { build: () => exchangeRef(`${i}`) } });
+		expect(store.recentLog(10).map((e) => e.entry.ref)).toEqual(['2', '1', '0']);
+		store.log({ host: 'authorisation', entry: { build: () => exchangeRef('3') } });
+		expect(store.recentLog(10).map((e) => e.entry.ref)).toEqual(['3', '2', '1', '0']);
 	});
 	it('writes waiting entries once requests pause, and within 5 s under steady traffic', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'store-log-'));
@@ -168,14 +169,14 @@ describe('request log: the buffer in the store\'s database', () => {
 				reader.close();
 				return n;
 			};
-			store.log({ host: 'accounts', entry: { build: () => ({ i: 0 }) } });
+			store.log({ host: 'accounts', entry: { build: () => exchangeRef('0') } });
 			vi.advanceTimersByTime(150);
 			expect(written()).toBe(0);
 			vi.advanceTimersByTime(100);
 			expect(written()).toBe(1);
 			// A request every 50 ms never leaves the sandbox idle; the oldest entry still waits at most 5 s.
 			for (let i = 1; i <= 110; i++) {
-				store.log({ host: 'accounts', entry: { build: () => ({ i }) } });
+				store.log({ host: 'accounts', entry: { build: () => exchangeRef(`${i}`) } });
 				vi.advanceTimersByTime(50);
 			}
 			expect(written()).toBeGreaterThan(1);

@@ -1,0 +1,150 @@
+/**
+ * The request log in the store's database (its `request_log` table), a log per workspace: entries wait in memory
+ * and are written together, since one transaction per request would dominate the hot path's cost; a workspace's
+ * subscribers (the live view) are told of each entry as it is recorded.
+ */
+import type Database from 'better-sqlite3';
+import { WORKSPACE_LIMITS } from '../workspaces';
+import { readLoggedExchange, type LogEntry, type LogEntryInput, type LogEntrySource, type SandboxHost } from './entry';
+
+/** How many log entries each workspace keeps; older ones are dropped as new ones arrive. */
+export const LOG_CAPACITY = WORKSPACE_LIMITS.logEntries;
+/**
+ * Log entries are written together once the sandbox has had no request for LOG_IDLE_MS, and at the latest
+ * LOG_MAX_WAIT_MS after the oldest waiting one arrived; reading the log writes them first. Building and masking
+ * 500 entries takes milliseconds, which a burst of traffic should not wait for.
+ */
+const LOG_IDLE_MS = 200;
+const LOG_MAX_WAIT_MS = 5000;
+
+/** An entry as it is recorded, before it is written: its source builds it (once) when asked. */
+export interface LiveLogEntry {
+	atMs: number;
+	host: SandboxHost;
+	entry: LogEntrySource;
+}
+
+/** Told of each entry a workspace's log records, as it is recorded. */
+export type LogListener = (entry: LiveLogEntry) => void;
+
+export interface LogBuffer {
+	log(workspace: string, input: LogEntryInput): void;
+	/**
+	 * Calls `listener` with each entry the workspace's log records from now on; answers the unsubscribe. With no
+	 * listener a recorded entry costs one failed map lookup more, and none is built early.
+	 */
+	subscribe(workspace: string, listener: LogListener): () => void;
+	/** The workspace's newest `limit` entries, newest first, once the waiting ones are written. */
+	recent(workspace: string, limit: number): LogEntry[];
+	/** Writes the waiting entries now. */
+	flush(): void;
+	/** Drops the workspace's waiting entries unwritten (it is being cleared or removed). */
+	discardWaiting(workspace: string): void;
+}
+
+type PendingEntry = { atMs: number; host: SandboxHost; entry: LogEntrySource };
+
+/**
+ * One workspace's entries waiting to be written. Only the newest LOG_CAPACITY can survive the trim, so they wait
+ * in a ring of that size: under load, older ones are overwritten before they are ever built.
+ */
+class PendingRing {
+	private readonly slots: (PendingEntry | undefined)[] = new Array(LOG_CAPACITY);
+	private next = 0;
+	private count = 0;
+
+	push(entry: PendingEntry): void {
+		this.slots[this.next] = entry;
+		this.next = (this.next + 1) % LOG_CAPACITY;
+		this.count = Math.min(this.count + 1, LOG_CAPACITY);
+	}
+
+	take(): PendingEntry[] {
+		const entries: PendingEntry[] = [];
+		for (let i = this.count; i > 0; i--) {
+			const slot = (this.next - i + LOG_CAPACITY) % LOG_CAPACITY;
+			entries.push(this.slots[slot]!);
+			this.slots[slot] = undefined;
+		}
+		this.count = 0;
+		return entries;
+	}
+}
+
+/** The request log in the store's database (its `request_log` table), a log per workspace, written in batches. */
+export function openLogBuffer(db: Database.Database): LogBuffer {
+	const insertLog = db.prepare<[string, string, string, string]>('INSERT INTO request_log (workspace, at, host, entry) VALUES (?, ?, ?, ?)');
+	const trimLog = db.prepare<{ workspace: string; keep: number }>(
+		`DELETE FROM request_log WHERE workspace = @workspace AND id <= (
+			SELECT id FROM request_log WHERE workspace = @workspace ORDER BY id DESC LIMIT 1 OFFSET @keep)`
+	);
+	const recentLog = db.prepare<[string, number], { id: number; at: string; host: SandboxHost; entry: string }>(
+		'SELECT id, at, host, entry FROM request_log WHERE workspace = ? ORDER BY id DESC LIMIT ?'
+	);
+
+	const pending = new Map<string, PendingRing>();
+	const listeners = new Map<string, Set<LogListener>>();
+	let logFlushTimer: ReturnType<typeof setTimeout> | undefined;
+	let firstPendingAtMs = 0;
+	let lastLogAtMs = 0;
+
+	function flushLogWhenIdle(): void {
+		const now = Date.now();
+		if (now - lastLogAtMs < LOG_IDLE_MS && now - firstPendingAtMs < LOG_MAX_WAIT_MS) {
+			logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS - (now - lastLogAtMs)).unref();
+			return;
+		}
+		flushLog();
+	}
+	const writeLog = db.transaction((batches: [string, PendingEntry[]][]) => {
+		for (const [workspace, entries] of batches) {
+			for (const { atMs, host, entry } of entries) {
+				insertLog.run(workspace, new Date(atMs).toISOString(), host, JSON.stringify(entry.build()));
+			}
+			trimLog.run({ workspace, keep: LOG_CAPACITY });
+		}
+	});
+	function flushLog(): void {
+		clearTimeout(logFlushTimer);
+		logFlushTimer = undefined;
+		const batches = [...pending].map(([workspace, ring]): [string, PendingEntry[]] => [workspace, ring.take()]);
+		pending.clear();
+		if (batches.length > 0 && db.open) writeLog(batches);
+	}
+
+	return {
+		log(workspace, { host, entry }) {
+			lastLogAtMs = Date.now();
+			let ring = pending.get(workspace);
+			if (!ring) pending.set(workspace, (ring = new PendingRing()));
+			const pendingEntry = { atMs: lastLogAtMs, host, entry };
+			ring.push(pendingEntry);
+			if (logFlushTimer === undefined) {
+				firstPendingAtMs = lastLogAtMs;
+				// Unreferenced: a waiting log entry never keeps the process alive (close() writes it).
+				logFlushTimer = setTimeout(flushLogWhenIdle, LOG_IDLE_MS).unref();
+			}
+			const watching = listeners.get(workspace);
+			if (watching) for (const listener of watching) listener(pendingEntry);
+		},
+		subscribe(workspace, listener) {
+			let watching = listeners.get(workspace);
+			if (!watching) listeners.set(workspace, (watching = new Set()));
+			watching.add(listener);
+			return () => {
+				watching.delete(listener);
+				if (watching.size === 0 && listeners.get(workspace) === watching) listeners.delete(workspace);
+			};
+		},
+		recent(workspace, limit) {
+			flushLog();
+			return recentLog.all(workspace, limit).flatMap((row) => {
+				const entry = readLoggedExchange(row.entry, row.id);
+				return entry ? [{ ...row, entry }] : [];
+			});
+		},
+		flush: flushLog,
+		discardWaiting: (workspace) => void pending.delete(workspace)
+	};
+}
+
