@@ -12,6 +12,7 @@ import { json, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
+import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from './explorer';
 
@@ -28,6 +29,11 @@ export const OFF_MESSAGE = 'Sandbox administration is turned off on this server 
 function settings() {
 	const { controlApi, adminToken, workspaces } = sandboxConfigFromEnv(env);
 	return { controlApi, adminToken: adminToken ?? null, publicMode: workspaces?.public ?? false };
+}
+
+/** The rules the panel's writes hold, as the control API's do: public mode's limits. */
+export function workspaceWriteRules(): WriteRules {
+	return { public: settings().publicMode };
 }
 
 /** The request's remote address; undefined when the adapter cannot tell (a request made inside the process). */
