@@ -115,7 +115,11 @@ export async function sessionWorkspace(s: ExplorerSession): Promise<SandboxWorks
 	if (!sandbox) return null;
 	if (s.workspace) {
 		const joined = sandbox.store.workspaceForKey(s.workspace.key);
-		if (joined?.id === s.workspace.id) return joined;
+		if (joined?.id === s.workspace.id) {
+			// Using it in the explorer is using it: it does not expire, nor make room for others, while its member works.
+			joined.touch();
+			return joined;
+		}
 		s.workspace = null; // removed (idle, or deleted): back to the default workspace
 	}
 	return sandbox.store;

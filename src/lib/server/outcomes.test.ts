@@ -3,14 +3,17 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OUTCOME_IDS } from '$lib/protocol';
 import { applyFixtures, fixtureClientId } from '$lib/sandbox/fixtures';
 import { openStore } from '$lib/sandbox/store';
+import { workspaceAdmission } from '$lib/sandbox/workspace-admission';
+import { DEFAULT_WORKSPACE_POLICY } from '$lib/sandbox/workspaces';
 import { createSessionStore } from './session';
 
 const ORIGIN = 'http://localhost:3000';
 const store = openStore(':memory:');
 applyFixtures(store, ORIGIN);
 const sessions = createSessionStore({ ttlMs: 60_000 });
+const admission = workspaceAdmission(store, DEFAULT_WORKSPACE_POLICY, ORIGIN);
 
-vi.mock('./services', () => ({ services: async () => ({ sandbox: { store }, sessions, runs: null }) }));
+vi.mock('./services', () => ({ services: async () => ({ sandbox: { store, admission }, sessions, runs: null }) }));
 
 const { changeOutcomeRules, outcomeRulesFor } = await import('./outcomes');
 const { createSessionWorkspace } = await import('./workspace-session');

@@ -2,14 +2,17 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyFixtures, FIXTURE_CLIENTS } from '$lib/sandbox/fixtures';
 import { openStore } from '$lib/sandbox/store';
+import { workspaceAdmission } from '$lib/sandbox/workspace-admission';
+import { DEFAULT_WORKSPACE_POLICY } from '$lib/sandbox/workspaces';
 import { createSessionStore } from './session';
 
 const ORIGIN = 'http://localhost:3000';
 const store = openStore(':memory:');
 applyFixtures(store, ORIGIN);
 const sessions = createSessionStore({ ttlMs: 60_000 });
+const admission = workspaceAdmission(store, DEFAULT_WORKSPACE_POLICY, ORIGIN);
 
-vi.mock('./services', () => ({ services: async () => ({ sandbox: { store }, sessions, runs: null }) }));
+vi.mock('./services', () => ({ services: async () => ({ sandbox: { store, admission }, sessions, runs: null }) }));
 
 const { createSessionWorkspace, joinWorkspace, leaveWorkspace, returnPath, shareUrl, workspaceSwitcher } = await import('./workspace-session');
 const { sessionWorkspaceOf, loadWalkPage } = await import('./explorer');

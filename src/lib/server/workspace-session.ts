@@ -4,15 +4,15 @@
  * it (explorer.ts `sessionWorkspace`). The workspace's key lives in the server-side session; the only page that
  * shows it is its member's own share box.
  *
- * Who may make one follows the control API: in public mode anyone (rate-limited per address, at most
- * `WORKSPACE_LIMITS.workspaces` at once); otherwise whoever may administer the sandbox (sandbox-admin.ts).
+ * Who may make one follows the control API: in public mode anyone, as a visitor with the one allowance per visitor
+ * the control API shares (the sandbox's `admission`, workspace-admission.ts); otherwise whoever may administer the
+ * sandbox (sandbox-admin.ts).
  */
 import type { RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { z } from 'zod';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
-import { createWorkspace } from '$lib/sandbox/fixtures';
-import { DEFAULT_WORKSPACE_POLICY, WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '$lib/sandbox/workspaces';
+import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from './config';
 import { sessionWorkspaceOf, switchWorkspace } from './explorer';
@@ -24,12 +24,6 @@ export type WorkspaceOutcome = { ok: true } | { ok: false; status: number; messa
 
 function policy(): WorkspacePolicy {
 	return sandboxConfigFromEnv(env).workspaces ?? DEFAULT_WORKSPACE_POLICY;
-}
-
-const KEY = Symbol.for('sso-flow-explorer.workspace-creations');
-const holder = globalThis as typeof globalThis & { [KEY]?: ReturnType<typeof creationRateLimit> };
-function rateLimit() {
-	return (holder[KEY] ??= creationRateLimit(policy().creationsPerAddressPerHour));
 }
 
 /** The share link: the key rides in the fragment, which browsers never send, so it stays out of request logs. */
@@ -56,15 +50,11 @@ export async function createSessionWorkspace(event: RequestEvent): Promise<Works
 	if (!(await mayCreate(event))) {
 		return { ok: false, status: 403, message: 'Only whoever administers the sandbox may make workspaces on this server (see the /sandbox page).' };
 	}
-	if (sandbox.store.workspaceCount() >= WORKSPACE_LIMITS.workspaces) {
-		return { ok: false, status: 503, message: 'The sandbox holds as many workspaces as it can; try again later.' };
-	}
-	if (policy().public) {
-		const decision = rateLimit().take(clientAddress(event) ?? 'unknown');
-		if (!decision.ok) return { ok: false, status: 429, message: `Too many workspaces made from your address; try again in ${decision.retryAfterSeconds} s.` };
-	}
-	const { workspace, key } = createWorkspace(sandbox.store, { fixtures: 'demo', name: 'Explorer workspace' }, config().publicOrigin);
-	await switchWorkspace(event.locals.session(), { id: workspace.id, key });
+	// Outside public mode only an administrator gets here: the operator, whose workspaces spend no visitor's allowance.
+	const creator = policy().public ? { kind: 'visitor' as const, address: clientAddress(event) } : { kind: 'operator' as const };
+	const admitted = sandbox.admission.create(creator, { fixtures: 'demo', name: 'Explorer workspace' });
+	if (!admitted.ok) return { ok: false, status: admitted.status, message: admitted.message };
+	await switchWorkspace(event.locals.session(), { id: admitted.workspace.id, key: admitted.key });
 	return { ok: true };
 }
 

@@ -19,6 +19,7 @@ import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, Us
 import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
 import { mediaType, parseParams, readBody, sendJson } from './http';
 import { writeClient, writeUser } from './workspace-writes';
+import type { WorkspaceAdmission } from '../workspace-admission';
 import { DEFAULT_READ_ONLY, resolveWorkspace } from './workspace-access';
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
@@ -189,14 +190,16 @@ export interface ControlApiOptions {
 	/** Origin of the explorer: the demo fixtures' redirect URI (`/callback`) follows it. */
 	explorerOrigin: string;
 	workspaces: WorkspacePolicy;
+	/** Who may make a workspace now: the one admission the explorer's door shares (workspace-admission.ts). */
+	admission: WorkspaceAdmission;
 	/** What an administrator's request must carry (admin-access.ts); null: only requests from this machine. */
 	adminToken: string | null;
 }
 
 
-export function createControlApi(store: SandboxStore, { explorerOrigin, workspaces: policy, adminToken }: ControlApiOptions) {
+export function createControlApi(store: SandboxStore, { explorerOrigin, workspaces: policy, admission, adminToken }: ControlApiOptions) {
 	const table = routes(explorerOrigin, policy);
-	const { answerCreation, answerDeletion } = workspaceEndpoints(store, policy, explorerOrigin);
+	const { answerCreation, answerDeletion } = workspaceEndpoints(store, { policy, admission, adminToken });
 	const endpoints = [...Object.keys(table), '/sandbox/workspaces', '/sandbox/workspaces/{id}'].join(', ');
 
 	/**

@@ -76,10 +76,18 @@ export async function scenarioStream(id: string, owner: string): Promise<Respons
 	if (!scenario) return json({ message: `No scenario "${id}". The scenarios are listed at /scenarios.` }, { status: 404 });
 	const problem = await unavailable();
 	if (problem) return json({ message: problem }, { status: 409 });
-	const { runs } = await services();
+	const { runs, sandbox } = await services();
 	const cfg = config();
-	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.
-	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: sandboxConfigFromEnv(env).adminToken };
+	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows. A run
+	// is the explorer's own work: its workspace spends no visitor's allowance.
+	const ctx = {
+		config: cfg,
+		...cfg.sandbox,
+		explorerOrigin: cfg.publicOrigin,
+		control: true,
+		adminToken: sandboxConfigFromEnv(env).adminToken,
+		internalWork: sandbox?.admission.internalCredential ?? null
+	};
 
 	return ndjsonResponse<StreamLine>(async (send) => {
 		const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
