@@ -84,6 +84,28 @@ describe('a session of its own workspace', () => {
 		expect(await sessionWorkspaceOf(sessionId)).toMatchObject({ member: null, workspace: { id: 'default' } });
 	});
 
+	it('says so when the session\'s workspace was removed, until the session makes, joins or leaves one (issue 26)', async () => {
+		vi.stubEnv('SANDBOX_PUBLIC', 'on');
+		const event = eventFor(sessionId);
+		const { id } = await made(event);
+		expect((await workspaceSwitcher(event))?.removedNotice).toBeNull();
+		store.deleteWorkspace(id);
+		const notice = (await workspaceSwitcher(event))?.removedNotice;
+		expect(notice).toContain(`Your workspace ${id} no longer exists`);
+		expect(notice).toMatch(/nobody has used it for 24 hours, or after 30 minutes when this public sandbox is full/);
+		await leaveWorkspace(event);
+		expect((await workspaceSwitcher(event))?.removedNotice).toBeNull();
+	});
+
+	it('using a workspace in the explorer counts as using it: it is not the idlest', async () => {
+		const event = eventFor(sessionId);
+		const { id } = await made(event);
+		const before = store.workspace(id)!.info().lastUsedMs;
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		await sessionWorkspaceOf(sessionId);
+		expect(store.workspace(id)!.info().lastUsedMs).toBeGreaterThan(before);
+	});
+
 	it('cannot be made from another machine unless the sandbox is public, where the default workspace is read-only', async () => {
 		const remote = eventFor(sessionId, '203.0.113.9');
 		expect(await createSessionWorkspace(remote)).toMatchObject({ ok: false, status: 403 });

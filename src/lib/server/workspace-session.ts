@@ -12,6 +12,7 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { env } from 'node:process';
 import { z } from 'zod';
 import { sandboxConfigFromEnv } from '$lib/sandbox';
+import { EVICTABLE_AFTER_IDLE_MS } from '$lib/sandbox/workspace-admission';
 import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from './config';
@@ -26,6 +27,13 @@ function policy(): WorkspacePolicy {
 	return sandboxConfigFromEnv(env).workspaces ?? DEFAULT_WORKSPACE_POLICY;
 }
 
+/** Why a session's workspace is gone: the rules that remove one, so its member knows it was no accident. */
+function removedNotice(id: string): string {
+	const { idleHours, public: publicMode } = policy();
+	const sooner = publicMode ? `, or after ${EVICTABLE_AFTER_IDLE_MS / 60_000} minutes when this public sandbox is full and needs room for others` : '';
+	return `Your workspace ${id} no longer exists: a workspace is removed with everything in it once nobody has used it for ${idleHours} hours${sooner} (or when a member deletes it). You are back in the default workspace.`;
+}
+
 /** The share link: the key rides in the fragment, which browsers never send, so it stays out of request logs. */
 export function shareUrl(origin: string, id: string, key: string): string {
 	return `${origin}/workspaces/${encodeURIComponent(id)}#key=${encodeURIComponent(key)}`;
@@ -38,9 +46,9 @@ async function mayCreate(event: RequestEvent): Promise<boolean> {
 export async function workspaceSwitcher(event: RequestEvent): Promise<WorkspaceSwitcherView | null> {
 	const { sandbox } = await services();
 	if (!sandbox) return null;
-	const { workspace, member } = await sessionWorkspaceOf(event.locals.sessionId);
+	const { workspace, member, removed } = await sessionWorkspaceOf(event.locals.sessionId);
 	const current = workspace && member ? { id: member.id, name: workspace.info().name, shareUrl: shareUrl(config().publicOrigin, member.id, member.key) } : null;
-	return { current, canCreate: await mayCreate(event), publicMode: policy().public };
+	return { current, canCreate: await mayCreate(event), publicMode: policy().public, removedNotice: removed && removedNotice(removed) };
 }
 
 /** Makes a workspace with the demo fixtures for the session, which then uses it. */
