@@ -10,6 +10,7 @@ import type { SandboxStore, SandboxWorkspace } from '../store';
 import type { Creator, WorkspaceAdmission } from '../workspace-admission';
 import { WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
 import { WorkspaceBody, badRequest, describeIssues, type Answer } from './control-schemas';
+import { headerValue } from './http';
 import { resolveWorkspace } from './workspace-access';
 
 export const WORKSPACE_PATH = /^\/sandbox\/workspaces\/([a-z0-9]{1,64})$/;
@@ -31,7 +32,7 @@ export function workspaceView(workspace: SandboxWorkspace, policy: WorkspacePoli
 	};
 }
 
-/** What creating and deleting need: the store, the policy, the one admission every door shares, the admin token. */
+/** What creating needs besides the store: the policy, the one admission every door shares, and the admin token. */
 export interface WorkspaceEndpointsOptions {
 	policy: WorkspacePolicy;
 	admission: WorkspaceAdmission;
@@ -47,11 +48,7 @@ export function workspaceEndpoints(store: SandboxStore, { policy, admission, adm
 	 */
 	function creatorOf(req: IncomingMessage): Creator {
 		if (!policy.public || admission.isInternal(req.headers[INTERNAL_WORK_HEADER])) return { kind: 'operator' };
-		const header = (name: string) => {
-			const value = req.headers[name];
-			return Array.isArray(value) ? value[0] : value;
-		};
-		if (adminToken !== null && adminTokenMatches(adminToken, presentedAdminToken(header))) return { kind: 'operator' };
+		if (adminToken !== null && adminTokenMatches(adminToken, presentedAdminToken((name) => headerValue(req, name)))) return { kind: 'operator' };
 		return { kind: 'visitor', address: req.socket.remoteAddress };
 	}
 

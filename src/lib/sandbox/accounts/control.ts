@@ -17,15 +17,10 @@ import { WORKSPACE_KEY_HEADER, type WorkspacePolicy } from '../workspaces';
 import { clearOutcomes, listOutcomes, setOutcome } from './control-outcomes';
 import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, UserBody, badRequest, clockSchema, describeIssues, type Answer } from './control-schemas';
 import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
-import { mediaType, parseParams, readBody, sendJson } from './http';
+import { headerValue, mediaType, parseParams, readBody, sendJson } from './http';
 import { writeClient, writeUser } from './workspace-writes';
 import type { WorkspaceAdmission } from '../workspace-admission';
 import { DEFAULT_READ_ONLY, resolveWorkspace } from './workspace-access';
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-	const value = req.headers[name];
-	return Array.isArray(value) ? value[0] : value;
-}
 
 const DEFAULT_LOG_LIMIT = 100;
 const MAX_LOG_LIMIT = 500;
