@@ -177,3 +177,18 @@ test('a workspace form posted from another origin is refused', async () => {
 		expect(response.status).toBe(403);
 	}
 });
+
+test('a member whose workspace was removed is told so, not moved silently to the default workspace', async ({ browser }) => {
+	const alice = await person(browser);
+	const { id, key } = await ownWorkspace(alice);
+	const deleted = await fetch(`${ACCOUNTS_HOST}/sandbox/workspaces/${id}`, { method: 'DELETE', headers: { 'X-Sandbox-Workspace-Key': key } });
+	expect(deleted.status).toBe(200);
+	await open(alice.page, '/');
+	await expect(alice.page.getByTestId('workspace-removed')).toContainText(`Your workspace ${id} no longer exists`);
+	await expect(alice.page.getByTestId('workspace-id')).toHaveCount(0);
+	// Making a new one ends the notice.
+	await alice.page.getByRole('button', { name: 'Use my own sandbox workspace' }).click();
+	await expect(alice.page.getByTestId('workspace-id')).toBeVisible();
+	await expect(alice.page.getByTestId('workspace-removed')).toHaveCount(0);
+	await alice.context.close();
+});

@@ -43,7 +43,7 @@ export function showing(name: string, audience: Audience): Showing {
 /**
  * Headers that carry credentials, by what they hold: `authorization` (a scheme and credentials, also
  * Proxy-Authorization), `cookie` (`a=1; b=2`), `set-cookie` (`name=value; attributes`), `token` (the whole value is
- * a credential: the sandbox's admin token, a workspace's key).
+ * a credential: the sandbox's admin token, a workspace's key, the explorer's internal-work credential).
  */
 export type SecretHeader = 'authorization' | 'cookie' | 'set-cookie' | 'token';
 
@@ -53,13 +53,17 @@ export const ADMIN_CREDENTIAL_HEADER = 'x-sandbox-admin-token';
 /** The header that carries a sandbox workspace's key (control API calls). */
 export const WORKSPACE_KEY_HEADER = 'x-sandbox-workspace-key';
 
+/** The header that marks the explorer's own internal work on a control API call (sandbox/workspace-admission.ts). */
+export const INTERNAL_WORK_HEADER = 'x-sandbox-internal-work';
+
 const SECRET_HEADERS: Readonly<Record<string, SecretHeader>> = {
 	authorization: 'authorization',
 	'proxy-authorization': 'authorization',
 	cookie: 'cookie',
 	'set-cookie': 'set-cookie',
 	[ADMIN_CREDENTIAL_HEADER]: 'token',
-	[WORKSPACE_KEY_HEADER]: 'token'
+	[WORKSPACE_KEY_HEADER]: 'token',
+	[INTERNAL_WORK_HEADER]: 'token'
 };
 
 /** What kind of credential the header `name` (any case) carries, or undefined for none. */

@@ -11,7 +11,7 @@ import {
 	type SandboxClient,
 	type SandboxStore,
 	type SandboxWorkspace,
-	type WorkspaceFixtures
+	type NewWorkspace
 } from './store';
 import { addDays } from '../dates';
 
@@ -115,11 +115,7 @@ export function applyFixtures(store: SandboxWorkspace, explorerOrigin: string): 
 }
 
 /** A new workspace, with the demo fixtures copied in unless `fixtures` is 'empty'; its key is in the answer. */
-export function createWorkspace(
-	store: SandboxStore,
-	options: { fixtures: WorkspaceFixtures; name?: string },
-	explorerOrigin: string
-): CreatedWorkspace {
+export function createWorkspace(store: SandboxStore, options: NewWorkspace, explorerOrigin: string): CreatedWorkspace {
 	const created = store.createWorkspace(options);
 	if (options.fixtures === 'demo') applyFixtures(created.workspace, explorerOrigin);
 	return created;

@@ -13,6 +13,7 @@ import { applyFixtures } from './fixtures';
 import { loggedServer } from './log';
 import { openStore, type SandboxStore } from './store';
 import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
+import { workspaceAdmission, type WorkspaceAdmission } from './workspace-admission';
 import { DEFAULT_WORKSPACE_POLICY, startWorkspaceExpiry, type WorkspacePolicy } from './workspaces';
 
 export { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS } from './fixtures';
@@ -42,6 +43,8 @@ export interface RunningSandbox {
 	authUrl: string;
 	accountsUrl: string;
 	store: SandboxStore;
+	/** Who may make a workspace now: the one allowance per visitor that the control API and the explorer share. */
+	admission: WorkspaceAdmission;
 	close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	if (store.isEmpty()) applyFixtures(store, options.explorerOrigin);
 	const workspaces = options.workspaces ?? DEFAULT_WORKSPACE_POLICY;
 	const expiry = startWorkspaceExpiry(store, workspaces.idleHours);
+	const admission = workspaceAdmission(store, workspaces, options.explorerOrigin);
 
 	// Requests must address the sandbox by one of its own names (DNS rebinding), and slow clients are cut off. In
 	// public mode the default workspace is everyone's: requests no workspace claims are not kept in its log.
@@ -84,7 +88,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 		'accounts',
 		refuseForeignHosts(
 			names,
-			createAccountsHost(store, { controlApi: options.controlApi, adminToken: options.adminToken ?? null, explorerOrigin: options.explorerOrigin, workspaces })
+			createAccountsHost(store, { controlApi: options.controlApi, adminToken: options.adminToken ?? null, explorerOrigin: options.explorerOrigin, workspaces, admission })
 		),
 		logging
 	);
@@ -101,7 +105,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 			listen(accounts, options.accountsPort, options.hostname ?? '127.0.0.1', 'accounts host', 'ACCOUNTS_PORT')
 		]);
 		const host = urlHost(options.hostname);
-		return { authUrl: `http://${host}:${authPort}`, accountsUrl: `http://${host}:${accountsPort}`, store, close };
+		return { authUrl: `http://${host}:${authPort}`, accountsUrl: `http://${host}:${accountsPort}`, store, admission, close };
 	} catch (error) {
 		await close();
 		throw error;

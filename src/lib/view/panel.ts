@@ -87,4 +87,6 @@ export interface Feedback {
 	/** What was submitted (never a secret or a password), so a failed form keeps what was typed. */
 	client?: ClientFormValues;
 	user?: UserFormValues;
+	/** A refusal's HTTP status when it is not 400: 409 when what the sandbox holds conflicts (a full workspace, a taken client id). */
+	status?: 409;
 }

@@ -6,4 +6,6 @@ export interface WorkspaceSwitcherView {
 	canCreate: boolean;
 	/** Public mode: the default workspace is read-only. */
 	publicMode: boolean;
+	/** Why the session is back in the default workspace when its own was removed (idle, or to make room); else null. */
+	removedNotice: string | null;
 }

@@ -13,10 +13,11 @@ import {
 	setClockTo,
 	setUserDeletion
 } from '$lib/features/sandbox-admin/panel';
-import { logInAsSandboxAdmin, panelWorkspace, sandboxAdminAccess } from '$lib/features/sandbox-admin/access';
+import { logInAsSandboxAdmin, panelWorkspace, sandboxAdminAccess, workspaceWriteRules } from '$lib/features/sandbox-admin/access';
 import { services } from '$lib/platform/services';
 import { workspaceSwitcher } from '$lib/features/sandbox-admin/workspace-session';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
+import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import type { Feedback, PanelForm } from '$lib/view/panel';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 
@@ -45,15 +46,15 @@ export const load: PageServerLoad = async (event) => {
 const READ_ONLY = 'The default workspace is read-only on this public sandbox: nothing was changed. Use your own workspace (one click, above) to change things.';
 
 /** A form action: read the form, run the panel's logic, answer its feedback (a failure as a 4xx, never a 5xx). */
-function panelAction(form: PanelForm, run: (store: SandboxWorkspace, data: FormData) => Feedback) {
+function panelAction(form: PanelForm, run: (store: SandboxWorkspace, data: FormData, rules: WriteRules) => Feedback) {
 	return async (event: RequestEvent) => {
 		const shown = await panelWorkspace(event);
 		if (!shown) return fail(404, sandboxOff(form));
 		if (shown.readOnly) return fail(403, { form, ok: false, message: READ_ONLY, fields: {} } satisfies Feedback);
 		const data = await event.request.formData().catch(() => null);
 		if (!data) return fail(400, { form, ok: false, message: 'The form could not be read; reload the page and try again.', fields: {} } satisfies Feedback);
-		const feedback = run(shown.workspace, data);
-		return feedback.ok ? feedback : fail(400, feedback);
+		const feedback = run(shown.workspace, data, workspaceWriteRules());
+		return feedback.ok ? feedback : fail(feedback.status ?? 400, feedback);
 	};
 }
 

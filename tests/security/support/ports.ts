@@ -21,6 +21,7 @@ export const EXTRA_EXPLORER_PORTS = {
 	damagedDatabase: PORT + 333,
 	sandboxAdmin: PORT + 336,
 	parallelScenarios: PORT + 339,
+	publicWorkspaces: PORT + 342,
 	httpsOrigin: PORT + 348
 } as const;
 export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;

@@ -10,6 +10,7 @@
  */
 import type { Handle, RequestEvent } from '@sveltejs/kit';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
+import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import { config } from '../../platform/config';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../walk';
@@ -28,6 +29,11 @@ export const OFF_MESSAGE = 'Sandbox administration is turned off on this server 
 function settings() {
 	const { controlApi, adminToken, workspaces } = config().sandboxService;
 	return { controlApi, adminToken, publicMode: workspaces.public };
+}
+
+/** The rules the panel's writes hold, as the control API's do: public mode's limits. */
+export function workspaceWriteRules(): WriteRules {
+	return { public: settings().publicMode };
 }
 
 /** The request's remote address; undefined when the adapter cannot tell (a request made inside the process). */

@@ -3,6 +3,8 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OUTCOME_IDS } from '$lib/protocol';
 import { applyFixtures, fixtureClientId } from '$lib/sandbox/fixtures';
 import { openStore } from '$lib/sandbox/store';
+import { workspaceAdmission } from '$lib/sandbox/workspace-admission';
+import { DEFAULT_WORKSPACE_POLICY } from '$lib/sandbox/workspaces';
 import { createSessionStore } from '../../platform/session';
 import { testConfig } from '../../platform/test-config';
 
@@ -10,8 +12,9 @@ const ORIGIN = 'http://localhost:3000';
 const store = openStore(':memory:');
 applyFixtures(store, ORIGIN);
 const sessions = createSessionStore({ ttlMs: 60_000 });
+const admission = workspaceAdmission(store, DEFAULT_WORKSPACE_POLICY, ORIGIN);
 
-vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: { store }, sessions, runs: null }) }));
+vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: { store, admission }, sessions, runs: null }) }));
 /** The environment the configuration is parsed from, as each test sets it. */
 const env: Record<string, string> = {};
 vi.mock('../../platform/config', async (importOriginal) => ({

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyFixtures, FIXTURE_CLIENTS, FIXTURE_PASSWORD } from '$lib/sandbox/fixtures';
 import type { LoggedExchange } from '$lib/sandbox/log';
 import { openStore, type SandboxStore } from '$lib/sandbox/store';
+import { WORKSPACE_LIMITS } from '$lib/sandbox/workspaces';
 import { addDays } from '$lib/dates';
 import {
 	advanceClockBy,
@@ -25,6 +26,10 @@ beforeEach(() => {
 	applyFixtures(store, ORIGIN);
 });
 afterEach(() => store.close());
+
+/** Outside public mode a workspace has no limits of clients and users; in public mode it has. */
+const OPEN = { public: false };
+const PUBLIC = { public: true };
 
 function formOf(fields: Record<string, string | string[]>): FormData {
 	const form = new FormData();
@@ -50,8 +55,8 @@ const newUser = {
 
 describe('panel data', () => {
 	it('lists clients with "secret set" and never a secret or a password', () => {
-		saveClientForm(store, formOf(newClient));
-		saveUserForm(store, formOf(newUser));
+		saveClientForm(store, formOf(newClient), OPEN);
+		saveUserForm(store, formOf(newUser), OPEN);
 		const state = panelState(store);
 		const text = JSON.stringify(state);
 		for (const secret of [...FIXTURE_CLIENTS.map((c) => c.client_secret), newClient.client_secret, newUser.password]) {
@@ -112,38 +117,38 @@ describe('panel data', () => {
 
 describe('clients', () => {
 	it('creates a client, and its feedback carries neither the secret nor the typed secret', () => {
-		const feedback = saveClientForm(store, formOf(newClient));
+		const feedback = saveClientForm(store, formOf(newClient), OPEN);
 		expect(feedback).toMatchObject({ form: 'client', ok: true, subject: 'my-app' });
 		expect(store.authenticateClient('my-app', newClient.client_secret).ok).toBe(true);
 		expect(JSON.stringify(feedback)).not.toContain(newClient.client_secret);
 	});
 
 	it('refuses a new client without a secret, and never echoes a secret when refusing', () => {
-		const blank = saveClientForm(store, formOf({ ...newClient, client_secret: '' }));
+		const blank = saveClientForm(store, formOf({ ...newClient, client_secret: '' }), OPEN);
 		expect(blank.ok).toBe(false);
 		expect(blank.fields.client_secret).toMatch(/new client needs one/);
 		expect(store.getClient('my-app')).toBeUndefined();
 
-		const bad = saveClientForm(store, formOf({ ...newClient, countries: 'GB' }));
+		const bad = saveClientForm(store, formOf({ ...newClient, countries: 'GB' }), OPEN);
 		expect(bad.ok).toBe(false);
 		expect(JSON.stringify(bad)).not.toContain(newClient.client_secret);
 		expect(bad.client).toMatchObject({ client_id: 'my-app', countries: 'GB' });
 	});
 
 	it('keeps the existing secret when editing with the secret left blank, and replaces it when one is typed', () => {
-		saveClientForm(store, formOf(newClient));
-		const kept = saveClientForm(store, formOf({ ...newClient, client_secret: '', name: 'Renamed' }));
+		saveClientForm(store, formOf(newClient), OPEN);
+		const kept = saveClientForm(store, formOf({ ...newClient, client_secret: '', name: 'Renamed' }), OPEN);
 		expect(kept.message).toMatch(/secret is unchanged/);
 		expect(store.getClient('my-app')?.name).toBe('Renamed');
 		expect(store.authenticateClient('my-app', newClient.client_secret).ok).toBe(true);
 
-		saveClientForm(store, formOf({ ...newClient, client_secret: 'a-new-secret' }));
+		saveClientForm(store, formOf({ ...newClient, client_secret: 'a-new-secret' }), OPEN);
 		expect(store.authenticateClient('my-app', 'a-new-secret').ok).toBe(true);
 		expect(store.authenticateClient('my-app', newClient.client_secret).ok).toBe(false);
 	});
 
 	it('says which line or entry is wrong, with the control API\'s own messages', () => {
-		const feedback = saveClientForm(store, formOf({ ...newClient, redirect_uris: 'https://ok.example/cb\nhttps://x.example/cb?a=1', countries: 'uk, GB' }));
+		const feedback = saveClientForm(store, formOf({ ...newClient, redirect_uris: 'https://ok.example/cb\nhttps://x.example/cb?a=1', countries: 'uk, GB' }), OPEN);
 		expect(feedback.ok).toBe(false);
 		expect(feedback.fields.redirect_uris).toMatch(/^line 2: register it without `\?` or `#`/);
 		expect(feedback.fields.countries).toBe('entry 2: write country codes in lower case (`uk`)');
@@ -152,23 +157,23 @@ describe('clients', () => {
 	});
 
 	it('switches a client to the `group` key and back, keeping its secret', () => {
-		expect(setClientKey(store, formOf({ client_id: 'demo-client', verification_key: 'group' })).ok).toBe(true);
+		expect(setClientKey(store, formOf({ client_id: 'demo-client', verification_key: 'group' }), OPEN).ok).toBe(true);
 		expect(store.getClient('demo-client')?.verification_key).toBe('group');
 		expect(store.authenticateClient('demo-client', 'demo-secret-change-me').ok).toBe(true);
-		setClientKey(store, formOf({ client_id: 'demo-client', verification_key: 'supergroup' }));
+		setClientKey(store, formOf({ client_id: 'demo-client', verification_key: 'supergroup' }), OPEN);
 		expect(store.getClient('demo-client')?.verification_key).toBe('supergroup');
 	});
 
 	it('refuses a key other than `supergroup` or `group`, and an unknown client', () => {
-		expect(setClientKey(store, formOf({ client_id: 'demo-client', verification_key: 'grp' })).ok).toBe(false);
+		expect(setClientKey(store, formOf({ client_id: 'demo-client', verification_key: 'grp' }), OPEN).ok).toBe(false);
 		expect(store.getClient('demo-client')?.verification_key).toBe('supergroup');
-		expect(setClientKey(store, formOf({ client_id: 'nobody', verification_key: 'group' }))).toMatchObject({ ok: false, subject: 'nobody' });
+		expect(setClientKey(store, formOf({ client_id: 'nobody', verification_key: 'group' }), OPEN)).toMatchObject({ ok: false, subject: 'nobody' });
 	});
 });
 
 describe('users', () => {
 	it('creates a user with verifications; the feedback carries no password', () => {
-		const feedback = saveUserForm(store, formOf(newUser));
+		const feedback = saveUserForm(store, formOf(newUser), OPEN);
 		expect(feedback.ok).toBe(true);
 		expect(JSON.stringify(feedback)).not.toContain(newUser.password);
 		const user = store.authenticateUser('alice@example.com', newUser.password);
@@ -179,39 +184,39 @@ describe('users', () => {
 	});
 
 	it('refuses a new user without a password', () => {
-		const feedback = saveUserForm(store, formOf({ ...newUser, password: '' }));
+		const feedback = saveUserForm(store, formOf({ ...newUser, password: '' }), OPEN);
 		expect(feedback.fields.password).toMatch(/new user needs one/);
 		expect(store.getUserByLogin('alice@example.com')).toBeUndefined();
 	});
 
 	it('keeps the password when editing with it left blank', () => {
-		const feedback = saveUserForm(store, formOf({ login: 'student@example.com', password: '', deletion_requested: 'on' }));
+		const feedback = saveUserForm(store, formOf({ login: 'student@example.com', password: '', deletion_requested: 'on' }), OPEN);
 		expect(feedback.message).toMatch(/password is unchanged/);
 		const user = store.authenticateUser('student@example.com', FIXTURE_PASSWORD);
 		expect(user).toMatchObject({ deletion_requested: true, verifications: [] });
 	});
 
 	it('refuses two rows for one supergroup and a date that is not a real date, keeping what was typed', () => {
-		const twice = saveUserForm(store, formOf({ ...newUser, verification_supergroup: ['student', 'student'] }));
+		const twice = saveUserForm(store, formOf({ ...newUser, verification_supergroup: ['student', 'student'] }), OPEN);
 		expect(twice.fields.verifications).toMatch(/at most one verification per supergroup/);
-		const badDate = saveUserForm(store, formOf({ ...newUser, verification_expires_on: ['2999-02-30', '2999-06-01'] }));
+		const badDate = saveUserForm(store, formOf({ ...newUser, verification_expires_on: ['2999-02-30', '2999-06-01'] }), OPEN);
 		expect(badDate.fields.verifications).toMatch(/^row 1 \(expires_on\): a real calendar date/);
 		expect(badDate.user?.verifications[0]).toEqual({ supergroup: 'student', expires_on: '2999-02-30' });
 		expect(store.getUserByLogin('alice@example.com')).toBeUndefined();
 	});
 
 	it('drops verification rows left wholly blank', () => {
-		saveUserForm(store, formOf({ ...newUser, verification_supergroup: ['student', ''], verification_expires_on: ['2999-01-01', ''] }));
+		saveUserForm(store, formOf({ ...newUser, verification_supergroup: ['student', ''], verification_expires_on: ['2999-01-01', ''] }), OPEN);
 		expect(store.getUserByLogin('alice@example.com')?.verifications).toHaveLength(1);
 	});
 
 	it('marks and unmarks account deletion, keeping password and verifications', () => {
 		const before = store.getUserByLogin('multi@example.com')!;
-		expect(setUserDeletion(store, formOf({ login: 'multi@example.com', deletion_requested: 'true' })).ok).toBe(true);
+		expect(setUserDeletion(store, formOf({ login: 'multi@example.com', deletion_requested: 'true' }), OPEN).ok).toBe(true);
 		expect(store.authenticateUser('multi@example.com', FIXTURE_PASSWORD)).toEqual({ ...before, deletion_requested: true });
-		setUserDeletion(store, formOf({ login: 'multi@example.com', deletion_requested: 'false' }));
+		setUserDeletion(store, formOf({ login: 'multi@example.com', deletion_requested: 'false' }), OPEN);
 		expect(store.getUserByLogin('multi@example.com')?.deletion_requested).toBe(false);
-		expect(setUserDeletion(store, formOf({ login: 'nobody@example.com', deletion_requested: 'true' })).ok).toBe(false);
+		expect(setUserDeletion(store, formOf({ login: 'nobody@example.com', deletion_requested: 'true' }), OPEN).ok).toBe(false);
 	});
 });
 
@@ -264,7 +269,7 @@ describe('clock', () => {
 
 describe('reset', () => {
 	it('needs the confirmation, then removes what was created and puts the clock back', () => {
-		saveClientForm(store, formOf(newClient));
+		saveClientForm(store, formOf(newClient), OPEN);
 		store.advanceClock(5 * 86_400);
 		expect(resetSandbox(store, ORIGIN, formOf({})).fields.confirm).toBeDefined();
 		expect(store.getClient('my-app')).toBeDefined();
@@ -273,5 +278,42 @@ describe('reset', () => {
 		expect(store.getClient('my-app')).toBeUndefined();
 		expect(store.getClient('demo-client')).toBeDefined();
 		expect(Math.abs(store.now().getTime() - Date.now())).toBeLessThan(1000);
+	});
+});
+
+describe('the panel holds the control API\'s rules (issue 26)', () => {
+	it('a client id another workspace holds is a clear conflict in the form, not a thrown error', () => {
+		const other = store.createWorkspace({ fixtures: 'empty' }).workspace;
+		const feedback = saveClientForm(other, formOf({ ...newClient, client_id: 'demo-client' }), OPEN);
+		expect(feedback).toMatchObject({ form: 'client', ok: false, status: 409, fields: { client_id: expect.stringMatching(/taken by another workspace/) } });
+		expect(feedback.message).toMatch(/`demo-client` is taken by another workspace.*Choose another/);
+		expect(JSON.stringify(feedback)).not.toContain(newClient.client_secret);
+		expect(other.getClient('demo-client')).toBeUndefined();
+	});
+
+	it('in public mode, adds no client past the workspace limit; replacing one still works', () => {
+		const workspace = store.createWorkspace({ fixtures: 'empty' }).workspace;
+		for (let i = 0; i < WORKSPACE_LIMITS.clients; i++) {
+			expect(saveClientForm(workspace, formOf({ ...newClient, client_id: `app-${i}` }), PUBLIC).ok).toBe(true);
+		}
+		const full = saveClientForm(workspace, formOf({ ...newClient, client_id: 'one-too-many' }), PUBLIC);
+		expect(full).toMatchObject({ ok: false, status: 409 });
+		expect(full.message).toMatch(/20 clients, the most public mode allows/);
+		expect(workspace.listClients()).toHaveLength(WORKSPACE_LIMITS.clients);
+		expect(saveClientForm(workspace, formOf({ ...newClient, client_id: 'app-0', name: 'Renamed' }), PUBLIC).ok).toBe(true);
+		expect(saveClientForm(workspace, formOf({ ...newClient, client_id: 'one-too-many' }), OPEN).ok).toBe(true);
+	});
+
+	it('in public mode, adds no user past the workspace limit; editing one still works', () => {
+		const workspace = store.createWorkspace({ fixtures: 'empty' }).workspace;
+		workspace.transaction(() => {
+			for (let i = 0; i < WORKSPACE_LIMITS.users; i++) workspace.upsertUser({ login: `u${i}@example.com`, password: { hash: 'x' }, verifications: [] });
+		});
+		const full = saveUserForm(workspace, formOf(newUser), PUBLIC);
+		expect(full).toMatchObject({ ok: false, status: 409 });
+		expect(full.message).toMatch(/200 users, the most public mode allows/);
+		expect(workspace.getUserByLogin(newUser.login)).toBeUndefined();
+		expect(saveUserForm(workspace, formOf({ ...newUser, login: 'u0@example.com' }), PUBLIC).ok).toBe(true);
+		expect(setUserDeletion(workspace, formOf({ login: 'u1@example.com', deletion_requested: 'true' }), PUBLIC).ok).toBe(true);
 	});
 });

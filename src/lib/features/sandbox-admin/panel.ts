@@ -1,12 +1,14 @@
 /**
  * The sandbox control panel's server logic (`/sandbox`): what the page shows, and what its forms do. Input goes
- * through the control API's own schemas, so the panel and `POST /sandbox/...` accept exactly the same things.
+ * through the control API's own schemas, and clients and users are saved by its own operations (workspace-writes.ts),
+ * so the panel and `POST /sandbox/...` accept exactly the same things and hold the same limits.
  * Nothing returned from here carries a client secret or a password.
  */
 import { z } from 'zod';
 import { OUTCOME_STAGES, durationWords } from '$lib/protocol';
-import { publicClient, saveClient } from '$lib/sandbox/accounts/control';
+import { publicClient } from '$lib/sandbox/accounts/control';
 import { ClientBody, ClockBody, UserBody, realDate } from '$lib/sandbox/accounts/control-schemas';
+import { writeClient, writeUser, type WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
 import type { LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxUser, SandboxWorkspace } from '$lib/sandbox/store';
@@ -113,7 +115,7 @@ function notSaved(form: PanelForm, what: string, fields: Record<string, string>,
 const NEW_CLIENT_NEEDS_SECRET = 'Enter a secret: a new client needs one. (When editing a client, leave it blank to keep the current one.)';
 
 /** Creates or edits a client. A blank secret keeps the existing client's secret. */
-export function saveClientForm(store: SandboxWorkspace, form: FormData): Feedback {
+export function saveClientForm(store: SandboxWorkspace, form: FormData, rules: WriteRules): Feedback {
 	const values: ClientFormValues = {
 		client_id: field(form, 'client_id').trim(),
 		name: field(form, 'name'),
@@ -134,7 +136,9 @@ export function saveClientForm(store: SandboxWorkspace, form: FormData): Feedbac
 	const fields = parsed.success ? {} : fieldProblems(parsed.error);
 	if (secret === '' && !existing) fields.client_secret = NEW_CLIENT_NEEDS_SECRET;
 	if (!parsed.success || Object.keys(fields).length > 0) return notSaved('client', 'The client', fields, { client: values });
-	const client = saveClient(store, parsed.data);
+	const written = writeClient(store, parsed.data, rules);
+	if (!written.ok) return refused('client', written.error, written.reason === 'taken' ? { client_id: written.error } : {}, { client: values, status: written.status });
+	const client = written.value;
 	const secretNote = existing ? (secret === '' ? ' Its secret is unchanged.' : ' Its secret was replaced.') : '';
 	return done('client', `Client \`${client.client_id}\` ${existing ? 'updated' : 'created'}.${secretNote}`, client.client_id);
 }
@@ -142,7 +146,7 @@ export function saveClientForm(store: SandboxWorkspace, form: FormData): Feedbac
 const ClientKeyForm = z.object({ client_id: z.string().min(1), verification_key: z.enum(['supergroup', 'group']) });
 
 /** The per-client `group` key setting: which key me.json's verification elements carry for this client. */
-export function setClientKey(store: SandboxWorkspace, form: FormData): Feedback {
+export function setClientKey(store: SandboxWorkspace, form: FormData, rules: WriteRules): Feedback {
 	const input = ClientKeyForm.safeParse({ client_id: field(form, 'client_id'), verification_key: field(form, 'verification_key') });
 	if (!input.success) return refused('client-key', `The key was not changed: ${Object.values(fieldProblems(input.error)).join('; ')}.`);
 	const client = store.getClient(input.data.client_id);
@@ -152,7 +156,8 @@ export function setClientKey(store: SandboxWorkspace, form: FormData): Feedback 
 		const problems = Object.values(fieldProblems(parsed.error)).join('; ');
 		return refused('client-key', `Client \`${client.client_id}\` is not valid as stored (${problems}); fix it with the edit form.`, {}, { subject: client.client_id });
 	}
-	saveClient(store, parsed.data);
+	const written = writeClient(store, parsed.data, rules);
+	if (!written.ok) return refused('client-key', written.error, {}, { subject: client.client_id, status: written.status });
 	return done('client-key', `Client \`${client.client_id}\` now gets verifications keyed \`${input.data.verification_key}\` from me.json.`, client.client_id);
 }
 
@@ -172,7 +177,7 @@ function verificationRows(form: FormData): UserFormValues['verifications'] {
 }
 
 /** Creates or edits a user: login, password (blank keeps the existing one), verifications, deletion request. */
-export function saveUserForm(store: SandboxWorkspace, form: FormData): Feedback {
+export function saveUserForm(store: SandboxWorkspace, form: FormData, rules: WriteRules): Feedback {
 	const values: UserFormValues = {
 		login: field(form, 'login').trim(),
 		verifications: verificationRows(form),
@@ -184,7 +189,9 @@ export function saveUserForm(store: SandboxWorkspace, form: FormData): Feedback 
 	const fields = parsed.success ? {} : fieldProblems(parsed.error);
 	if (password === '' && !existing) fields.password = NEW_USER_NEEDS_PASSWORD;
 	if (!parsed.success || Object.keys(fields).length > 0) return notSaved('user', 'The user', fields, { user: values });
-	const user = store.upsertUser(parsed.data);
+	const written = writeUser(store, parsed.data, rules);
+	if (!written.ok) return refused('user', written.error, {}, { user: values, status: written.status });
+	const user = written.value;
 	const passwordNote = existing ? (password === '' ? ' Their password is unchanged.' : ' Their password was replaced.') : '';
 	return done('user', `User \`${user.login}\` ${existing ? 'updated' : `created with sbid_number ${user.sbid_number}`}.${passwordNote}`, user.login);
 }
@@ -192,13 +199,14 @@ export function saveUserForm(store: SandboxWorkspace, form: FormData): Feedback 
 const UserDeletionForm = z.object({ login: z.string().min(1), deletion_requested: z.enum(['true', 'false']) });
 
 /** Marks (or unmarks) a user as having asked for account deletion: me.json then answers 404 for them. */
-export function setUserDeletion(store: SandboxWorkspace, form: FormData): Feedback {
+export function setUserDeletion(store: SandboxWorkspace, form: FormData, rules: WriteRules): Feedback {
 	const input = UserDeletionForm.safeParse({ login: field(form, 'login'), deletion_requested: field(form, 'deletion_requested') });
 	if (!input.success) return refused('user-deletion', `Nothing was changed: ${Object.values(fieldProblems(input.error)).join('; ')}.`);
 	const user = store.getUserByLogin(input.data.login);
 	if (!user) return refused('user-deletion', `No user \`${input.data.login}\`: it may have been removed by a reset. Reload the page.`, {}, { subject: input.data.login });
 	const requested = input.data.deletion_requested === 'true';
-	store.upsertUser({ login: user.login, verifications: user.verifications, deletion_requested: requested });
+	const written = writeUser(store, { login: user.login, verifications: user.verifications, deletion_requested: requested }, rules);
+	if (!written.ok) return refused('user-deletion', written.error, {}, { subject: user.login, status: written.status });
 	const message = requested
 		? `\`${user.login}\` has asked for account deletion: me.json answers 404 for their tokens.`
 		: `\`${user.login}\` no longer has a deletion request.`;

@@ -2,6 +2,8 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyFixtures, FIXTURE_CLIENTS } from '$lib/sandbox/fixtures';
 import { openStore } from '$lib/sandbox/store';
+import { workspaceAdmission } from '$lib/sandbox/workspace-admission';
+import { DEFAULT_WORKSPACE_POLICY } from '$lib/sandbox/workspaces';
 import { createSessionStore } from '../../platform/session';
 import { testConfig } from '../../platform/test-config';
 
@@ -9,8 +11,9 @@ const ORIGIN = 'http://localhost:3000';
 const store = openStore(':memory:');
 applyFixtures(store, ORIGIN);
 const sessions = createSessionStore({ ttlMs: 60_000 });
+const admission = workspaceAdmission(store, DEFAULT_WORKSPACE_POLICY, ORIGIN);
 
-vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: { store }, sessions, runs: null }) }));
+vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: { store, admission }, sessions, runs: null }) }));
 /** The environment the configuration is parsed from, as each test sets it. */
 const env: Record<string, string> = {};
 vi.mock('../../platform/config', async (importOriginal) => ({
@@ -86,6 +89,28 @@ describe('a session of its own workspace', () => {
 		expect(again.id).not.toBe(id);
 		store.deleteWorkspace(again.id);
 		expect(await sessionWorkspaceOf(sessionId)).toMatchObject({ member: null, workspace: { id: 'default' } });
+	});
+
+	it('says so when the session\'s workspace was removed, until the session makes, joins or leaves one (issue 26)', async () => {
+		env.SANDBOX_PUBLIC = 'on';
+		const event = eventFor(sessionId);
+		const { id } = await made(event);
+		expect((await workspaceSwitcher(event))?.removedNotice).toBeNull();
+		store.deleteWorkspace(id);
+		const notice = (await workspaceSwitcher(event))?.removedNotice;
+		expect(notice).toContain(`Your workspace ${id} no longer exists`);
+		expect(notice).toMatch(/nobody has used it for 24 hours, or after 30 minutes when this public sandbox is full/);
+		await leaveWorkspace(event);
+		expect((await workspaceSwitcher(event))?.removedNotice).toBeNull();
+	});
+
+	it('using a workspace in the explorer counts as using it: it is not the idlest', async () => {
+		const event = eventFor(sessionId);
+		const { id } = await made(event);
+		const before = store.workspace(id)!.info().lastUsedMs;
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		await sessionWorkspaceOf(sessionId);
+		expect(store.workspace(id)!.info().lastUsedMs).toBeGreaterThan(before);
 	});
 
 	it('cannot be made from another machine unless the sandbox is public, where the default workspace is read-only', async () => {

@@ -4,13 +4,14 @@
  * it (explorer.ts `sessionWorkspace`). The workspace's key lives in the server-side session; the only page that
  * shows it is its member's own share box.
  *
- * Who may make one follows the control API: in public mode anyone (rate-limited per address, at most
- * `WORKSPACE_LIMITS.workspaces` at once); otherwise whoever may administer the sandbox (sandbox-admin.ts).
+ * Who may make one follows the control API: in public mode anyone, as a visitor with the one allowance per visitor
+ * the control API shares (the sandbox's `admission`, workspace-admission.ts); otherwise whoever may administer the
+ * sandbox (sandbox-admin.ts).
  */
 import type { RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
-import { createWorkspace } from '$lib/sandbox/fixtures';
-import { WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '$lib/sandbox/workspaces';
+import { EVICTABLE_AFTER_IDLE_MS } from '$lib/sandbox/workspace-admission';
+import type { WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from '../../platform/config';
 import { sessionWorkspaceOf, switchWorkspace } from '../walk';
@@ -24,10 +25,11 @@ function policy(): WorkspacePolicy {
 	return config().sandboxService.workspaces;
 }
 
-const KEY = Symbol.for('sso-flow-explorer.workspace-creations');
-const holder = globalThis as typeof globalThis & { [KEY]?: ReturnType<typeof creationRateLimit> };
-function rateLimit() {
-	return (holder[KEY] ??= creationRateLimit(policy().creationsPerAddressPerHour));
+/** Why a session's workspace is gone: the rules that remove one, so its member knows it was no accident. */
+function removedNotice(id: string): string {
+	const { idleHours, public: publicMode } = policy();
+	const sooner = publicMode ? `, or after ${EVICTABLE_AFTER_IDLE_MS / 60_000} minutes when this public sandbox is full and needs room for others` : '';
+	return `Your workspace ${id} no longer exists: a workspace is removed with everything in it once nobody has used it for ${idleHours} hours${sooner} (or when a member deletes it). You are back in the default workspace.`;
 }
 
 /** The share link: the key rides in the fragment, which browsers never send, so it stays out of request logs. */
@@ -42,9 +44,9 @@ async function mayCreate(event: RequestEvent): Promise<boolean> {
 export async function workspaceSwitcher(event: RequestEvent): Promise<WorkspaceSwitcherView | null> {
 	const { sandbox } = await services();
 	if (!sandbox) return null;
-	const { workspace, member } = await sessionWorkspaceOf(event.locals.sessionId);
+	const { workspace, member, removed } = await sessionWorkspaceOf(event.locals.sessionId);
 	const current = workspace && member ? { id: member.id, name: workspace.info().name, shareUrl: shareUrl(config().publicOrigin, member.id, member.key) } : null;
-	return { current, canCreate: await mayCreate(event), publicMode: policy().public };
+	return { current, canCreate: await mayCreate(event), publicMode: policy().public, removedNotice: removed && removedNotice(removed) };
 }
 
 /** Makes a workspace with the demo fixtures for the session, which then uses it. */
@@ -54,15 +56,11 @@ export async function createSessionWorkspace(event: RequestEvent): Promise<Works
 	if (!(await mayCreate(event))) {
 		return { ok: false, status: 403, message: 'Only whoever administers the sandbox may make workspaces on this server (see the /sandbox page).' };
 	}
-	if (sandbox.store.workspaceCount() >= WORKSPACE_LIMITS.workspaces) {
-		return { ok: false, status: 503, message: 'The sandbox holds as many workspaces as it can; try again later.' };
-	}
-	if (policy().public) {
-		const decision = rateLimit().take(clientAddress(event) ?? 'unknown');
-		if (!decision.ok) return { ok: false, status: 429, message: `Too many workspaces made from your address; try again in ${decision.retryAfterSeconds} s.` };
-	}
-	const { workspace, key } = createWorkspace(sandbox.store, { fixtures: 'demo', name: 'Explorer workspace' }, config().publicOrigin);
-	await switchWorkspace(event.locals.session(), { id: workspace.id, key });
+	// Outside public mode only an administrator gets here: the operator, whose workspaces spend no visitor's allowance.
+	const creator = policy().public ? { kind: 'visitor' as const, address: clientAddress(event) } : { kind: 'operator' as const };
+	const admitted = sandbox.admission.create(creator, { fixtures: 'demo', name: 'Explorer workspace' });
+	if (!admitted.ok) return { ok: false, status: admitted.status, message: admitted.message };
+	await switchWorkspace(event.locals.session(), { id: admitted.workspace.id, key: admitted.key });
 	return { ok: true };
 }
 

@@ -9,7 +9,8 @@ export type ControlAnswer = { exchange: RecordedExchange; status: number | null;
 /**
  * One call to the sandbox control API, through `send` like every other request. Once the run has its workspace,
  * the call carries that workspace's key (all such a call needs) and acts on it alone; before, it carries the admin
- * token, if any, as a call that administers the sandbox must.
+ * token, if any, as a call that administers the sandbox must, and on the explorer's own sandbox its internal-work
+ * credential, so creating the run's workspace spends no visitor's allowance.
  */
 export async function control(
 	world: World,
@@ -19,11 +20,13 @@ export async function control(
 	label: string,
 	method: 'GET' | 'POST' | 'DELETE' = body === null ? 'GET' : 'POST'
 ): Promise<ControlAnswer> {
+	const { adminToken, internalWork } = world.ctx;
 	const credential = world.workspace
 		? [{ name: 'X-Sandbox-Workspace-Key', value: world.workspace.key }]
-		: world.ctx.adminToken
-			? [{ name: 'Authorization', value: `Bearer ${world.ctx.adminToken}` }]
-			: [];
+		: [
+				...(adminToken ? [{ name: 'Authorization', value: `Bearer ${adminToken}` }] : []),
+				...(internalWork ? [{ name: 'X-Sandbox-Internal-Work', value: internalWork }] : [])
+			];
 	const request: OutboundRequest = {
 		method,
 		url: `${world.ctx.accountsUrl.replace(/\/+$/, '')}${path}`,

@@ -74,10 +74,18 @@ export async function scenarioStream(id: string, owner: string): Promise<Respons
 	if (!scenario) throw notFound(`No scenario "${id}". The scenarios are listed at /scenarios.`);
 	const problem = await unavailable();
 	if (problem) throw problem;
-	const { runs } = await services();
+	const { runs, sandbox } = await services();
 	const cfg = config();
-	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows.
-	const ctx = { config: cfg, ...cfg.sandbox, explorerOrigin: cfg.publicOrigin, control: true, adminToken: cfg.sandboxService.adminToken };
+	// The sandbox's addresses as the explorer's configuration knows them: the ones its outbound guard allows. A run
+	// is the explorer's own work: its workspace spends no visitor's allowance.
+	const ctx = {
+		config: cfg,
+		...cfg.sandbox,
+		explorerOrigin: cfg.publicOrigin,
+		control: true,
+		adminToken: cfg.sandboxService.adminToken,
+		internalWork: sandbox?.admission.internalCredential ?? null
+	};
 
 	return ndjsonResponse<StreamLine>(async (send) => {
 		const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));

@@ -219,3 +219,36 @@ describe('against a deployment without the control API', () => {
 		expect(JSON.stringify([noAgent.steps, noAgent.exchanges])).not.toContain(token);
 	});
 });
+
+describe('on a public sandbox (issue 26)', () => {
+	it('runs on the explorer\'s own sandbox spend no visitor\'s allowance, and never show the internal-work credential', async () => {
+		const publicDir = mkdtempSync(join(tmpdir(), 'scenarios-public-'));
+		const shared = await startSandbox({
+			authPort: 0,
+			accountsPort: 0,
+			hostname: '127.0.0.1',
+			explorerOrigin: ORIGIN,
+			databasePath: join(publicDir, 'sandbox.db'),
+			controlApi: true,
+			workspaces: { public: true, idleHours: 24, creationsPerAddressPerHour: 2 }
+		});
+		try {
+			const own = { ...ctx, authUrl: shared.authUrl, accountsUrl: shared.accountsUrl, internalWork: shared.admission.internalCredential };
+			for (let i = 0; i < 3; i++) {
+				const result = await runScenario(scenario('success'), own);
+				expect(result.passed).toBe(true);
+				expect(JSON.stringify([result.steps, result.exchanges])).not.toContain(shared.admission.internalCredential);
+			}
+			// A visitor on this machine still has its whole allowance.
+			const create = () => fetch(`${shared.accountsUrl}/sandbox/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			expect((await create()).status).toBe(201);
+			expect((await create()).status).toBe(201);
+			expect((await create()).status).toBe(429);
+			// And the explorer's runs go on once the visitor has spent it.
+			expect((await runScenario(scenario('success'), own)).passed).toBe(true);
+		} finally {
+			await shared.close();
+			rmSync(publicDir, { recursive: true, force: true });
+		}
+	});
+});

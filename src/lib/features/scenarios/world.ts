@@ -23,6 +23,11 @@ export interface ScenarioContext {
 	control: boolean;
 	/** The control API's admin token (SANDBOX_ADMIN_TOKEN), sent as a Bearer credential and masked like a secret. */
 	adminToken?: string | null;
+	/**
+	 * On the explorer's own sandbox: its internal-work credential (sandbox/workspace-admission.ts), sent when the run
+	 * creates its workspace so that spends no visitor's allowance; masked like a secret.
+	 */
+	internalWork?: string | null;
 	/** Without the control API: the deployment's registered client. With it, each scenario creates its own, in a workspace of its own. */
 	client?: { clientId: string; clientSecret?: string; redirectUri: string };
 	supplied?: { code?: string; token?: string };
@@ -77,8 +82,8 @@ export function newWorld(scenario: Scenario, ctx: ScenarioContext, onStep: World
 		code: null,
 		token: null,
 		expiresIn: null,
-		// The admin token is masked wherever it appears, as a client secret is.
-		clientSecrets: ctx.adminToken ? [ctx.adminToken] : [],
+		// The admin token and the internal-work credential are masked wherever they appear, as a client secret is.
+		clientSecrets: [ctx.adminToken, ctx.internalWork].filter((v): v is string => typeof v === 'string' && v !== ''),
 		accessTokens: [],
 		refreshTokens: [],
 		run: {

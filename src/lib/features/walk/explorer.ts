@@ -51,6 +51,8 @@ export interface ExplorerSession {
 	sandboxAdmin: boolean;
 	/** The sandbox workspace this session made or joined (workspace-session.ts); null: the default workspace. */
 	workspace: SessionWorkspace | null;
+	/** The id of the workspace this session was in until it was removed, so the switcher says so; null once it makes, joins or leaves one. */
+	removedWorkspace: string | null;
 }
 
 /** A workspace's id and key: the key stays in the server-side session, shown only in its member's share box. */
@@ -95,7 +97,8 @@ async function session(sessionId: string | undefined): Promise<ExplorerSession> 
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
 		sandboxAdmin: false,
-		workspace: null
+		workspace: null,
+		removedWorkspace: null
 	});
 	if (sessionId === undefined) return fresh();
 	const { sessions } = await services();
@@ -120,25 +123,34 @@ export async function sessionWorkspace(s: ExplorerSession): Promise<SandboxWorks
 	if (!sandbox) return null;
 	if (s.workspace) {
 		const joined = sandbox.store.workspaceForKey(s.workspace.key);
-		if (joined?.id === s.workspace.id) return joined;
-		s.workspace = null; // removed (idle, or deleted): back to the default workspace
+		if (joined?.id === s.workspace.id) {
+			// Using it in the explorer is using it: it does not expire, nor make room for others, while its member works.
+			joined.touch();
+			return joined;
+		}
+		// Removed (idle, to make room, or deleted): back to the default workspace, and the switcher says why.
+		s.removedWorkspace = s.workspace.id;
+		s.workspace = null;
 	}
 	return sandbox.store;
 }
 
 /** The session's workspace, for a session id (a visitor without a session uses the default workspace). */
-export async function sessionWorkspaceOf(sessionId: string | undefined): Promise<{ workspace: SandboxWorkspace | null; member: SessionWorkspace | null }> {
+export async function sessionWorkspaceOf(
+	sessionId: string | undefined
+): Promise<{ workspace: SandboxWorkspace | null; member: SessionWorkspace | null; removed: string | null }> {
 	// A visitor without a session is in the default workspace: no need to build them a walk to say so.
-	if (sessionId === undefined) return { workspace: (await services()).sandbox?.store ?? null, member: null };
+	if (sessionId === undefined) return { workspace: (await services()).sandbox?.store ?? null, member: null, removed: null };
 	const s = await session(sessionId);
 	const workspace = await sessionWorkspace(s);
-	return { workspace, member: s.workspace };
+	return { workspace, member: s.workspace, removed: s.removedWorkspace };
 }
 
 /** Makes the session use the workspace (null: the default one); the walk starts again with that workspace's demo client. */
 export async function switchWorkspace(sessionId: string, member: SessionWorkspace | null): Promise<void> {
 	const s = await session(sessionId);
 	s.workspace = member;
+	s.removedWorkspace = null;
 	s.walk = demoWalk(await sessionWorkspace(s));
 	s.lesson = { cancel: null, authorise: null };
 }

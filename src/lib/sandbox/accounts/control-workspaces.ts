@@ -4,10 +4,13 @@
  * describes one with `workspaceView`.
  */
 import type { IncomingMessage } from 'node:http';
-import { createWorkspace } from '../fixtures';
+import { INTERNAL_WORK_HEADER } from '../../http/secrets';
+import { adminTokenMatches, presentedAdminToken } from '../admin-access';
 import type { SandboxStore, SandboxWorkspace } from '../store';
-import { WORKSPACE_LIMITS, creationRateLimit, type WorkspacePolicy } from '../workspaces';
+import type { Creator, WorkspaceAdmission } from '../workspace-admission';
+import { WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
 import { WorkspaceBody, badRequest, describeIssues, type Answer } from './control-schemas';
+import { headerValue } from './http';
 import { resolveWorkspace } from './workspace-access';
 
 export const WORKSPACE_PATH = /^\/sandbox\/workspaces\/([a-z0-9]{1,64})$/;
@@ -29,30 +32,35 @@ export function workspaceView(workspace: SandboxWorkspace, policy: WorkspacePoli
 	};
 }
 
+/** What creating needs besides the store: the policy, the one admission every door shares, and the admin token. */
+export interface WorkspaceEndpointsOptions {
+	policy: WorkspacePolicy;
+	admission: WorkspaceAdmission;
+	adminToken: string | null;
+}
+
 /** The creation and deletion answers for one control API. */
-export function workspaceEndpoints(store: SandboxStore, policy: WorkspacePolicy, explorerOrigin: string) {
-	const rateLimit = creationRateLimit(policy.creationsPerAddressPerHour);
+export function workspaceEndpoints(store: SandboxStore, { policy, admission, adminToken }: WorkspaceEndpointsOptions) {
+	/**
+	 * Who a creation is for. Outside public mode only the administrator gets this far. In public mode a call is the
+	 * operator's when it proves it: the explorer's internal-work credential, or the admin token when one is set (not
+	 * this machine's address, which visitors behind a proxy share); else it is a visitor's, by its address.
+	 */
+	function creatorOf(req: IncomingMessage): Creator {
+		if (!policy.public || admission.isInternal(req.headers[INTERNAL_WORK_HEADER])) return { kind: 'operator' };
+		if (adminToken !== null && adminTokenMatches(adminToken, presentedAdminToken((name) => headerValue(req, name)))) return { kind: 'operator' };
+		return { kind: 'visitor', address: req.socket.remoteAddress };
+	}
 
 	/** `POST /sandbox/workspaces`: a new workspace and its key, shown this once. */
 	function answerCreation(req: IncomingMessage, body: unknown): Answer {
 		const parsed = WorkspaceBody.safeParse(body);
 		if (!parsed.success) return badRequest(describeIssues(parsed.error));
-		if (policy.public) {
-			if (store.workspaceCount() >= WORKSPACE_LIMITS.workspaces) {
-				return { status: 503, body: { error: 'The sandbox holds as many workspaces as it can; try again once idle ones have expired.' } };
-			}
-			const allowed = rateLimit.take(req.socket.remoteAddress ?? 'unknown');
-			if (!allowed.ok) {
-				return {
-					status: 429,
-					body: {
-						error: `This address has created ${policy.creationsPerAddressPerHour} workspaces in the last hour, the most public mode allows. Try again in ${allowed.retryAfterSeconds} s, or keep using a workspace you have.`
-					},
-					headers: { 'Retry-After': String(allowed.retryAfterSeconds) }
-				};
-			}
+		const admitted = admission.create(creatorOf(req), parsed.data);
+		if (!admitted.ok) {
+			return { status: admitted.status, body: { error: admitted.message }, headers: { 'Retry-After': String(admitted.retryAfterSeconds) } };
 		}
-		const { workspace, key } = createWorkspace(store, parsed.data, explorerOrigin);
+		const { workspace, key } = admitted;
 		return {
 			status: 201,
 			body: {

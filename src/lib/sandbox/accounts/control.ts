@@ -12,18 +12,15 @@ import { checkAuthorizationRequest, decide, hasActiveVerification } from '../aut
 import { controlAccess } from '../admin-access';
 import { resetToFixtures } from '../fixtures';
 import { useWorkspace } from '../log';
-import { ClientIdTakenError, type SandboxClient, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
-import { WORKSPACE_KEY_HEADER, WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
+import type { SandboxClient, SandboxStore, SandboxUser, SandboxWorkspace } from '../store';
+import { WORKSPACE_KEY_HEADER, type WorkspacePolicy } from '../workspaces';
 import { clearOutcomes, listOutcomes, setOutcome } from './control-outcomes';
 import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, UserBody, badRequest, clockSchema, describeIssues, type Answer } from './control-schemas';
 import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
-import { mediaType, parseParams, readBody, sendJson } from './http';
+import { headerValue, mediaType, parseParams, readBody, sendJson } from './http';
+import { writeClient, writeUser } from './workspace-writes';
+import type { WorkspaceAdmission } from '../workspace-admission';
 import { DEFAULT_READ_ONLY, resolveWorkspace } from './workspace-access';
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-	const value = req.headers[name];
-	return Array.isArray(value) ? value[0] : value;
-}
 
 const DEFAULT_LOG_LIMIT = 100;
 const MAX_LOG_LIMIT = 500;
@@ -41,18 +38,6 @@ function publicUser(user: SandboxUser) {
 		verifications: user.verifications,
 		deletion_requested: user.deletion_requested
 	};
-}
-
-/** Creates or replaces a client from a validated body: a missing name keeps the old one (or is the id). */
-export function saveClient(store: SandboxWorkspace, body: z.infer<typeof ClientBody>): SandboxClient {
-	return store.upsertClient({
-		client_id: body.client_id,
-		client_secret: body.client_secret,
-		name: body.name ?? store.getClient(body.client_id)?.name ?? body.client_id,
-		redirect_uris: body.redirect_uris,
-		countries: body.countries.map((c) => c.toLowerCase()),
-		verification_key: body.verification_key ?? 'supergroup'
-	});
 }
 
 /** What a route acts on: the call's workspace, and whether the call may change it. */
@@ -74,18 +59,6 @@ function withBody<S extends z.ZodType>(schema: S, run: (body: z.infer<S>, worksp
 	};
 }
 
-/** Public mode's limits: a workspace cannot grow past them (an existing client or user can still be replaced). */
-/** `count` is asked only in public mode, the one mode with limits (counting users reads every one). */
-function overLimit(policy: WorkspacePolicy, what: 'clients' | 'users', count: () => number): Answer | null {
-	if (!policy.public) return null;
-	const held = count();
-	if (held < WORKSPACE_LIMITS[what]) return null;
-	return {
-		status: 409,
-		body: { error: `This workspace has ${held} ${what}, the most public mode allows (${WORKSPACE_LIMITS[what]}). Replace one, or reset the workspace.` }
-	};
-}
-
 function clockAnswer(workspace: SandboxWorkspace, now: Date): Answer {
 	return { status: 200, body: { now: now.toISOString(), today: workspace.today() } };
 }
@@ -102,27 +75,15 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 		'/sandbox/clients': {
 			method: 'POST',
 			run: withBody(ClientBody, (body, workspace) => {
-				const isNew = !workspace.getClient(body.client_id);
-				const full = isNew && overLimit(policy, 'clients', () => workspace.listClients().length);
-				if (full) return full;
-				try {
-					return { status: 200, body: publicClient(saveClient(workspace, body)) };
-				} catch (error) {
-					if (!(error instanceof ClientIdTakenError)) throw error;
-					return {
-						status: 409,
-						body: {
-							error: `client_id \`${body.client_id}\` is taken by another workspace: client ids are unique across the sandbox, because the token endpoint and the authorisation page find a request's workspace by its client_id. Choose another.`
-						}
-					};
-				}
+				const written = writeClient(workspace, body, policy);
+				return written.ok ? { status: 200, body: publicClient(written.value) } : { status: written.status, body: { error: written.error } };
 			})
 		},
 		'/sandbox/users': {
 			method: 'POST',
 			run: withBody(UserBody, (body, workspace) => {
-				const full = !workspace.getUserByLogin(body.login) && overLimit(policy, 'users', () => workspace.listUsers().length);
-				return full || { status: 200, body: publicUser(workspace.upsertUser(body)) };
+				const written = writeUser(workspace, body, policy);
+				return written.ok ? { status: 200, body: publicUser(written.value) } : { status: written.status, body: { error: written.error } };
 			})
 		},
 		'/sandbox/clock': {
@@ -224,14 +185,16 @@ export interface ControlApiOptions {
 	/** Origin of the explorer: the demo fixtures' redirect URI (`/callback`) follows it. */
 	explorerOrigin: string;
 	workspaces: WorkspacePolicy;
+	/** Who may make a workspace now: the one admission the explorer's door shares (workspace-admission.ts). */
+	admission: WorkspaceAdmission;
 	/** What an administrator's request must carry (admin-access.ts); null: only requests from this machine. */
 	adminToken: string | null;
 }
 
 
-export function createControlApi(store: SandboxStore, { explorerOrigin, workspaces: policy, adminToken }: ControlApiOptions) {
+export function createControlApi(store: SandboxStore, { explorerOrigin, workspaces: policy, admission, adminToken }: ControlApiOptions) {
 	const table = routes(explorerOrigin, policy);
-	const { answerCreation, answerDeletion } = workspaceEndpoints(store, policy, explorerOrigin);
+	const { answerCreation, answerDeletion } = workspaceEndpoints(store, { policy, admission, adminToken });
 	const endpoints = [...Object.keys(table), '/sandbox/workspaces', '/sandbox/workspaces/{id}'].join(', ');
 
 	/**

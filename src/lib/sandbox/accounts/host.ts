@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxStore } from '../store';
+import { workspaceAdmission, type WorkspaceAdmission } from '../workspace-admission';
 import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from '../workspaces';
 import { createControlApi } from './control';
 import { sendJson, splitTarget } from './http';
@@ -19,13 +20,21 @@ export interface AccountsHostOptions {
 	explorerOrigin: string;
 	/** Public mode and the workspaces' limits; the defaults when absent (not public). */
 	workspaces?: WorkspacePolicy;
+	/** Who may make a workspace, shared with the explorer's door (startSandbox); a host of its own makes one when absent. */
+	admission?: WorkspaceAdmission;
 }
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function createAccountsHost(store: SandboxStore, options: AccountsHostOptions): RequestHandler {
+	const workspaces = options.workspaces ?? DEFAULT_WORKSPACE_POLICY;
 	const control = options.controlApi
-		? createControlApi(store, { explorerOrigin: options.explorerOrigin, workspaces: options.workspaces ?? DEFAULT_WORKSPACE_POLICY, adminToken: options.adminToken ?? null })
+		? createControlApi(store, {
+				explorerOrigin: options.explorerOrigin,
+				workspaces,
+				admission: options.admission ?? workspaceAdmission(store, workspaces, options.explorerOrigin),
+				adminToken: options.adminToken ?? null
+			})
 		: null;
 
 	/** Synchronous where it can be (me.json is the busiest path); the token endpoint waits for its body. */

@@ -10,6 +10,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Longest parameter value accepted; codes and tokens are 43 characters, redirect URIs rarely exceed 2 KB. */
 export const MAX_PARAMETER_LENGTH = 8 * 1024;
 
+/** A request header's (first) value. */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+	const value = req.headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
 /** Path and raw query of the request target, without trusting it to be a well-formed URL. */
 export function splitTarget(target: string | undefined): { path: string; query: string } {
 	let rest = target ?? '/';

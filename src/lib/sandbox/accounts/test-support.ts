@@ -5,6 +5,7 @@ import { AUTHORIZATION_CODE, type Supergroup } from '../../protocol';
 import { checkAuthorizationRequest, decide } from '../authorize';
 import { applyFixtures } from '../fixtures';
 import { openStore, type SandboxStore } from '../store';
+import type { WorkspaceAdmission } from '../workspace-admission';
 import type { WorkspacePolicy } from '../workspaces';
 import { createAccountsHost } from './host';
 
@@ -18,11 +19,13 @@ export interface RunningAccounts {
 	close(): Promise<void>;
 }
 
-export async function startAccounts(options: { controlApi?: boolean; adminToken?: string; store?: SandboxStore; workspaces?: WorkspacePolicy } = {}): Promise<RunningAccounts> {
+export async function startAccounts(
+	options: { controlApi?: boolean; adminToken?: string; store?: SandboxStore; workspaces?: WorkspacePolicy; admission?: WorkspaceAdmission } = {}
+): Promise<RunningAccounts> {
 	const store = options.store ?? openStore(':memory:');
 	if (store.isEmpty()) applyFixtures(store, ORIGIN);
 	const server = createServer(
-		createAccountsHost(store, { controlApi: options.controlApi ?? true, adminToken: options.adminToken ?? null, explorerOrigin: ORIGIN, workspaces: options.workspaces })
+		createAccountsHost(store, { controlApi: options.controlApi ?? true, adminToken: options.adminToken ?? null, explorerOrigin: ORIGIN, workspaces: options.workspaces, admission: options.admission })
 	);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {

@@ -12,7 +12,7 @@ export type WorkspaceAccess =
 	| { ok: false; status: 403; error: string };
 
 export const WRONG_KEY =
-	'The X-Sandbox-Workspace-Key header opens no workspace: the key is wrong, or its workspace was deleted or expired after being idle. Create a workspace with POST /sandbox/workspaces.';
+	'The X-Sandbox-Workspace-Key header opens no workspace: the key is wrong, or its workspace was deleted, or removed after going unused (idle expiry, or sooner on a full public sandbox that needed room). Create a workspace with POST /sandbox/workspaces.';
 
 export const DEFAULT_READ_ONLY =
 	'The default workspace is read-only in public mode; create your own with POST /sandbox/workspaces and send its key in the X-Sandbox-Workspace-Key header.';

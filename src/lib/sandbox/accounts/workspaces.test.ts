@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MeResponse, TokenResponse } from '../../protocol/schemas';
 import { openStore } from '../store';
-import { DEFAULT_WORKSPACE_POLICY, WORKSPACE_LIMITS, creationRateLimit, startWorkspaceExpiry, type WorkspacePolicy } from '../workspaces';
+import { workspaceAdmission } from '../workspace-admission';
+import { DEFAULT_WORKSPACE_POLICY, WORKSPACE_LIMITS, startWorkspaceExpiry, type WorkspacePolicy } from '../workspaces';
 import { CALLBACK, postToken, startAccounts, type RunningAccounts } from './test-support';
 import { DEFAULT_READ_ONLY, WRONG_KEY } from './workspace-access';
 
@@ -193,17 +194,29 @@ describe('control API: public mode', () => {
 		await start({ ...PUBLIC, public: false });
 		for (let i = 0; i < 5; i++) await createWorkspace({ fixtures: 'empty' });
 	});
-	it('the rate limit is a sliding hour per address', () => {
-		let now = 0;
-		const limit = creationRateLimit(2, () => now);
-		expect(limit.take('a')).toEqual({ ok: true });
-		now = 1000;
-		expect(limit.take('a')).toEqual({ ok: true });
-		expect(limit.take('b')).toEqual({ ok: true });
-		expect(limit.take('a')).toEqual({ ok: false, retryAfterSeconds: 3599 });
-		now = 3600_000;
-		expect(limit.take('a')).toEqual({ ok: true });
-		expect(limit.take('a')).toEqual({ ok: false, retryAfterSeconds: 1 });
+	it('the explorer\'s internal work and the administrator spend no visitor\'s allowance (issue 26)', async () => {
+		const store = openStore(':memory:');
+		const admission = workspaceAdmission(store, PUBLIC, 'http://localhost:3000');
+		sandbox = await startAccounts({ store, workspaces: PUBLIC, admission, adminToken: 'an-admin-token-of-enough-length' });
+		const create = (headers: Record<string, string>) =>
+			fetch(`${sandbox!.url}/sandbox/workspaces`, { method: 'POST', headers: { ...JSON_TYPE, ...headers }, body: JSON.stringify({ fixtures: 'empty' }) });
+		for (let i = 0; i < 5; i++) {
+			expect((await create({ 'X-Sandbox-Internal-Work': admission.internalCredential })).status).toBe(201);
+			expect((await create({ Authorization: 'Bearer an-admin-token-of-enough-length' })).status).toBe(201);
+		}
+		// A guessed credential is a visitor's call like any other.
+		for (let i = 0; i < 3; i++) expect((await create({ 'X-Sandbox-Internal-Work': 'guess' })).status).toBe(201);
+		expect((await create({})).status).toBe(429);
+	});
+	it('one allowance per visitor, whichever door: the explorer\'s workspaces count against the control API\'s', async () => {
+		const store = openStore(':memory:');
+		const admission = workspaceAdmission(store, PUBLIC, 'http://localhost:3000');
+		sandbox = await startAccounts({ store, workspaces: PUBLIC, admission });
+		// The explorer's one-click workspace, as workspace-session.ts makes it for a visitor from this machine.
+		for (let i = 0; i < 3; i++) expect(admission.create({ kind: 'visitor', address: '::ffff:127.0.0.1' }, { fixtures: 'demo' }).ok).toBe(true);
+		const res = await call('POST', 'workspaces', { body: {} });
+		expect(res.status).toBe(429);
+		expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500);
 	});
 	it('the default workspace is read-only through the control API and its log is not shown; its flows still work', async () => {
 		await start(PUBLIC);

@@ -202,6 +202,7 @@ export function openStore(path: string): SandboxStore {
 			return idle.map((record) => record.id);
 		},
 		workspaceCount: () => table.all().length,
+		listWorkspaces: () => table.all().map(info),
 
 		findClientAnywhere(clientId): FoundClient | undefined {
 			const entry = clients.find(clientId);

@@ -22,6 +22,24 @@ describe('store: schema', () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+	it('adds the `anonymous` column to a database made before it, every workspace in it the operator\'s', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'store-anonymous-'));
+		try {
+			const path = join(dir, 'sandbox.db');
+			const made = openStore(path);
+			const kept = made.createWorkspace({ fixtures: 'empty', name: 'kept' }).workspace.id;
+			made.close();
+			const old = new Database(path);
+			old.exec('ALTER TABLE workspaces DROP COLUMN anonymous');
+			old.close();
+			const store = openStore(path);
+			expect(store.workspace(kept)?.info()).toMatchObject({ name: 'kept', anonymous: false });
+			expect(store.createWorkspace({ fixtures: 'empty', anonymous: true }).workspace.info().anonymous).toBe(true);
+			store.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 	it('refuses a database from before workspaces (one clock in a settings table), naming the file and how to reset it', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'store-settings-'));
 		try {

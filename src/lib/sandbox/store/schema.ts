@@ -22,7 +22,9 @@ CREATE TABLE IF NOT EXISTS workspaces (
 	key_digest BLOB,
 	created_ms INTEGER NOT NULL,
 	last_used_ms INTEGER NOT NULL,
-	clock_offset_ms INTEGER NOT NULL DEFAULT 0
+	clock_offset_ms INTEGER NOT NULL DEFAULT 0,
+	-- 1: made by a public sandbox's visitor, the one kind removed to make room when the sandbox is full.
+	anonymous INTEGER NOT NULL DEFAULT 0
 );
 INSERT OR IGNORE INTO workspaces (id, kind, name, fixtures, key_digest, created_ms, last_used_ms, clock_offset_ms)
 	VALUES ('default', 'default', 'Default', 'demo', NULL, 0, 0, 0);
@@ -153,8 +155,20 @@ export function openDatabase(path: string): Database.Database {
 	db.pragma('synchronous = OFF');
 	db.pragma('foreign_keys = ON');
 	db.pragma('busy_timeout = 5000');
+	addAnonymousColumn(db);
 	db.exec(SCHEMA);
 	return db;
+}
+
+/**
+ * A database made before workspaces were told apart by who made them gets the column, every workspace in it counted
+ * as the operator's (never removed to make room): nothing is lost, and nothing made by a visitor existed yet to tell.
+ */
+function addAnonymousColumn(db: Database.Database): void {
+	const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('workspaces')`).all();
+	if (columns.length > 0 && !columns.some((c) => c.name === 'anonymous')) {
+		db.exec('ALTER TABLE workspaces ADD COLUMN anonymous INTEGER NOT NULL DEFAULT 0');
+	}
 }
 
 /** A sandbox holds test data: one made before the credential tables or workspaces is reset, not migrated. */

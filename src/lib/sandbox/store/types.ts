@@ -113,6 +113,16 @@ export interface WorkspaceInfo {
 	readonly createdMs: number;
 	/** Real time (ms) of the last request that found this workspace. */
 	readonly lastUsedMs: number;
+	/** Made by a visitor of a public sandbox (not by its operator): the one kind removed to make room when it is full. */
+	readonly anonymous: boolean;
+}
+
+/** What a workspace is made with. */
+export interface NewWorkspace {
+	name?: string;
+	fixtures: WorkspaceFixtures;
+	/** A public sandbox's visitor makes it (workspace-admission.ts); false when absent. */
+	anonymous?: boolean;
 }
 
 /** A client together with the workspace it belongs to (client ids are unique across workspaces). */
@@ -228,12 +238,14 @@ export interface SandboxStore extends SandboxWorkspace {
 	workspace(id: string): SandboxWorkspace | undefined;
 	/** The workspace a key opens (compared in constant time), or undefined: a wrong key and an unknown workspace look alike. */
 	workspaceForKey(key: string): SandboxWorkspace | undefined;
-	createWorkspace(options: { name?: string; fixtures: WorkspaceFixtures }): CreatedWorkspace;
+	createWorkspace(options: NewWorkspace): CreatedWorkspace;
 	/** Removes a normal workspace and everything in it; false for the default one or an unknown id. */
 	deleteWorkspace(id: string): boolean;
 	/** Removes the normal workspaces last used before `beforeMs` (real time); returns their ids. */
 	expireIdle(beforeMs: number): string[];
 	workspaceCount(): number;
+	/** Every workspace, the default one included. */
+	listWorkspaces(): WorkspaceInfo[];
 
 	/** The client with this id in any workspace, with its workspace. */
 	findClientAnywhere(clientId: string): FoundClient | undefined;

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { workspaceClock, type SandboxClock } from './clock';
 import { digest, randomCredential } from './random';
-import { DEFAULT_WORKSPACE_ID, type WorkspaceFixtures, type WorkspaceInfo, type WorkspaceKind } from './types';
+import type { NewWorkspace, WorkspaceFixtures, WorkspaceInfo, WorkspaceKind } from './types';
 
 const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const ID_LENGTH = 10;
@@ -23,6 +23,7 @@ interface WorkspaceRow {
 	created_ms: number;
 	last_used_ms: number;
 	clock_offset_ms: number;
+	anonymous: 0 | 1;
 }
 
 export interface WorkspaceRecord {
@@ -32,6 +33,7 @@ export interface WorkspaceRecord {
 	readonly fixtures: WorkspaceFixtures;
 	readonly createdMs: number;
 	lastUsedMs: number;
+	readonly anonymous: boolean;
 	readonly clock: SandboxClock;
 	/** Null for the default workspace, which no key opens. */
 	readonly keyDigest: Buffer | null;
@@ -40,7 +42,7 @@ export interface WorkspaceRecord {
 export interface WorkspaceTable {
 	get(id: string): WorkspaceRecord | undefined;
 	all(): WorkspaceRecord[];
-	create(options: { name?: string; fixtures: WorkspaceFixtures }): { record: WorkspaceRecord; key: string };
+	create(options: NewWorkspace): { record: WorkspaceRecord; key: string };
 	/** The record a key opens, compared in constant time; undefined for a wrong key or an unknown workspace alike. */
 	forKey(key: string): WorkspaceRecord | undefined;
 	/** Forgets the record and deletes its row (its contents are the store's business). */
@@ -51,7 +53,7 @@ export interface WorkspaceTable {
 }
 
 export function info(record: WorkspaceRecord): WorkspaceInfo {
-	return { id: record.id, kind: record.kind, name: record.name, fixtures: record.fixtures, createdMs: record.createdMs, lastUsedMs: record.lastUsedMs };
+	return { id: record.id, kind: record.kind, name: record.name, fixtures: record.fixtures, createdMs: record.createdMs, lastUsedMs: record.lastUsedMs, anonymous: record.anonymous };
 }
 
 function randomId(): string {
@@ -64,8 +66,8 @@ export function openWorkspaceTable(db: Database.Database): WorkspaceTable {
 	const sql = {
 		all: db.prepare<[], WorkspaceRow>('SELECT * FROM workspaces'),
 		insert: db.prepare(
-			`INSERT INTO workspaces (id, kind, name, fixtures, key_digest, created_ms, last_used_ms, clock_offset_ms)
-			 VALUES (@id, 'normal', @name, @fixtures, @key_digest, @created_ms, @created_ms, 0)`
+			`INSERT INTO workspaces (id, kind, name, fixtures, key_digest, created_ms, last_used_ms, clock_offset_ms, anonymous)
+			 VALUES (@id, 'normal', @name, @fixtures, @key_digest, @created_ms, @created_ms, 0, @anonymous)`
 		),
 		remove: db.prepare<[string]>('DELETE FROM workspaces WHERE id = ?'),
 		setOffset: db.prepare<[number, string]>('UPDATE workspaces SET clock_offset_ms = ? WHERE id = ?'),
@@ -83,6 +85,7 @@ export function openWorkspaceTable(db: Database.Database): WorkspaceTable {
 			fixtures: row.fixtures,
 			createdMs: row.created_ms,
 			lastUsedMs: row.last_used_ms,
+			anonymous: row.anonymous === 1,
 			keyDigest: row.key_digest,
 			clock: workspaceClock(row.clock_offset_ms, (offset) => sql.setOffset.run(offset, row.id))
 		};
@@ -95,7 +98,7 @@ export function openWorkspaceTable(db: Database.Database): WorkspaceTable {
 	return {
 		get: (id) => records.get(id),
 		all: () => [...records.values()],
-		create({ name, fixtures }) {
+		create({ name, fixtures, anonymous = false }) {
 			let id = randomId();
 			while (records.has(id)) id = randomId();
 			const key = `${id}${KEY_SEPARATOR}${randomCredential()}`;
@@ -107,7 +110,8 @@ export function openWorkspaceTable(db: Database.Database): WorkspaceTable {
 				key_digest: digest(key),
 				created_ms: Date.now(),
 				last_used_ms: Date.now(),
-				clock_offset_ms: 0
+				clock_offset_ms: 0,
+				anonymous: anonymous ? 1 : 0
 			};
 			sql.insert.run(row);
 			const record = recordFromRow(row);

@@ -1,10 +1,10 @@
 /**
  * The scenario library: one named scenario for each row of the interface's error tables (section 7), with the
  * notable causes of 7.2 and 7.3 as scenarios of their own, plus cancel and success. A scenario is data: what to
- * set up on the sandbox, the steps to walk, and the outcome the tables say comes out. `$lib/server/scenarios/runner.ts` walks them.
+ * set up on the sandbox, the steps to walk, and the outcome the tables say comes out. `features/scenarios/runner.ts` walks them.
  *
  * Independence and the clock. Each run of a scenario on the sandbox happens in a throwaway workspace of its own,
- * created empty through the control API and removed afterwards (`$lib/server/scenarios/workspace.ts`): its client(s),
+ * created empty through the control API and removed afterwards (`features/scenarios/workspace.ts`): its client(s),
  * user and clock moves stay there, so no scenario changes the default workspace, which a person may be using, or
  * another run's. Client ids are unique across the whole sandbox, so the run's clients still carry a unique suffix.
  * Verification dates are relative to the workspace's today, read when it is made, and a scenario moves the clock

@@ -1,6 +1,6 @@
 /**
  * What a scenario run gives: what was observed, each step as it happened, and the result. The runner
- * (`$lib/server/scenarios/runner.ts`) builds these; the report (`report.ts`) and the scenarios page show them.
+ * (`features/scenarios/runner.ts`) builds these; the report (`report.ts`) and the scenarios page show them.
  */
 import type { ErrorRowId } from '$lib/protocol';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
