@@ -90,6 +90,7 @@ export interface OutcomeRuleView {
 export interface OutcomeRules {
 	client_id: string;
 	pending: OutcomeRuleView[];
+	/** The latest used first. */
 	used: (OutcomeRuleView & { used_at: string; request: string })[];
 }
 
