@@ -24,9 +24,10 @@ mkdir -p "$out"
 
 # 1. The sandbox, in the background, with a throwaway database; stopped however this script ends.
 data="$(mktemp -d)"
-npx --no-install sso-flow-explorer --port "$port" --data-dir "$data" >"$out/sandbox.log" 2>&1 &
+# (The package's own bin, not npx: npx would run it as a child that stopping npx leaves running.)
+./node_modules/.bin/sso-flow-explorer --port "$port" --data-dir "$data" >"$out/sandbox.log" 2>&1 &
 sandbox=$!
-trap 'kill "$sandbox" 2>/dev/null; wait "$sandbox" 2>/dev/null; rm -rf "$data"' EXIT
+trap 'kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true; rm -rf "$data"' EXIT
 for _ in $(seq 1 60); do
 	curl -fsS "http://localhost:$port/health" >/dev/null 2>&1 && break
 	kill -0 "$sandbox" 2>/dev/null || { cat "$out/sandbox.log"; exit 2; }

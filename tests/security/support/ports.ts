@@ -20,7 +20,9 @@ export const EXTRA_EXPLORER_PORTS = {
 	slowClients: PORT + 330,
 	damagedDatabase: PORT + 333,
 	sandboxAdmin: PORT + 336,
-	parallelScenarios: PORT + 339
+	parallelScenarios: PORT + 339,
+	packaged: PORT + 342,
+	ciRecipe: PORT + 345
 } as const;
 export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;
 /** The data directory of the server the config starts (sandbox.db, explorer.db). */
