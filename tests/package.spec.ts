@@ -57,14 +57,12 @@ test.beforeAll(async () => {
 	mkdirSync(project);
 	for (const file of ['package.json', 'tsconfig.json', 'app.ts', 'callback.test.ts']) cpSync(join(ROOT, 'examples/embedded-sandbox', file), join(project, file));
 	// From npm's cache (the registry only for what it lacks). better-sqlite3's install script would compile SQLite
-	// for minutes; the same version's binary, built for this Node when this clone was installed, serves instead.
-	await ok('npm', ['install', tarball, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], project);
-	const version = (path: string) => (JSON.parse(readFileSync(join(path, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }).version;
-	if (version(project) === version(ROOT)) {
-		cpSync(join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), join(project, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'));
-	} else {
-		await ok('npm', ['rebuild', 'better-sqlite3'], project);
-	}
+	// for minutes: the project's own version is installed without it, and the binary this clone built serves.
+	const version = (JSON.parse(readFileSync(join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }).version;
+	await ok('npm', ['install', tarball, `better-sqlite3@${version}`, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], project);
+	const binary = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+	mkdirSync(join(project, 'node_modules/better-sqlite3/build/Release'), { recursive: true });
+	cpSync(join(ROOT, binary), join(project, binary));
 });
 
 test.afterAll(() => {
