@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { requireChromium } from './src/lib/chromium';
 
 // Browser tests run against the built explorer (`npm start`'s servers) on their own ports and a throwaway database.
 // E2E_PORT moves the three ports (PORT, PORT+1, PORT+2), so two runs can share a machine.
@@ -20,7 +21,8 @@ export default defineConfig({
 	use: {
 		baseURL: `http://localhost:${PORT}`,
 		launchOptions: {
-			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+			// The Chromium `npm test` checked for first (scripts/ensure-chromium.ts); none: its one-line message.
+			executablePath: requireChromium(),
 			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
 		}
 	},

@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: build the explorer if the build is missing or older than the sources, then run it.
-// The built app starts the sandbox's two hosts itself (src/hooks.server.ts), so one process serves all three. The
-// explorer's server is the app's own (src/lib/platform/explorer-server.ts), around adapter-node's handler: it binds
-// HOST, checks the Host header and bounds slow clients, which adapter-node's build/index.js does not.
+// `npm start`: build the explorer if the build is missing or older than the sources, then run it (scripts/serve.js).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,9 +27,4 @@ if (builtAt < sourcesAt) {
 	}
 }
 
-// adapter-node assumes https when ORIGIN is unset; the explorer is served over plain http by default.
-process.env.ORIGIN ??= process.env.PUBLIC_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`;
-// Each route has its own body limit (src/lib/platform/body-limits.ts), the HAR import's far above adapter-node's one.
-process.env.BODY_SIZE_LIMIT = 'Infinity';
-const { handler } = await import(builtEntry); // runs the app's init: configuration, sandbox, sessions
-await globalThis[Symbol.for('sso-flow-explorer.serve')](handler);
+await import('./serve.js');

@@ -22,6 +22,8 @@ export const EXTRA_EXPLORER_PORTS = {
 	sandboxAdmin: PORT + 336,
 	parallelScenarios: PORT + 339,
 	publicWorkspaces: PORT + 342,
+	packaged: PORT + 351,
+	ciRecipe: PORT + 354,
 	httpsOrigin: PORT + 348
 } as const;
 export const HOSTILE_ORIGIN = `http://127.0.0.1:${HOSTILE_PORT}`;

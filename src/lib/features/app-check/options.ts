@@ -26,8 +26,9 @@ export type AppCheckParse = { ok: true; options: AppCheckOptions } | { ok: false
 
 export const APP_CHECK_USAGE = `Usage: npm run app-check -- --start-url URL [options]
 
-Drives your app in Chromium (/usr/bin/chromium) from its sign-in start through the sandbox's pages, once per
-outcome, and judges what your app's server did and what the user got. Exits 1 when a check fails or cannot run,
+Drives your app in Chromium (CHROMIUM_PATH, else chromium, chromium-browser or google-chrome on the PATH, else
+Playwright's own) from its sign-in start through the sandbox's pages, once per outcome, and judges what your
+app's server did and what the user got. Exits 1 when a check fails or cannot run,
 2 on bad options or when Chromium is missing.
 
   --start-url URL        where a user starts signing in to your app (e.g. http://localhost:4000/login)
