@@ -28,16 +28,11 @@ import {
 	recordCallback,
 	revealToken,
 	startAuthorisation,
-	stepBase,
-	walkSecrets,
-	walkStep,
-	walkToRun,
-	walkView,
 	type DemoSecret,
-	type StepBase,
 	type Walk,
 	type WalkResult
 } from './walk';
+import { stepBase, walkSecrets, walkStep, walkToRun, walkView, type StepBase } from './walk-view';
 import { badRequest, notFound, sandboxOff } from '../../platform/errors';
 
 export interface ExplorerSession {

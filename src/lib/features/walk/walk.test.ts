@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, stepBase, walkStep, walkView, type Walk } from './walk';
+import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, type Walk } from './walk';
+import { stepBase, walkStep, walkView } from './walk-view';
 import { applyStep, type WalkView } from '$lib/flow/view';
 import { resolveTarget } from '../../platform/outbound/targets';
 import { testConfig } from '../../platform/test-config';

@@ -5,16 +5,15 @@
  */
 import { z } from 'zod';
 import { SECRET_VALUE_FINDING, lintLink, type Finding } from '$lib/flow/link/lint';
-import { classifyCallback, codeExpiresAt, type CallbackResult } from '$lib/flow/callback';
+import { classifyCallback, type CallbackResult } from '$lib/flow/callback';
 import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose/diagnose';
 import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
 import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { issuedTokens } from '$lib/flow/tokens';
-import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
-import { newRunId, walkTitle, type Run } from '$lib/features/runs/pure';
-import type { KnownSecrets } from '$lib/features/runs/pure';
+import type { ExchangeEntry } from '$lib/flow/view';
+import { newRunId } from '$lib/features/runs/pure';
 import type { Frozen } from '$lib/frozen';
 import type { ExplorerConfig } from '../../platform/config';
 import { resolveTarget, type Target } from '../../platform/outbound/targets';
@@ -32,7 +31,7 @@ export interface WalkClient {
 	extraLinkParams: [string, string][];
 }
 
-interface WalkEntry {
+export interface WalkEntry {
 	/** Unmasked, as sent and received; never leaves the server. */
 	readonly exchange: Frozen<RecordedExchange>;
 	annotation: Annotation;
@@ -142,7 +141,7 @@ export function applySettings(walk: Walk, settings: ClientSettings, config: Expl
 const sameTarget = (a: Target, b: Target) => a.kind === b.kind && a.authUrl === b.authUrl && a.accountsUrl === b.accountsUrl;
 
 /** The walk's secret's value, for what is shown or masked (never for what is sent: `secretFor`). */
-const secretValue = (walk: Walk) => walk.secret?.value;
+export const secretValue = (walk: Walk) => walk.secret?.value;
 
 /** What the outbound proxy is told the walk holds, so it refuses to send it anywhere but its own host. */
 const held = (walk: Walk) => (walk.secret ? [walk.secret] : []);
@@ -157,7 +156,7 @@ export function serverFindings(walk: Walk, link: string): Finding[] {
 /** Each walk's server findings, linted again only when its link or secret changed (every view shows them). */
 const findingsOfWalk = new WeakMap<Walk, { link: string; secret: string | undefined; findings: Finding[] }>();
 
-function linkFindings(walk: Walk, link: string): Finding[] {
+export function linkFindings(walk: Walk, link: string): Finding[] {
 	const known = findingsOfWalk.get(walk);
 	if (known?.link === link && known.secret === secretValue(walk)) return known.findings;
 	const findings = serverFindings(walk, link);
@@ -333,7 +332,7 @@ export function revealToken(walk: Walk, exchangeId: string, kind: 'access_token'
 }
 
 /** Everything to mask: the secret and every token this walk has obtained, `pending` included. */
-function secretsOf(walk: Walk, pending?: RecordedExchange) {
+export function secretsOf(walk: Walk, pending?: RecordedExchange) {
 	// Only a token exchange issues tokens; reading another response against the token schema costs a failed parse.
 	const pendingTokens = pending?.step === 'token' ? issuedTokens(pending) : null;
 	const tokens = [...walk.exchanges.map((e) => e.tokens), pendingTokens].filter((t) => t !== null);
@@ -344,13 +343,13 @@ function secretsOf(walk: Walk, pending?: RecordedExchange) {
 	};
 }
 
-type WalkSecrets = ReturnType<typeof secretsOf>;
+export type WalkSecrets = ReturnType<typeof secretsOf>;
 
 /**
  * What the browser is shown of an exchange masked with `secrets`. A step keeps the masking its annotation read:
  * the walk's secrets after the step are the same (the pending exchange's tokens are the walk's now).
  */
-function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
+export function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
 	const curl = toCurl(masked.request, { value: secrets.clientSecret });
 	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl } };
 }
@@ -359,90 +358,3 @@ function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: Walk
 const isUsedUp = (exchange: RecordedExchange) => exchange.step === 'token' && exchange.response?.status === 200;
 const USED_CODE_NOTE =
 	'# This exchange used its grant code, and a code is single use: run again, this answers 400 invalid_grant. Get a fresh code (step 2) and put it in code=, or use the run\'s shell export, which does.';
-
-/** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
-function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
-	if (entry.shown?.secretsKey !== secretsKey) entry.shown = shownAs(maskExchange(entry.exchange, secrets), entry.annotation, secrets);
-	return entry.shown.entry;
-}
-
-/** What the browser may see of the walk. */
-export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
-	const secrets = secretsOf(walk);
-	const secretsKey = JSON.stringify(secrets);
-	const secret = secretValue(walk);
-	return {
-		target: { kind: walk.target.kind, authUrl: walk.target.authUrl, accountsUrl: walk.target.accountsUrl },
-		client: {
-			clientId: walk.client.clientId,
-			secret: { set: Boolean(secret), ...(secret && secret.length >= 12 ? { last: secret.slice(-2) } : {}) },
-			redirectUri: walk.client.redirectUri,
-			supergroup: walk.client.supergroup,
-			country: walk.client.country,
-			responseType: walk.client.responseType,
-			extraLinkParams: walk.client.extraLinkParams
-		},
-		link: walk.link,
-		serverFindings: walk.link ? linkFindings(walk, walk.link) : [],
-		callback: walk.callback && {
-			...walk.callback,
-			...(walk.callback.result.kind === 'code'
-				? { codeExpiresAt: codeExpiresAt(new Date(walk.callback.receivedAt)).toISOString() }
-				: {})
-		},
-		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets, secretsKey)),
-		hasAccessToken: walk.accessToken !== null,
-		sandboxNow: sandboxNow?.toISOString() ?? null
-	};
-}
-
-/** Where a step starts from: the exchanges as last shown (undefined: never shown), and the last one's id. */
-export interface StepBase {
-	shown: (ExchangeEntry | undefined)[];
-	lastId: string | null;
-}
-
-/** Taken before a step changes the walk, so its answer can say what changed (`walkStep`). */
-export function stepBase(walk: Walk): StepBase {
-	return { shown: walk.exchanges.map((e) => e.shown?.entry), lastId: walk.exchanges.at(-1)?.exchange.id ?? null };
-}
-
-/**
- * A step's answer: the view without its exchanges, and the exchanges from the first one that is not what was
- * shown before the step (a new one, or one masked again because the walk learnt a token). Its size does not grow
- * with the walk. The browser merges it with `applyStep`, given it holds what the walk held before the step.
- */
-export function walkStep(walk: Walk, sandboxNow: Date | null, before: StepBase): WalkStep {
-	const { exchanges, ...view } = walkView(walk, sandboxNow);
-	let from = 0;
-	while (from < before.shown.length && from < exchanges.length && before.shown[from] === exchanges[from]) from++;
-	return { view, base: { count: before.shown.length, lastId: before.lastId }, from, exchanges: exchanges.slice(from) };
-}
-
-/** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
-export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Frozen<Run> {
-	const last = walk.exchanges.at(-1);
-	return {
-		id: walk.runId,
-		title: walkTitle({
-			where: walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host,
-			clientId: walk.linkClientId ?? walk.client.clientId,
-			cancelled: walk.callback?.result.kind === 'cancel',
-			...(last ? { last } : {})
-		}),
-		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
-		target: { ...walk.target },
-		sandboxClock: sandboxNow?.toISOString() ?? null,
-		link: walk.link,
-		callback: walk.callback && { url: walk.callback.url, receivedAt: walk.callback.receivedAt },
-		exchanges: walk.exchanges.map((e) => e.exchange),
-		redactions: [],
-		source: 'walk'
-	};
-}
-
-/** What must never be stored or exported from this walk. */
-export function walkSecrets(walk: Walk): KnownSecrets {
-	const { clientSecret, accessTokens, refreshTokens } = secretsOf(walk);
-	return { clientSecrets: clientSecret ? [clientSecret] : [], tokens: [...accessTokens, ...refreshTokens] };
-}
