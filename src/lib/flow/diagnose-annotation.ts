@@ -7,7 +7,8 @@ import type { ErrorRowId } from '$lib/protocol';
 import { uriParts } from '../http/encoding';
 import type { VerificationDescription } from './verification';
 
-export type Outcome = 'success' | 'error' | 'cancel' | 'transport';
+/** `unsent`: a request recorded but never sent (a pasted curl command): nothing answered it, and nothing failed. */
+export type Outcome = 'success' | 'error' | 'cancel' | 'transport' | 'unsent';
 export type Target = 'sandbox' | 'custom';
 
 export interface Candidate {

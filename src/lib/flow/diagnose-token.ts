@@ -16,7 +16,7 @@ import type { RecordedResponse } from '../http/exchange';
 import { headerValue } from '../http/headers';
 import { formatDuration, parseJson, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
-import { NO_RESPONSE, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
+import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from './exchange';
 
 /** What the walk knows when the token exchange comes back. `sent*` are the values the request carried. */
@@ -212,7 +212,7 @@ function tokenFields(body: unknown): AnnotatedField[] {
 export function annotateTokenExchange(exchange: RecordedExchange, known: WalkKnowledge): Annotation {
 	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
-	if (!response) return NO_RESPONSE;
+	if (!response) return UNSENT;
 	const json = parseJson(response.body);
 	if (response.status === 200 && json.ok) return tokenSuccess(response, json.value);
 	const body = json.ok ? TokenErrorBody.safeParse(json.value) : undefined;

@@ -261,7 +261,12 @@ describe('annotateTokenExchange: answers outside the tables and transport failur
 		);
 		expect(annotateTokenExchange(failed({ kind: 'refused', message: 'host not allowed' }), custom).fix).toMatch(/allowed hosts/);
 		expect(annotateTokenExchange(failed({ kind: 'unreachable', message: 'ECONNREFUSED' }), custom).fix).toMatch(/running/);
-		expect(annotateTokenExchange({ ...exchange(200, ''), response: null }, custom).outcome).toBe('transport');
+	});
+
+	it('a request with neither a response nor a failure was never sent: unsent, not a failure', () => {
+		const unsent = annotateTokenExchange({ ...exchange(200, ''), response: null }, custom);
+		expect(unsent).toMatchObject({ outcome: 'unsent', title: 'Not sent yet' });
+		expect(unsent.fix).toMatch(/^Send it/);
 	});
 
 	it('a complete answer of broken JSON says what the parser found', () => {
