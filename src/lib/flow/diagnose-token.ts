@@ -14,7 +14,7 @@ import {
 import { TokenErrorBody, TokenResponse } from '$lib/protocol/schemas';
 import type { RecordedResponse } from '../http/exchange';
 import { headerValue } from '../http/headers';
-import { formatDuration, parseJson, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
+import { expiredAgo, formatDuration, parseJson, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
 import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from './exchange';
@@ -87,7 +87,7 @@ function invalidGrantEvidence(known: WalkKnowledge): EvidenceOf<'token-invalid-g
 			evidence.push({
 				causeId: 'expired',
 				likelihood: 'likely',
-				why: `The code arrived ${formatDuration(age)} ago; a code is valid for ${formatDuration(LIMITS.codeTtlSeconds)}.`
+				why: `The code arrived ${formatDuration(age)} ago: ${expiredAgo(age, LIMITS.codeTtlSeconds)}.`
 			});
 	}
 	if (differs(known.sentRedirectUri, known.linkRedirectUri))
