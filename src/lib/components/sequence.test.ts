@@ -23,6 +23,12 @@ describe('flowSteps', () => {
 		]);
 	});
 
+	it('draws an exchange never sent as not sent, not as failed', () => {
+		const pasted = { ...exchange('p', 'token', null), failure: null };
+		const steps = flowSteps({ link: false, callback: null, exchanges: [pasted] }).filter((s) => s.exchangeId === 'p');
+		expect(steps.map((s) => `${s.label}:${s.state}`)).toEqual(['POST /oauth/token (not sent):unsent', 'token response:unsent']);
+	});
+
 	it('gives every exchange its own pair of arrows, each opening it, in the order they were made', () => {
 		const flow: FlowSoFar = {
 			link: true,

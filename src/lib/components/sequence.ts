@@ -1,6 +1,6 @@
 /** The four parties of the flow and the arrows between them, as SequenceDiagram.svelte draws them. */
 import type { CallbackResult } from '$lib/flow/callback';
-import type { RecordedExchange } from '$lib/flow/exchange';
+import { isUnsent, type RecordedExchange } from '$lib/flow/exchange';
 
 export type Lane = 'browser' | 'client' | 'auth' | 'accounts';
 
@@ -11,7 +11,8 @@ export const LANES: readonly { id: Lane; name: string; note: string }[] = [
 	{ id: 'accounts', name: 'Accounts host', note: '{accounts_url}' }
 ];
 
-export type StepState = 'pending' | 'done' | 'error' | 'cancel';
+/** `unsent`: an exchange recorded but never sent (a pasted command): not yet, rather than failed. */
+export type StepState = 'pending' | 'done' | 'error' | 'cancel' | 'unsent';
 
 export interface SequenceStep {
 	id: string;
@@ -40,6 +41,7 @@ const REQUEST = { token: 'POST /oauth/token', me: 'GET /api/v3/me.json' } as con
 const RESPONSE = { token: 'token response', me: 'verifications' } as const;
 
 function responseState(exchange: Exchange): StepState {
+	if (isUnsent(exchange)) return 'unsent';
 	const status = exchange.response?.status;
 	return !exchange.failure && status !== undefined && status >= 200 && status < 300 ? 'done' : 'error';
 }
@@ -47,8 +49,9 @@ function responseState(exchange: Exchange): StepState {
 /** The request and response arrows of each exchange, both opening it. */
 function exchangeArrows(exchange: Exchange, step: 'token' | 'me'): SequenceStep[] {
 	const status = exchange.response ? `${exchange.response.status} ` : '';
+	const unsent = isUnsent(exchange);
 	return [
-		{ id: `${exchange.id}-request`, label: REQUEST[step], from: 'client', to: 'accounts', state: 'done', exchangeId: exchange.id },
+		{ id: `${exchange.id}-request`, label: `${REQUEST[step]}${unsent ? ' (not sent)' : ''}`, from: 'client', to: 'accounts', state: unsent ? 'unsent' : 'done', exchangeId: exchange.id },
 		{ id: `${exchange.id}-response`, label: `${status}${RESPONSE[step]}`, from: 'accounts', to: 'client', state: responseState(exchange), exchangeId: exchange.id }
 	];
 }

@@ -14,7 +14,7 @@
 import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback, codeIn, registeredPart } from './callback';
-import { formatDuration, type Annotation, type Candidate } from './diagnose/diagnose-annotation';
+import { expiredAgo, formatDuration, type Annotation, type Candidate } from './diagnose/diagnose-annotation';
 import { rankCandidates, type EvidenceOf } from './diagnose/diagnose-rank';
 import type { RecordedExchange } from './exchange';
 import type { CrossFlag } from './flags';
@@ -56,7 +56,7 @@ function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]
 				why: `This code already arrived at the redirect URI ${gap(age)} earlier (arrival ${first.k}, exchange ${first.n}, answered ${firstAnswer}): your app exchanged it then, and a code works once. A reload, the back button or a second tab repeats the arrival.`
 			},
 			...(age >= LIMITS.codeTtlSeconds
-				? [{ causeId: 'expired' as const, likelihood: 'likely' as const, why: `The code first arrived ${formatDuration(age)} before this arrival; a code lives ${formatDuration(LIMITS.codeTtlSeconds)}.` }]
+				? [{ causeId: 'expired' as const, likelihood: 'likely' as const, why: `The code first arrived ${formatDuration(age)} before this arrival: ${expiredAgo(age, LIMITS.codeTtlSeconds)}.` }]
 				: [])
 		];
 	}

@@ -41,6 +41,11 @@ export interface RecordedExchange {
 	strippedHeaders?: readonly string[];
 }
 
+/** Recorded but never sent (a pasted command): no response and no failure. Its own state, not a failure. */
+export function isUnsent(exchange: Pick<RecordedExchange, 'response' | 'failure'>): boolean {
+	return exchange.response === null && exchange.failure === null;
+}
+
 /** Where evidence added to a run came from. */
 export const EVIDENCE_SOURCES = ['curl', 'http', 'har', 'sandbox-log', 'sent'] as const;
 export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];

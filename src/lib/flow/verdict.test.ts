@@ -34,6 +34,14 @@ describe('flowVerdict', () => {
 		expect(verdict.what).toBe('The user cancelled; that is a normal outcome, not an error.');
 	});
 
+	it('says a pasted request never sent is not sent yet, with Send as the next step, not a failure', () => {
+		const pasted = flow({ exchanges: [exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } })] });
+		const verdict = flowVerdict(pasted, diagnoseFlow(pasted));
+		expect(verdict).toMatchObject({ severity: 'unsent', exchange: { id: 'token-1', n: 1 }, reference: null });
+		expect(verdict.what).toBe('The token exchange (exchange 1) has not been sent yet: nothing has answered it.');
+		expect(verdict.fix).toMatch(/^Send it/);
+	});
+
 	it('names the failed exchange, its row and, from the flag about it, the cause and the fix', () => {
 		const mismatch = flow({
 			link: LINK,

@@ -3,8 +3,8 @@
  * the interface) it is, the likely cause and the fix. Chosen from the flow engine's diagnosis, generic over its
  * findings (a cross-request flag, an exchange's annotation, the callback's), so a new kind of flag needs nothing
  * here: an error over a warning, a flag that names an exchange and a fix over one that does not, and a failed
- * exchange told with the flag that explains it. A cancel is a normal outcome, not an error; a flow with nothing
- * wrong says so.
+ * exchange told with the flag that explains it. A cancel is a normal outcome, not an error; a request never sent (a
+ * pasted command) is no failure either, and sending it is the next step; a flow with nothing wrong says so.
  */
 import { errorRow, type ErrorRowId } from '$lib/protocol';
 import type { Annotation } from './diagnose/diagnose';
@@ -14,8 +14,8 @@ import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
 
 export interface Verdict {
-	/** `cancel`: the user cancelled, which is normal; `success`: nothing to fix. */
-	severity: 'error' | 'warning' | 'cancel' | 'success';
+	/** `cancel`: the user cancelled, which is normal; `unsent`: a request was never sent, so sending it is next; `success`: nothing to fix. */
+	severity: 'error' | 'warning' | 'cancel' | 'unsent' | 'success';
 	/** What happened, one sentence. */
 	what: string;
 	/** Where the reference explains it: a row of the tables, else a section of the interface. */
@@ -103,6 +103,8 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
+	const unsentAt = annotations.exchanges.findIndex((a) => a?.outcome === 'unsent');
+	if (unsentAt !== -1) return unsentVerdict(flow, unsentAt);
 	const callback = annotations.callback;
 	if (failed(callback))
 		return {
@@ -131,6 +133,18 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 		exchange: null,
 		cause: 'Nothing failed and no check across the requests found a problem.',
 		fix: 'Nothing to fix.'
+	};
+}
+
+function unsentVerdict(flow: FlowRecord, index: number): Verdict {
+	const exchange = flow.exchanges[index]!;
+	return {
+		severity: 'unsent',
+		what: `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) has not been sent yet: nothing has answered it.`,
+		reference: null,
+		exchange: { id: exchange.id, n: index + 1 },
+		cause: 'The request was recorded (pasted), not sent, so there is no answer to diagnose. That is not a failure.',
+		fix: 'Send it to see what the service answers: Send, in the timeline (a request whose secret was redacted when it was saved is pasted again under Add evidence, with send it now); or add the response it got as evidence.'
 	};
 }
 

@@ -36,3 +36,15 @@ export type TransportFailure =
 
 /** What stands in for a hidden value (client secret, token, code, password) wherever one is shown or logged. */
 export const MASK = '••••••';
+
+/** MASK's character percent-encoded, as a masked value in a URL's query or a form body is stored (sandbox/mask.ts). */
+const ENCODED_MASK_CHAR = /%E2%80%A2/gi;
+
+/**
+ * Text with its masks readable, for display: a mask stored percent-encoded in a URL or form body
+ * (`code=%E2%80%A2…x4Tw`) shown as the mask (`code=••••••x4Tw`). Only the mask's own encoding is decoded; the rest
+ * stays as recorded.
+ */
+export function readableMasks(text: string): string {
+	return text.replace(ENCODED_MASK_CHAR, '•');
+}

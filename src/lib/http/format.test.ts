@@ -40,6 +40,14 @@ describe('formatRequest', () => {
 		);
 	});
 
+	it('shows a mask the log stored percent-encoded as the mask, in the query, the body and a Location', () => {
+		const encoded = encodeURIComponent(`${MASK}x4Tw`);
+		const text = formatRequest({ ...tokenRequest, url: `http://h.example/cb?code=${encoded}&next=%2Fhome`, headers: [], body: `client_secret=${encodeURIComponent(MASK)}` });
+		expect(text).toBe(`POST /cb?code=${MASK}x4Tw&next=%2Fhome HTTP/1.1\n\nclient_secret=${MASK}`);
+		const redirect = formatResponse(response({ status: 302, statusText: 'Found', headers: [{ name: 'Location', value: `http://app/cb?code=${encoded}` }] }));
+		expect(redirect).toContain(`Location: http://app/cb?code=${MASK}x4Tw`);
+	});
+
 	it('uses / as the target of a URL without a path and drops the fragment', () => {
 		expect(formatRequest({ ...tokenRequest, url: 'http://h.example?a=1#frag', headers: [] })).toBe('POST /?a=1 HTTP/1.1\n');
 	});

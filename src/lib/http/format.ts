@@ -1,8 +1,9 @@
 /**
  * Recorded requests and responses as HTTP/1.1 message text, for display (lines end in \n rather than CRLF). The
- * request is shown exactly as recorded; a JSON response body is pretty-printed so a person can read it.
+ * request is shown exactly as recorded but for masks, shown as the mask rather than percent-encoded; a JSON response
+ * body is pretty-printed so a person can read it.
  */
-import type { HttpHeader, RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import { readableMasks, type HttpHeader, type RecordedRequest, type RecordedResponse } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';
 
 const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
@@ -24,7 +25,7 @@ function headerLines(headers: HttpHeader[]): string[] {
 
 function message(startLine: string, headers: HttpHeader[], body: string | null): string {
 	const head = [startLine, ...headerLines(headers)].join('\n');
-	return body ? `${head}\n\n${body}` : `${head}\n`;
+	return readableMasks(body ? `${head}\n\n${body}` : `${head}\n`);
 }
 
 /** `application/json`, `application/problem+json` and the like. */

@@ -10,6 +10,15 @@ export const AUTHORISATION_PARAMETERS = ['response_type', 'client_id', 'redirect
 
 export type AuthorisationParameter = (typeof AUTHORISATION_PARAMETERS)[number];
 
+/**
+ * The registered part of a redirect URI: everything before `?` (4.1.1), compared as text. The sandbox matches with
+ * it and the linter checks a link against a registration with it, so both agree.
+ */
+export function registeredPart(uri: string): string {
+	const q = uri.indexOf('?');
+	return q === -1 ? uri : uri.slice(0, q);
+}
+
 /** Client authentication: parameters, or the same pair in an Authorization header (sandbox choice 'authorization-header-formats'). */
 export const CLIENT_CREDENTIALS = ['client_id', 'client_secret'] as const;
 

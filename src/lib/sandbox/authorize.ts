@@ -7,6 +7,7 @@ import {
 	authorisationMessage,
 	checkCountry,
 	isSupergroup,
+	registeredPart,
 	type AuthorisationErrorId,
 	type CauseIdOf,
 	type RowCause,
@@ -56,12 +57,6 @@ function rowError<R extends AuthorisationErrorId>(rowId: R, causeId: CauseIdOf<R
 
 function repeatedDetail(name: string, count: number): string {
 	return `The link carries \`${name}\` ${count} times; send it once.`;
-}
-
-/** The registered part of a redirect URI: everything before `?` (4.1.1). */
-export function registeredPart(uri: string): string {
-	const q = uri.indexOf('?');
-	return q === -1 ? uri : uri.slice(0, q);
 }
 
 function checkRedirectUri(client: SandboxClient, p: Param): { ok: true; redirectUri: string } | { ok: false; error: AuthorizationError } {

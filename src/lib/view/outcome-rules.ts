@@ -1,6 +1,6 @@
 /**
  * What the explorer shows of a client's outcome rules (sandbox choice 'outcome-rules'): built by
- * `$lib/server/outcomes.ts`, shown by `$lib/components/live/OutcomeRules.svelte`. Times are ISO instants on the
+ * `features/sandbox-admin/outcome-rules.ts`, shown by `$lib/components/live/OutcomeRules.svelte`. Times are ISO instants on the
  * client's workspace clock. Nothing here is a secret.
  */
 import type { OutcomeId, OutcomeStage } from '$lib/protocol';

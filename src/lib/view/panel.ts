@@ -1,6 +1,6 @@
 /**
  * What the sandbox control panel (`/sandbox`) shows and what its forms answer: the types its server logic
- * (`$lib/server/panel.ts`) returns and its components (`$lib/components/panel/`) display. Here, not in the server
+ * (`features/sandbox-admin/panel.ts`) returns and its components (`$lib/components/panel/`) display. Here, not in the server
  * module, so the components depend on no server code. The server builds these from the sandbox's own types, so a
  * change there that these no longer fit fails the type check.
  */

@@ -1,4 +1,4 @@
-/** What the workspace switcher shows (built by `$lib/server/workspace-session`). */
+/** What the workspace switcher shows (built by `features/sandbox-admin/workspace-session.ts`). */
 export interface WorkspaceSwitcherView {
 	/** The session's own workspace, with its share link (carrying its key: only its member's pages get it). */
 	current: { id: string; name: string; shareUrl: string } | null;

@@ -5,7 +5,8 @@ import { curlExamples, exampleKey } from '$lib/features/scenarios/pure/curl-exam
 import Page from './+page.svelte';
 
 const examples = Object.fromEntries(curlExamples({ authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002', redirectUri: 'http://localhost:3000/callback' }));
-const body = render(Page, { props: { data: { curlExamples: examples } } }).body;
+const demoClient = { id: 'demo-client', secret: 'demo-secret-change-me' };
+const body = render(Page, { props: { data: { curlExamples: examples, demoClient } } }).body;
 /** What the page shows of a text: HTML-escaped as Svelte escapes it. */
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const ids = [...body.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
@@ -24,9 +25,15 @@ describe('reference page', () => {
 	});
 
 	it('shows no curl section when the sandbox is off', () => {
-		const off = render(Page, { props: { data: { curlExamples: null } } }).body;
+		const off = render(Page, { props: { data: { curlExamples: null, demoClient: null } } }).body;
 		expect(off).not.toContain('id="curl"');
 		expect(off).not.toContain('Try it on the sandbox');
+	});
+
+	it('shows the demo client\'s secret once, where the scripts that read CLIENT_SECRET are', () => {
+		const curl = body.slice(body.indexOf('id="curl"'));
+		expect(curl).toContain(`export CLIENT_SECRET='${demoClient.secret}'`);
+		expect(body.split(demoClient.secret).length - 1).toBe(2); // the sentence and the export line
 	});
 
 	it('anchors every row of the three tables and every cause of each row', () => {

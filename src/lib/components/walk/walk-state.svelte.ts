@@ -16,6 +16,8 @@ export class WalkSession {
 	/** The clock the walk's times are shown on, measured again with each view the server sends. */
 	clock: ShownClock;
 	busy = $state(false);
+	/** The exchange the explorer's server is sending now, if any: its step says so while it waits. */
+	pending = $state<'token' | 'me' | null>(null);
 	message = $state<string | null>(null);
 	/** What the last step added, for screen readers (a polite live region reads it). */
 	announcement = $state('');
@@ -67,7 +69,8 @@ export async function runAndShow(
 	call: () => Promise<ApiResult<{ step: WalkStep }>>
 ): Promise<void> {
 	walk.announcement = '';
-	const ok = await walk.run(call);
+	walk.pending = step;
+	const ok = await walk.run(call).finally(() => (walk.pending = null));
 	await tick();
 	const added = ok ? walk.view.exchanges.filter((e) => e.exchange.step === step).at(-1) : undefined;
 	if (added && showExchange(added.exchange.id)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeFromOtherClient, saveEffect, splitRedirectUri } from './walk';
+import { codeFromOtherClient, saveEffect, splitRedirectUri, unsavedFields } from './walk';
 
 describe('splitRedirectUri', () => {
 	it('splits the registered part from extra parameters', () => {
@@ -52,5 +52,21 @@ describe('saveEffect', () => {
 	});
 		it('says nothing when nothing that matters changes', () => {
 		expect(saveEffect(view, { target: sandbox, clientId: 'demo-client' })).toBeNull();
+	});
+});
+
+describe('unsavedFields', () => {
+	const view = {
+		target: { kind: 'sandbox' as const, authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' },
+		client: { clientId: 'demo-client', redirectUri: 'http://localhost:3000/callback', supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] }
+	} as never;
+	const saved = { target: { kind: 'sandbox' as const }, clientId: 'demo-client', redirectUri: 'http://localhost:3000/callback', supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] as [string, string][] };
+	it('is empty when the form shows the saved settings (an empty extra parameter row is no change)', () => {
+		expect(unsavedFields(view, saved)).toEqual([]);
+		expect(unsavedFields(view, { ...saved, extraLinkParams: [['', '']] })).toEqual([]);
+	});
+	it('names each field the form changed', () => {
+		expect(unsavedFields(view, { ...saved, country: 'fr', extraLinkParams: [['state', 'x']], clientSecret: 's' })).toEqual(['client secret', 'country', 'extra link parameters']);
+		expect(unsavedFields(view, { ...saved, target: { kind: 'custom', authUrl: 'https://a.example', accountsUrl: 'https://b.example' } })).toEqual(['target']);
 	});
 });

@@ -44,11 +44,39 @@ export interface PendingSettings {
 
 const sameBase = (a: string, b: string) => a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '');
 
+/** Everything the client form saves that the link is built from. */
+export interface LinkSettings extends PendingSettings {
+	redirectUri: string;
+	supergroup: string;
+	country: string;
+	responseType: string;
+	extraLinkParams: [string, string][];
+}
+
+const sameTarget = (view: Pick<WalkView, 'target'>, next: LinkSettings['target']) =>
+	next.kind === view.target.kind &&
+	(next.kind === 'sandbox' || (sameBase(next.authUrl, view.target.authUrl) && sameBase(next.accountsUrl, view.target.accountsUrl)));
+
+/** The form's fields whose values differ from the saved settings, named as the form labels them; none when saved. */
+export function unsavedFields(view: Pick<WalkView, 'target' | 'client'>, next: LinkSettings): string[] {
+	const saved = view.client;
+	const extras = (params: [string, string][]) => JSON.stringify(params.filter(([n]) => n !== ''));
+	const changed: [string, boolean][] = [
+		['target', !sameTarget(view, next.target)],
+		['client ID', next.clientId !== saved.clientId],
+		['client secret', next.clientSecret !== undefined],
+		['redirect URI', next.redirectUri !== saved.redirectUri],
+		['supergroup', next.supergroup !== saved.supergroup],
+		['country', next.country !== saved.country],
+		['response_type', next.responseType !== saved.responseType],
+		['extra link parameters', extras(next.extraLinkParams) !== extras(saved.extraLinkParams)]
+	];
+	return changed.filter(([, differs]) => differs).map(([name]) => name);
+}
+
 /** What saving `next` does to the walk so far, in a sentence; null when it changes nothing a person would miss. */
 export function saveEffect(view: Pick<WalkView, 'target' | 'client' | 'callback' | 'link' | 'exchanges'>, next: PendingSettings): string | null {
-	const targetChanged =
-		next.target.kind !== view.target.kind ||
-		(next.target.kind === 'custom' && !(sameBase(next.target.authUrl, view.target.authUrl) && sameBase(next.target.accountsUrl, view.target.accountsUrl)));
+	const targetChanged = !sameTarget(view, next.target);
 	const begun = view.link !== null || view.callback !== null;
 	if (targetChanged) {
 		// The server holds a secret for its target only (server/held-secret.ts).

@@ -12,6 +12,7 @@ import type { Handle, RequestEvent } from '@sveltejs/kit';
 import { adminTokenMatches, isLoopbackAddress } from '$lib/sandbox/admin-access';
 import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
+import type { Registration } from '$lib/flow/link/lint';
 import { config } from '../../platform/config';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../walk';
 import { errorFor, errorResponse } from '../../platform/errors';
@@ -87,6 +88,22 @@ export async function clientScope(
 	const client = shown.workspace.getClient(clientId);
 	if (!client) return { ok: false, status: 404, message: `No client \`${clientId.slice(0, 100)}\` in your sandbox workspace.` };
 	return { ok: true, client, ...shown };
+}
+
+/**
+ * The clients of the session's panel workspace, as the linter reads them (lint-registration.ts), when the session may
+ * see that workspace (as `clientScope` decides); null otherwise, or with the sandbox off. No secrets: ids, redirect
+ * URIs and countries only.
+ */
+export async function readableRegistration(event: RequestEvent): Promise<Registration | null> {
+	if ((await sandboxAdminAccess(event)) !== 'allowed') return null;
+	const shown = await panelWorkspace(event);
+	if (!shown) return null;
+	return {
+		authUrl: config().sandbox.authUrl,
+		workspace: shown.workspace.info().name,
+		clients: shown.workspace.listClients().map((c) => ({ clientId: c.client_id, redirectUris: c.redirect_uris, countries: c.countries }))
+	};
 }
 
 /**

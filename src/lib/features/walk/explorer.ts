@@ -10,7 +10,6 @@ import { buildAuthorisationLink } from '$lib/flow/link/link';
 import type { CallbackView } from '$lib/flow/view';
 import { config } from '../../platform/config';
 import { targetRuleText } from '../../platform/outbound/allowlist';
-import { checkLink } from './check';
 import { runOwner } from '../runs';
 import { clientWorkspace } from '../../platform/client-workspace';
 import { walkClockWorkspace } from './walk-clock';
@@ -199,24 +198,6 @@ export async function loadWalkPage(sessionId: string | undefined) {
 		demoUsers: FIXTURE_USERS.map(({ login, description }) => ({ login, description })),
 		demoPassword: FIXTURE_PASSWORD
 	};
-}
-
-/**
- * GET /check?link=…: lints a pasted link against the interface and the secrets this explorer holds (the walk's
- * client's, the demo client's), naming whose secret appears where, never its value. Reads only: no session is
- * made, nothing is stored or sent.
- */
-export async function loadCheckPage(sessionId: string | undefined, link: string | null) {
-	if (link === null || link.trim() === '') return { shown: '', check: null };
-	const walk = (await session(sessionId)).walk;
-	const { sandbox } = await services();
-	const demoSecret = sandbox?.store.getClient(DEMO.client_id)?.client_secret ?? DEMO.client_secret;
-	const check = checkLink(link, [
-		{ value: walk.secret?.value, whose: `the client secret of ${walk.client.clientId} (the walk's client)` },
-		{ value: demoSecret, whose: `the demo client's secret (${DEMO.client_id})` }
-	]);
-	// The page shows the link back with the secrets' values masked: they are named, never sent to the browser.
-	return { shown: check.ok ? check.shown : '', check };
 }
 
 export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {

@@ -7,7 +7,8 @@ import type { ErrorRowId } from '$lib/protocol';
 import { uriParts } from '../../http/encoding';
 import type { VerificationDescription } from './verification';
 
-export type Outcome = 'success' | 'error' | 'cancel' | 'transport';
+/** `unsent`: a request recorded but never sent (a pasted curl command): nothing answered it, and nothing failed. */
+export type Outcome = 'success' | 'error' | 'cancel' | 'transport' | 'unsent';
 export type Target = 'sandbox' | 'custom';
 
 export interface Candidate {
@@ -81,6 +82,14 @@ export function zodProblems(error: z.ZodError): string[] {
 }
 
 /** A duration for a person: hours and minutes, or seconds when under a minute. */
+/**
+ * How long ago a code that arrived `ageSeconds` ago expired, in words that do not contradict its age when both round
+ * alike ("arrived 2 h ago; valid for 2 h"): "it expired 5 min ago (a code is valid for 2 h)".
+ */
+export function expiredAgo(ageSeconds: number, ttlSeconds: number): string {
+	return `it expired ${formatDuration(ageSeconds - ttlSeconds)} ago (a code is valid for ${formatDuration(ttlSeconds)})`;
+}
+
 export function formatDuration(seconds: number): string {
 	const h = Math.floor(seconds / 3600);
 	const m = Math.floor((seconds % 3600) / 60);

@@ -6,7 +6,7 @@ import { LIMITS, meErrorRowFor, type MeErrorId } from '$lib/protocol';
 import { MeErrorBody, MeResponse, type Verification } from '$lib/protocol/schemas';
 import { zodProblems, parseJson, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
-import { NO_RESPONSE, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
+import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
 import { describeVerification } from './verification';
 
@@ -117,7 +117,7 @@ function meSuccess(body: unknown, known: MeKnowledge, today: string): Annotation
 export function annotateMeExchange(exchange: RecordedExchange, known: MeKnowledge): Annotation {
 	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
-	if (!response) return NO_RESPONSE;
+	if (!response) return UNSENT;
 	const json = parseJson(response.body);
 	if (response.status === 200 && json.ok) return meSuccess(json.value, known, known.today ?? exchange.startedAt.slice(0, 10));
 	const row = meErrorRowFor(response.status);

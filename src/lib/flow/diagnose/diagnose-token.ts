@@ -14,9 +14,9 @@ import {
 import { TokenErrorBody, TokenResponse } from '$lib/protocol/schemas';
 import type { RecordedResponse } from '../../http/exchange';
 import { headerValue } from '../../http/headers';
-import { formatDuration, parseJson, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
+import { expiredAgo, formatDuration, parseJson, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
-import { NO_RESPONSE, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
+import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
 
 /** What the walk knows when the token exchange comes back. `sent*` are the values the request carried. */
@@ -87,7 +87,7 @@ function invalidGrantEvidence(known: WalkKnowledge): EvidenceOf<'token-invalid-g
 			evidence.push({
 				causeId: 'expired',
 				likelihood: 'likely',
-				why: `The code arrived ${formatDuration(age)} ago; a code is valid for ${formatDuration(LIMITS.codeTtlSeconds)}.`
+				why: `The code arrived ${formatDuration(age)} ago: ${expiredAgo(age, LIMITS.codeTtlSeconds)}.`
 			});
 	}
 	if (differs(known.sentRedirectUri, known.linkRedirectUri))
@@ -212,7 +212,7 @@ function tokenFields(body: unknown): AnnotatedField[] {
 export function annotateTokenExchange(exchange: RecordedExchange, known: WalkKnowledge): Annotation {
 	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
-	if (!response) return NO_RESPONSE;
+	if (!response) return UNSENT;
 	const json = parseJson(response.body);
 	if (response.status === 200 && json.ok) return tokenSuccess(response, json.value);
 	const body = json.ok ? TokenErrorBody.safeParse(json.value) : undefined;

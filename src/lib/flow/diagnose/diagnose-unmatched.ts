@@ -1,6 +1,6 @@
 /**
  * Answers no row of the interface's tables describes: a request that got no complete answer (a transport failure),
- * none recorded at all, or a response whose status and body match no row (a redirect, a 5xx, an HTML page).
+ * one never sent, or a response whose status and body match no row (a redirect, a 5xx, an HTML page).
  */
 import { SECTIONS, sandboxChoice } from '$lib/protocol';
 import type { RecordedResponse, TransportFailure } from '../../http/exchange';
@@ -41,12 +41,13 @@ export function transportAnnotation({ failure, response }: { failure: TransportF
 	return { outcome: 'transport', title, summary, candidates: [], fix };
 }
 
-export const NO_RESPONSE: Annotation = {
-	outcome: 'transport',
-	title: 'No response recorded',
-	summary: 'The exchange has neither a response nor a recorded failure.',
+/** A request with neither a response nor a failure was never sent (a pasted command): not a failure, a next step. */
+export const UNSENT: Annotation = {
+	outcome: 'unsent',
+	title: 'Not sent yet',
+	summary: 'This request was recorded (pasted) but never sent, so nothing has answered it yet; there is nothing to diagnose.',
 	candidates: [],
-	fix: 'Send the request again.'
+	fix: 'Send it, or add the response it got as evidence, to see what the service answers.'
 };
 
 type Endpoint = 'token' | 'me';

@@ -109,6 +109,11 @@ describe('annotateTokenExchange: invalid_grant causes from the walk', () => {
 		expect(annotateTokenExchange(grantError(), { ...sandbox, now: '2025-03-01T11:59:00.000Z' }).causeId).toBeUndefined();
 	});
 
+	it('says a code just past its 2 hours expired, rather than "arrived 2 h ago; valid for 2 h"', () => {
+		const a = annotateTokenExchange(grantError(), { ...sandbox, now: '2025-03-01T12:00:30.000Z' });
+		expect(a.summary).toContain('The code arrived 2 h ago: it expired 30 s ago (a code is valid for 2 h).');
+	});
+
 	it('a different redirect_uri is `redirect-mismatch`, with a diff', () => {
 		const sent = 'http://localhost:5173/callback';
 		const a = annotateTokenExchange(grantError(), { ...sandbox, sentRedirectUri: sent });
@@ -261,7 +266,12 @@ describe('annotateTokenExchange: answers outside the tables and transport failur
 		);
 		expect(annotateTokenExchange(failed({ kind: 'refused', message: 'host not allowed' }), custom).fix).toMatch(/allowed hosts/);
 		expect(annotateTokenExchange(failed({ kind: 'unreachable', message: 'ECONNREFUSED' }), custom).fix).toMatch(/running/);
-		expect(annotateTokenExchange({ ...exchange(200, ''), response: null }, custom).outcome).toBe('transport');
+	});
+
+	it('a request with neither a response nor a failure was never sent: unsent, not a failure', () => {
+		const unsent = annotateTokenExchange({ ...exchange(200, ''), response: null }, custom);
+		expect(unsent).toMatchObject({ outcome: 'unsent', title: 'Not sent yet' });
+		expect(unsent.fix).toMatch(/^Send it/);
 	});
 
 	it('a complete answer of broken JSON says what the parser found', () => {

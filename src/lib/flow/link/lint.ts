@@ -5,7 +5,8 @@
  * A finding never contains the client secret's value: it names where the secret was found, never what it is.
  *
  * The rules: the link's host, path and fragment here; its parameters in lint-params.ts; the client secret in
- * lint-secret.ts. What they share (a finding, the link under lint) is in lint-rule.ts.
+ * lint-secret.ts; the sandbox's registration, when given, in lint-registration.ts. What they share (a finding, the
+ * link under lint) is in lint-rule.ts.
  */
 import { SECTIONS, SUPERGROUP_VALUES, isSupergroup } from '$lib/protocol';
 import { parseHttpUrl, uriParts } from '../../http/encoding';
@@ -19,10 +20,11 @@ import {
 	responseTypeRule,
 	unusedParamRule
 } from './lint-params';
+import { registrationRule } from './lint-registration';
 import type { Finding, LintContext, Rule, Severity } from './lint-rule';
 import { hideValues, secretParamRule, secretParamValues, secretValueFindings, secretValueRule } from './lint-secret';
 
-export type { Finding, LintContext, Severity } from './lint-rule';
+export type { Finding, LintContext, RegisteredClient, Registration, Severity } from './lint-rule';
 export { SECRET_VALUE_FINDING } from './lint-secret';
 
 const ACCOUNTS_PATHS = /\/oauth\/token\/?$|\/api\/v\d+\/me\.json$/;
@@ -135,6 +137,7 @@ const RULES: Rule[] = [
 	responseTypeRule,
 	requiredRules,
 	countryRule,
+	registrationRule,
 	redirectEncodingRule,
 	redirectTargetRule,
 	secretParamRule,

@@ -213,7 +213,9 @@ export function requestErrorPage(chrome: Chrome, error: AuthorizationError): Saf
 <div class="alert" role="alert" data-error="${error.kind === 'row' ? error.rowId : error.choiceId}"><p>${richText(error.message)}</p></div>
 <p class="lead">You have not been sent back to the application, because the request could not be trusted.
 Go back to the application and try again, or contact its developer.</p>
-${error.kind === 'row' ? rowDetails(error) : choiceDetails(error)}`
+${error.kind === 'row' ? rowDetails(error) : choiceDetails(error)}
+<p class="note"><a href="${chrome.explorerOrigin}/#step-link" data-testid="back-to-link-step">Back to the explorer's step 1, Build the link</a>,
+where links to this sandbox are checked against its registration before they are opened.</p>`
 	);
 }
 

@@ -130,7 +130,13 @@ export function verdictLines(verdict: Verdict, permalink: string, origin: string
 	];
 }
 
-const VERDICT_WORDS: Record<Verdict['severity'], string> = { error: 'What went wrong', warning: 'What to look at', cancel: 'What happened', success: 'What happened' };
+const VERDICT_WORDS: Record<Verdict['severity'], string> = {
+	error: 'What went wrong',
+	warning: 'What to look at',
+	cancel: 'What happened',
+	unsent: 'What to do next',
+	success: 'What happened'
+};
 
 export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: ReportContext): string {
 	const { annotations, flags } = diagnosis;

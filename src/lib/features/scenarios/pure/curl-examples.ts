@@ -4,8 +4,9 @@
  * person's browser. The reference page shows them beside their rows, and `curl-examples.test.ts` runs every one
  * against a real sandbox and checks that it gives its row. What each prints comes from the row itself.
  *
- * Scripts use `$CLIENT_SECRET` for the demo client's secret, never its value: the page they appear on goes to
- * browsers, and the secret must not (docs/sandbox.md, "Sandbox accounts", says what to set it to).
+ * Scripts use `$CLIENT_SECRET` for the demo client's secret, never its value, so a script copied for another
+ * client stays free of secrets; the reference page shows the demo client's (public, shipped with the sandbox) once,
+ * above the scripts.
  */
 import { AUTHORIZATION_CODE, allErrorRows, type ErrorRow, type TokenParameter } from '$lib/protocol';
 import { UNPRODUCIBLE_CAUSES } from './library';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLink, MAX_CHECKED_LINK } from './check';
+import { checkLink, MAX_CHECKED_LINK } from './link-check';
 
 const SECRET = 'sessions-secret-value-1234';
 const DEMO = 'demo-secret-change-me';
@@ -43,5 +43,13 @@ describe('checkLink', () => {
 
 	it('refuses an overlong link with a message', () => {
 		expect(checkLink(`${base}&x=${'a'.repeat(MAX_CHECKED_LINK)}`, secrets)).toEqual({ ok: false, message: expect.stringContaining('at most') });
+	});
+
+	it('checks a link to the sandbox against its registration when given one', () => {
+		const registration = { authUrl: 'http://localhost:3001', workspace: 'Default', clients: [{ clientId: 'demo-client', redirectUris: ['https://app.example/cb'], countries: ['uk'] }] };
+		const link = `${base}&redirect_uri=${encodeURIComponent('https://app.example/cb')}`;
+		const result = checkLink(link.replace('demo-client', 'nobody'), secrets, registration);
+		expect(result.ok && result.findings.map((f) => f.id)).toEqual(['client-not-registered']);
+		expect(checkLink(link.replace('demo-client', 'nobody'), secrets)).toEqual({ ok: true, findings: [], shown: expect.any(String) });
 	});
 });

@@ -1,0 +1,46 @@
+/**
+ * Issue 27, point 6: masked values read as the mask (`code=••••••x4Tw`), not as percent-encoded bullets
+ * (`code=%E2%80%A2…`), on /live and in the sandbox's request log.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { authorise, exchange, open } from './support/walk';
+
+const VIEWPORTS = [
+	{ name: 'laptop', width: 1280, height: 800 },
+	{ name: 'phone', width: 390, height: 844 }
+];
+const ENCODED_BULLET = '%E2%80%A2';
+
+async function seriousViolations(page: Page): Promise<string[]> {
+	const { violations } = await new AxeBuilder({ page }).analyze();
+	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
+}
+
+for (const viewport of VIEWPORTS) {
+	test.describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => {
+		test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+		test('masked codes and secrets read as ••••••, on /live and in the sandbox log', async ({ page }) => {
+			test.setTimeout(120_000);
+			await authorise(page);
+			await exchange(page);
+
+			await open(page, '/live/demo-client');
+			const flow = page.getByTestId('live-flow').first();
+			const token = flow.getByTestId('exchange-token').last();
+			await expect(token).toContainText(/code=••••••\w{4}/);
+			await expect(token).toContainText('client_secret=••••••');
+			expect(await page.locator('main').innerText()).not.toContain(ENCODED_BULLET);
+
+			await open(page, '/sandbox');
+			const entries = page.getByTestId('log-entries');
+			const tokenEntry = entries.locator('li').filter({ hasText: '/oauth/token' }).first();
+			await expect(tokenEntry.locator('summary')).toContainText(/code=••••••\w{4}/);
+			await tokenEntry.locator('summary').click();
+			await expect(tokenEntry).toContainText('client_secret=••••••');
+			expect(await entries.innerText()).not.toContain(ENCODED_BULLET);
+			expect(await seriousViolations(page)).toEqual([]);
+		});
+	});
+}
