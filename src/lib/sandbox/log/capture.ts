@@ -82,7 +82,8 @@ class BodyRecorder {
 	}
 }
 
-function headerPairs(raw: readonly string[]): HttpHeader[] {
+/** A request's headers as sent: node's flat rawHeaders list as name and value pairs. */
+export function headerPairs(raw: readonly string[]): HttpHeader[] {
 	const pairs: HttpHeader[] = [];
 	for (let i = 0; i + 1 < raw.length; i += 2) pairs.push({ name: raw[i]!, value: raw[i + 1]! });
 	return pairs;
