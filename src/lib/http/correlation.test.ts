@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correlationValues } from './correlation';
+import { correlationValues, requestNames } from './correlation';
 
 const request = (url: string, options: { body?: string; headers?: [string, string][] } = {}) => ({
 	url,
@@ -27,5 +27,14 @@ describe('correlationValues', () => {
 	it('reads the token me.json presented, in the header or the query', () => {
 		expect(correlationValues(request('http://b.test/api/v3/me.json', { headers: [['authorization', 'Bearer A1']] }), null)).toEqual({ presented: 'A1', issued: [] });
 		expect(correlationValues(request('http://b.test/api/v3/me.json?access_token=A2'), null)).toEqual({ presented: 'A2', issued: [] });
+	});
+});
+
+describe('requestNames', () => {
+	it('reads the same names from parameters already parsed as correlationValues reads from the request as sent', () => {
+		const params = new Map([['client_id', 'app'], ['code', 'C1'], ['refresh_token', 'R1']]);
+		expect(requestNames('token', (name) => params.get(name), `Basic ${btoa('basic-app:secret')}`)).toEqual({ clientId: 'basic-app', code: 'C1', presented: 'R1' });
+		expect(requestNames('me', (name) => params.get(name), 'Bearer A1')).toEqual({ presented: 'A1' });
+		expect(requestNames('other', (name) => params.get(name), '')).toEqual({ clientId: 'app' });
 	});
 });

@@ -40,6 +40,39 @@ function bodyParams(message: Recorded): Record<string, unknown> {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** What a request names of the sandbox's: its client, the grant code it exchanges, the token it presents. */
+export type RequestNames = Pick<CorrelationValues, 'clientId' | 'code' | 'presented'>;
+
+/** Which of the sandbox's endpoints a request is to, as far as what it names goes. */
+export type NamingEndpoint = 'token' | 'me' | 'other';
+
+/**
+ * What a request to `endpoint` names, from its parameters (`param`: however they were sent, the query's winning)
+ * and its Authorization header: me.json's access token; a token request's client (a Basic or Bearer header's
+ * wins), code or refresh token; another request's client_id. The sandbox reads it from the parameters it parsed.
+ */
+export function requestNames(endpoint: NamingEndpoint, param: (name: string) => unknown, authorization: string): RequestNames {
+	if (endpoint === 'me') return definedOnly({ presented: /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? text(param('access_token')) });
+	const names: RequestNames = { clientId: text(param('client_id')) };
+	if (endpoint === 'token') {
+		const basic = /^(?:Basic|Bearer)\s+(\S+)$/i.exec(authorization)?.[1];
+		const decoded = basic ? base64DecodeUtf8(basic) : null;
+		if (decoded?.includes(':')) names.clientId = decodeQueryComponent(decoded.slice(0, decoded.indexOf(':')));
+		names.code = text(param('code'));
+		names.presented = text(param('refresh_token'));
+	}
+	return definedOnly(names);
+}
+
+/** Without the names it does not carry (an entry's keys are built from what is present). */
+function definedOnly(names: RequestNames): RequestNames {
+	const defined: RequestNames = {};
+	if (names.clientId !== undefined) defined.clientId = names.clientId;
+	if (names.code !== undefined) defined.code = names.code;
+	if (names.presented !== undefined) defined.presented = names.presented;
+	return defined;
+}
+
 /** Reads the correlation values of one exchange. `url` is absolute or a request target; bodies as recorded. */
 export function correlationValues(request: Recorded & { readonly url: string }, response: Recorded | null): CorrelationValues {
 	const { path, query } = uriParts(request.url);
@@ -59,17 +92,9 @@ export function correlationValues(request: Recorded & { readonly url: string }, 
 		if (code) values.code = code;
 	}
 
-	if (ME_PATH.test(path)) {
-		values.presented = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? text(params['access_token']);
-		return values;
-	}
-	values.clientId = text(params['client_id']);
-	if (TOKEN_PATH.test(path)) {
-		const basic = /^(?:Basic|Bearer)\s+(\S+)$/i.exec(authorization)?.[1];
-		const decoded = basic ? base64DecodeUtf8(basic) : null;
-		if (decoded?.includes(':')) values.clientId = decodeQueryComponent(decoded.slice(0, decoded.indexOf(':')));
-		values.code = text(params['code']);
-		values.presented = text(params['refresh_token']);
+	const endpoint = ME_PATH.test(path) ? 'me' : TOKEN_PATH.test(path) ? 'token' : 'other';
+	Object.assign(values, requestNames(endpoint, (name) => params[name], authorization));
+	if (endpoint === 'token') {
 		const answer = response && response.body ? bodyParams(response) : {};
 		values.issued = [text(answer['access_token']), text(answer['refresh_token'])].filter((t) => t !== undefined);
 	}

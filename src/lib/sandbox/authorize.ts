@@ -36,8 +36,7 @@ export type AuthorizationError =
 
 export type AuthorizationCheck =
 	| { ok: true; request: AuthorizationRequest }
-	/** `workspace`: the client's, when the client_id was found (the request is then that workspace's). */
-	| { ok: false; error: AuthorizationError; workspace?: SandboxWorkspace };
+	| { ok: false; error: AuthorizationError };
 
 type Param = { kind: 'missing' } | { kind: 'repeated'; count: number } | { kind: 'value'; value: string };
 
@@ -109,9 +108,7 @@ export function checkAuthorizationRequest(scope: ClientScope, supergroup: string
 	if (!found) return rowError('auth-invalid-client', 'unknown-client', `No client has the id \`${clientId.value}\`.`);
 	const { client, workspace } = found;
 	const rest = checkClientRequest(client, query);
-	return rest.ok
-		? { ok: true, request: { supergroup, client, workspace, redirectUri: rest.redirectUri, country: rest.country } }
-		: { ...rest, workspace };
+	return rest.ok ? { ok: true, request: { supergroup, client, workspace, redirectUri: rest.redirectUri, country: rest.country } } : rest;
 }
 
 /** The checks after the client is known: redirect URI, response type, country. */

@@ -1,15 +1,17 @@
 /**
  * `GET {accounts_url}/api/v3/me.json` (4.3, 7.3). Checked in the order of sandbox choice 'me-check-order';
  * error bodies per 'me-error-bodies' (400 and 403 empty, 401 and 404 `{message}`). The access token finds the
- * request's workspace: its expiry and the verifications' are judged on that workspace's clock.
+ * request's workspace: its expiry and the verifications' are judged on that workspace's clock. The request is
+ * attributed to that workspace first (log/attribute.ts), so a refused one (no User-Agent) is logged there too.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addDays } from '../../dates';
 import { SUPERGROUP_VALUES, type MeResponse, type OutcomeOfStage } from '../../protocol';
-import { useWorkspace } from '../log';
+import { requestNames } from '../../http/correlation';
+import { attribute, namesAsSent } from '../log';
 import type { AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
-import { parseParams, sendEmpty, sendJsonText, type Params } from './http';
+import { parseParams, sendEmpty, sendJsonText, type Params, type ParamsResult } from './http';
 
 export type MeOutcome =
 	| { status: 200; body: MeResponse }
@@ -21,7 +23,8 @@ export interface MeInput {
 	host: string | undefined;
 	userAgent: string | undefined;
 	authorization: string | undefined;
-	query: string;
+	/** The query string, parsed. */
+	params: ParamsResult;
 }
 
 /** Codes and tokens are 32 bytes, base64url (see `credential-codec.ts`). */
@@ -71,25 +74,22 @@ function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
 	return answer;
 }
 
-/** The answer, and the workspace of the token it was about (none when no workspace issued it). */
-function meDecision(store: SandboxStore, input: MeInput): { outcome: MeOutcome; workspace: SandboxWorkspace | null } {
-	const outcome = (answer: MeOutcome) => ({ outcome: answer, workspace: null });
-	if (!input.host) return outcome({ status: 400, body: null });
-	if (!input.userAgent) return outcome({ status: 403, body: null });
+function meDecision(store: SandboxStore, input: MeInput): MeOutcome {
+	if (!input.host) return { status: 400, body: null };
+	if (!input.userAgent) return { status: 403, body: null };
 	// Sandbox choice 'wrong-method'.
 	if (input.method !== 'GET' && input.method !== 'HEAD') {
-		return outcome({ status: 405, body: { message: `me.json only answers GET, not ${input.method}.` } });
+		return { status: 405, body: { message: `me.json only answers GET, not ${input.method}.` } };
 	}
 	// A malformed query string (bad percent-encoding, repeated parameters) is a malformed request.
-	const params = parseParams(input.query, 'query string');
-	if (!params.ok) return outcome({ status: 400, body: null });
-	const found = findToken(input, params.params);
-	if (!found.ok) return outcome(found.outcome);
+	if (!input.params.ok) return { status: 400, body: null };
+	const found = findToken(input, input.params.params);
+	if (!found.ok) return found.outcome;
 	if (!CREDENTIAL_FORMAT.test(found.token)) {
-		return outcome(unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.'));
+		return unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.');
 	}
 	const { lookup, workspace } = store.findAccessToken(found.token);
-	return { outcome: tokenAnswer(lookup, workspace ?? store, `${input.method} /api/v3/me.json`), workspace };
+	return tokenAnswer(lookup, workspace ?? store, `${input.method} /api/v3/me.json`);
 }
 
 const INVALID_TOKEN = 'The access token is not valid: unknown or revoked.';
@@ -149,15 +149,25 @@ function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace
 	}
 }
 
+/**
+ * 0. Attribution, before any check: by the token in the parsed query or the Authorization header, or, for a query
+ * that does not parse, by what it carried as sent.
+ */
+function attributeMe(store: SandboxStore, req: IncomingMessage, params: ParamsResult): void {
+	const names = params.ok ? requestNames('me', (name) => params.params.get(name), req.headers.authorization ?? '') : namesAsSent(req, null);
+	attribute(store, req, names);
+}
+
 export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): void {
-	const { outcome, workspace } = meDecision(store, {
+	const params = parseParams(query, 'query string');
+	attributeMe(store, req, params);
+	const outcome = meDecision(store, {
 		method: req.method ?? 'GET',
 		host: req.headers.host,
 		userAgent: req.headers['user-agent'],
 		authorization: req.headers.authorization,
-		query
+		params
 	});
-	if (workspace) useWorkspace(req, workspace);
 	// Personal data and credential errors: never cached.
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
 	if (outcome.status === 405) headers.Allow = 'GET, HEAD';

@@ -3,8 +3,10 @@
  * 'token-check-order'; each is a small named function, and the first failure answers. Parameters the interface
  * does not use (`state`, `scope`) are never looked at (sandbox choice 'unused-parameters').
  *
- * The client_id finds the request's workspace; the code or refresh token is then looked up in that workspace
- * only, so one of another workspace is refused as unknown (invalid_grant), like one never issued.
+ * Before any check, the request is attributed (log/attribute.ts): its log entry goes to the workspace of the
+ * client, code or refresh token it names, refused or not. For the decision, the client_id finds the workspace; the
+ * code or refresh token is then looked up in that workspace only, so one of another workspace is refused as
+ * unknown (invalid_grant), like one never issued.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -19,9 +21,10 @@ import {
 	type TokenParameter,
 	type TokenResponse
 } from '../../protocol';
-import { useWorkspace } from '../log';
-import type { CodeExchange, FoundClient, IssuedTokens, RefreshResult, SandboxStore, SandboxWorkspace } from '../store';
+import { attribute, namesAsSent } from '../log';
+import type { CodeExchange, FoundClient, IssuedTokens, RefreshResult, SandboxStore } from '../store';
 import { MAX_BODY_BYTES, mediaType, parseParams, readBody, sendJson, type Params } from './http';
+import { requestNames } from '../../http/correlation';
 import { decodeFormComponentStrictly } from '../../http/form';
 
 export interface TokenInput {
@@ -211,35 +214,37 @@ function grant(grantType: GrantType, { client, workspace }: FoundClient, params:
 	return result.ok ? tokenResponse(result.tokens) : failure('token-invalid-grant', CODE_FAILURES[result.cause]);
 }
 
-/**
- * The token endpoint's decision for parsed parameters, in the order of sandbox choice 'token-check-order', and the
- * workspace it was made in (none when the client is unknown or not authenticated).
- */
-function tokenDecision(store: SandboxStore, input: TokenInput): { outcome: TokenOutcome; workspace: SandboxWorkspace | null } {
+/** The token endpoint's decision for parsed parameters, in the order of sandbox choice 'token-check-order'. */
+function tokenDecision(store: SandboxStore, input: TokenInput): TokenOutcome {
 	const grantType = checkGrantType(input.params);
-	if (!grantType.ok) return { outcome: grantType.failure, workspace: null };
+	if (!grantType.ok) return grantType.failure;
 	const client = authenticateClient(store, input);
-	if (!client.ok) return { outcome: client.failure, workspace: null };
-	const { found } = client.value;
-	const outcome = checkRequiredParameters(grantType.value, input.params) ?? outcomeRule(grantType.value, client.value) ?? grant(grantType.value, found, input.params);
-	return { outcome, workspace: found.workspace };
+	if (!client.ok) return client.failure;
+	return checkRequiredParameters(grantType.value, input.params) ?? outcomeRule(grantType.value, client.value) ?? grant(grantType.value, client.value.found, input.params);
 }
 
-/**
- * Parameters from the query string and a form body (sandbox choice 'token-parameter-transport'): the query
- * string's value wins when a parameter is in both.
- */
-async function readTokenParameters(req: IncomingMessage, query: string): Promise<Step<Params> | 'aborted'> {
-	const bad = (description: string) => ({ ok: false, failure: failure('token-invalid-request', description) }) as const;
-	const fromQuery = parseParams(query, 'query string');
-	if (!fromQuery.ok) return bad(fromQuery.problem);
+/** A token request as read: its parameters, or its refusal with the body text read (null when none was). */
+type TokenRequest = { ok: true; params: Params } | { ok: false; failure: Failure; body: string | null };
 
-	const body = await readBody(req);
-	if (!body.ok && body.reason === 'aborted') return 'aborted';
-	if (!body.ok) {
-		return { ok: false, failure: invalidRequest(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { Connection: 'close' }) };
+/**
+ * A POST's parameters from the query string and a form body (sandbox choices 'wrong-method' and
+ * 'token-parameter-transport'): the query string's value wins when a parameter is in both.
+ */
+async function readTokenRequest(req: IncomingMessage, query: string): Promise<TokenRequest | 'aborted'> {
+	const refused = (failure: Failure, body: string | null = null) => ({ ok: false, failure, body }) as const;
+	if (req.method !== 'POST') {
+		req.resume();
+		return refused(invalidRequest(405, `The token endpoint only accepts POST, not ${req.method}.`, { Allow: 'POST' }));
 	}
-	if (body.body.length === 0) return { ok: true, value: fromQuery.params };
+	const fromQuery = parseParams(query, 'query string');
+	if (!fromQuery.ok) return refused(failure('token-invalid-request', fromQuery.problem));
+
+	const read = await readBody(req);
+	if (!read.ok && read.reason === 'aborted') return 'aborted';
+	if (!read.ok) return refused(invalidRequest(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { Connection: 'close' }));
+	if (read.body.length === 0) return { ok: true, params: fromQuery.params };
+	const body = read.body.toString('utf8');
+	const bad = (description: string) => refused(failure('token-invalid-request', description), body);
 	const type = mediaType(req);
 	if (type === 'application/json') {
 		return bad('JSON bodies are not accepted; send the parameters in the query string or as application/x-www-form-urlencoded.');
@@ -247,26 +252,32 @@ async function readTokenParameters(req: IncomingMessage, query: string): Promise
 	if (type !== 'application/x-www-form-urlencoded') {
 		return bad(`A body of type \`${type || 'none'}\` is not accepted; send application/x-www-form-urlencoded or use the query string.`);
 	}
-	const fromBody = parseParams(body.body.toString('utf8'), 'form body');
+	const fromBody = parseParams(body, 'form body');
 	if (!fromBody.ok) return bad(fromBody.problem);
-	return { ok: true, value: new Map([...fromBody.params, ...fromQuery.params]) };
+	return { ok: true, params: new Map([...fromBody.params, ...fromQuery.params]) };
+}
+
+/**
+ * 0. Attribution, before anything is answered: by the parameters read (no second parse), or, for a request refused
+ * before they were, by what it carried as sent (query, JSON or other body, Authorization header).
+ */
+function attributeToken(store: SandboxStore, req: IncomingMessage, request: TokenRequest | 'aborted'): void {
+	const names =
+		request !== 'aborted' && request.ok
+			? requestNames('token', (name) => request.params.get(name), req.headers.authorization ?? '')
+			: namesAsSent(req, request === 'aborted' ? null : request.body);
+	attribute(store, req, names);
 }
 
 function send(res: ServerResponse, outcome: TokenOutcome): void {
 	sendJson(res, outcome.status, outcome.body, outcome.headers);
 }
 
-/** Other methods than POST: 405 with an invalid_request body (sandbox choice 'wrong-method'). */
 export async function handleToken(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
-	if (req.method !== 'POST') {
-		req.resume();
-		return send(res, invalidRequest(405, `The token endpoint only accepts POST, not ${req.method}.`, { Allow: 'POST' }));
-	}
-	const params = await readTokenParameters(req, query);
-	if (params === 'aborted') return; // nobody left to answer
-	if (!params.ok) return send(res, params.failure);
-	const input = { params: params.value, authorization: req.headers.authorization };
-	const { outcome, workspace } = await store.sharedTransaction(() => tokenDecision(store, input));
-	if (workspace) useWorkspace(req, workspace);
-	send(res, outcome);
+	const request = await readTokenRequest(req, query);
+	attributeToken(store, req, request);
+	if (request === 'aborted') return; // nobody left to answer
+	if (!request.ok) return send(res, request.failure);
+	const input = { params: request.params, authorization: req.headers.authorization };
+	send(res, await store.sharedTransaction(() => tokenDecision(store, input)));
 }

@@ -5,7 +5,9 @@
  * rules gets an error page and never a redirect.
  *
  * The request's client_id finds its workspace (`findClientAnywhere`): the flow signs in that workspace's users,
- * on its clock, and issues its codes. A session signed in as a user of another workspace signs in again.
+ * on its clock, and issues its codes. A session signed in as a user of another workspace signs in again. Each
+ * request is attributed first (log/attribute.ts): a link by its client_id, a flow's page or form by the client of
+ * the flow its session holds, so a refused one is logged in that workspace too.
  *
  * Routes: GET /sso/{supergroup}, GET /flow/{id} (the current step's page), POST /flow/{id}/{login|verify|consent|
  * signout} (303 back, Post/Redirect/Get), GET /assets/auth.css and /assets/icon.svg, GET /health.
@@ -13,7 +15,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest, type ClientScope } from '../authorize';
 import { FIXTURE_PASSWORD, FIXTURE_USERS } from '../fixtures';
-import { useWorkspace } from '../log';
+import { requestNames } from '../../http/correlation';
+import { attribute, namesAsSent } from '../log';
 import { constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { readCookie, readForm, seeOther, send, sendHtml, sessionCookie, singleField } from './http';
 import {
@@ -93,12 +96,16 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 	/** The page serves every workspace: a request's client_id says which. */
 	const anyWorkspace: ClientScope = { findClient: store.findClientAnywhere };
 
-	/** Checks the request, and files it under its client's workspace when that is known. */
-	function check(req: IncomingMessage, supergroup: string, query: string) {
-		const checked = checkAuthorizationRequest(anyWorkspace, supergroup, new URLSearchParams(query));
-		const workspace = checked.ok ? checked.request.workspace : checked.workspace;
-		if (workspace) useWorkspace(req, workspace);
-		return checked;
+	function check(supergroup: string, query: string) {
+		return checkAuthorizationRequest(anyWorkspace, supergroup, new URLSearchParams(query));
+	}
+
+	/** 0. Attribution, before any check: a flow's request by the link its session's flow holds, else as sent. */
+	function attributeAuth(req: IncomingMessage, flowId: string | undefined): void {
+		const flow = flowId === undefined ? undefined : sessions.get(readCookie(req, SESSION_COOKIE))?.flows.get(flowId);
+		if (flow === undefined) return void attribute(store, req, namesAsSent(req, null));
+		const link = new URLSearchParams(flow.query);
+		attribute(store, req, requestNames('other', (name) => link.get(name), ''));
 	}
 
 	function problem(res: ServerResponse, status: number, p: { title: string; message: string; action: string }, headers = {}) {
@@ -106,7 +113,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 	}
 
 	function startFlow(req: IncomingMessage, res: ServerResponse, supergroup: string, query: string): void {
-		const checked = check(req, supergroup, query);
+		const checked = check(supergroup, query);
 		if (!checked.ok) return sendHtml(res, 400, requestErrorPage(chrome, checked.error));
 		const existing = sessions.get(readCookie(req, SESSION_COOKIE));
 		const session = existing ?? sessions.create();
@@ -116,8 +123,8 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 	}
 
 	/** The flow's request, re-checked now; on failure the error page has been sent. */
-	function recheck(req: IncomingMessage, res: ServerResponse, flow: Flow): AuthorizationRequest | undefined {
-		const checked = check(req, flow.supergroup, flow.query);
+	function recheck(res: ServerResponse, flow: Flow): AuthorizationRequest | undefined {
+		const checked = check(flow.supergroup, flow.query);
 		if (checked.ok) return checked.request;
 		sendHtml(res, 400, requestErrorPage(chrome, checked.error));
 		return undefined;
@@ -134,7 +141,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		const session = sessions.get(readCookie(req, SESSION_COOKIE));
 		const flow = session?.flows.get(flowId);
 		if (!session || !flow) return problem(res, 404, problems.flowGone);
-		const request = recheck(req, res, flow);
+		const request = recheck(res, flow);
 		if (!request) return;
 		const { workspace } = request;
 		const base = flowPath(flowId);
@@ -183,7 +190,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			const rotated = sessions.rotate(session);
 			return seeOther(res, back, { 'Set-Cookie': sessionCookie(SESSION_COOKIE, rotated.id) });
 		}
-		const request = recheck(req, res, flow);
+		const request = recheck(res, flow);
 		if (!request) return;
 		const { workspace } = request;
 
@@ -248,11 +255,12 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
 			return send(res, 200, asset.type, asset.body, { 'Cache-Control': 'no-cache' });
 		}
+		const flowMatch = FLOW_ROUTE.exec(path);
+		attributeAuth(req, flowMatch?.[1]);
 		if (path.startsWith('/sso/') && !path.slice(5).includes('/')) {
 			if (!isGet) return problem(res, 405, problems.method('GET'), { Allow: 'GET, HEAD' });
 			return startFlow(req, res, decodeSegment(path.slice(5)), query);
 		}
-		const flowMatch = FLOW_ROUTE.exec(path);
 		if (flowMatch) {
 			const [, flowId, step] = flowMatch as unknown as [string, string, Step | undefined];
 			if (step === undefined) {

@@ -12,9 +12,10 @@
  * The store keeps the log in its database through `openLogBuffer`: entries wait in memory and are written
  * together, since one transaction per request would dominate the hot path's cost.
  *
- * Each workspace has its own log. A host that finds a request's workspace (by its client_id, its access token or
- * its workspace key) says so with `useWorkspace`, and the entry goes to that workspace's log. A request no
- * workspace claims (an unknown client, a malformed token) goes to the default workspace's log, or nowhere when
+ * Each workspace has its own log. Each endpoint first attributes its request (`attribute.ts`: by the client, code
+ * or token it names) and the control API by its workspace key; either says so with `useWorkspace`, and the entry
+ * goes to that workspace's log. A request no workspace claims (an unknown client, a forged token) goes to the
+ * default workspace's log, or nowhere when
  * the server is told not to keep such entries (public mode: the default workspace is everyone's, and its log
  * would show one integrator's mistakes to another).
  */
@@ -82,7 +83,8 @@ class BodyRecorder {
 	}
 }
 
-function headerPairs(raw: readonly string[]): HttpHeader[] {
+/** A request's headers as sent: node's flat rawHeaders list as name and value pairs. */
+export function headerPairs(raw: readonly string[]): HttpHeader[] {
 	const pairs: HttpHeader[] = [];
 	for (let i = 0; i + 1 < raw.length; i += 2) pairs.push({ name: raw[i]!, value: raw[i + 1]! });
 	return pairs;
