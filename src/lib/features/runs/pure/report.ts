@@ -1,9 +1,10 @@
 /**
- * A run written out for people: a Markdown report for a ticket (the permalink, the steps, the outcome, the rows
- * matched with absolute links to the reference page, the fix) and a shell script of curl commands that replays the
- * server-side steps end to end: `$CLIENT_SECRET` from the environment, a fresh grant code (from the sandbox's
- * control API, or by hand), the access token taken from the exchange's answer. Both are built from a redacted
- * run, so neither can hold a secret.
+ * A run written out for people: a Markdown report for a ticket that says what the run page says, once (the verdict
+ * with the permalink, the facts, the other flags, the steps with the headers that matter, the redaction notes, with
+ * absolute links to the reference page), and a shell script of curl commands that replays the server-side steps
+ * end to end, stopping at the first that fails: `$CLIENT_SECRET` from the environment, a fresh grant code (from the
+ * sandbox's control API, or by hand), the access token read from the exchange's answer. Both are built from a
+ * redacted run, so neither can hold a secret.
  */
 import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
@@ -357,6 +358,7 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 
 	const code = run.callback ? (queryValue(uriParts(run.callback.url).query, 'code') ?? undefined) : undefined;
 	const tokenSteps = run.exchanges.map((e) => e.step === 'token' && e.response?.status === 200);
+	// Written from the last step back, so a token exchange reads only the tokens the steps after it send.
 	const stepTexts: string[][] = [];
 	for (let i = run.exchanges.length - 1; i >= 0; i--) {
 		const later = stepTexts.flat().join('\n');
