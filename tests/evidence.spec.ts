@@ -77,8 +77,10 @@ test('evidence joins the run: a curl of the token exchange, sent from the run, t
 	const lines = markdown.split('\n');
 	expect(lines[0]).toMatch(/^# /);
 	expect(lines[2]).toMatch(/^\*\*What went wrong:\*\* The token exchange \(exchange \d\) failed: 400 invalid_grant/);
-	expect(markdown.slice(0, markdown.indexOf('- Permalink:'))).toContain(`${EXPLORER}/reference#token-invalid-grant`);
-	expect(markdown.slice(0, markdown.indexOf('- Permalink:'))).toContain(`- Run: ${EXPLORER}${permalink}`);
+	// The verdict ends with the permalink, which the report gives once.
+	const verdict = markdown.slice(0, markdown.indexOf('- Exports:'));
+	expect(verdict).toContain(`${EXPLORER}/reference#token-invalid-grant`);
+	expect(verdict).toContain(`- Permalink: ${EXPLORER}${permalink}\n`);
 	expect(markdown).toContain('back channel, added from a request sent from the run');
 	expect(markdown).not.toContain(DEMO_SECRET);
 

@@ -85,7 +85,8 @@ for (const viewport of VIEWPORTS) {
 
 			const permalink = await page.getByTestId('run-permalink').getAttribute('href');
 			const markdown = await (await request.get(`${permalink}/export/markdown`)).text();
-			expect(markdown).toContain(`- Permalink: ${EXPLORER}${permalink}`);
+			expect(markdown.split(`${EXPLORER}${permalink}\n`)).toHaveLength(2);
+			expect(markdown).toContain(`- Permalink: ${EXPLORER}${permalink}\n`);
 			const script = await (await request.get(`${permalink}/export/shell`)).text();
 			expect(script).not.toContain(DEMO_SECRET);
 
@@ -93,10 +94,20 @@ for (const viewport of VIEWPORTS) {
 			try {
 				await writeFile(join(dir, 'run.sh'), script);
 				const { stdout } = await run('bash', [join(dir, 'run.sh')], { env: { PATH: process.env.PATH, CLIENT_SECRET: DEMO_SECRET }, timeout: 30_000 });
-				// The token exchange with a fresh code, then me.json with the token it issued.
-				expect(stdout.match(/\(HTTP 200\)/g)).toHaveLength(2);
+				// A fresh code from the control API, the token exchange with it, then me.json with the token it issued.
+				expect(stdout.match(/\(HTTP 200\)/g)).toHaveLength(3);
 				expect(stdout).toContain('"access_token"');
 				expect(stdout).toContain('"verifications"');
+
+				// With a wrong secret the exchange fails: the script says where and stops, before me.json.
+				const failed = await run('sh', [join(dir, 'run.sh')], { env: { PATH: process.env.PATH, CLIENT_SECRET: 'not-the-secret' }, timeout: 30_000 }).then(
+					() => null,
+					(error: { code: number; stdout: string; stderr: string }) => error
+				);
+				expect(failed?.code).toBe(1);
+				expect(failed?.stderr).toMatch(/^Stopped at step \d \(token\): it answered HTTP 401 \(the run recorded 200 OK\); the answer is above\.$/m);
+				expect(failed?.stdout.match(/\(HTTP /g)).toHaveLength(2); // the fresh code, then the refused exchange
+				expect(failed?.stdout).not.toContain('"verifications"');
 			} finally {
 				await rm(dir, { recursive: true, force: true });
 			}

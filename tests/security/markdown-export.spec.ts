@@ -19,7 +19,7 @@ interface HarFile {
 
 /** The success fixture poisoned everywhere, its client id hostile, and me.json answering a status the interface has no row for. */
 function hostileHar(): string {
-	const har = JSON.parse(poisonHar(readFileSync(join(process.cwd(), 'src', 'lib', 'support', 'fixtures', 'success.har.json'), 'utf8'))) as HarFile;
+	const har = JSON.parse(poisonHar(readFileSync(join(process.cwd(), 'src', 'lib', 'features', 'runs', 'pure', 'har', 'fixtures', 'success.har.json'), 'utf8'))) as HarFile;
 	for (const { request } of har.log.entries) request.url = request.url.replace('client_id=shop-client', `client_id=${encodeURIComponent(HOSTILE)}`);
 	const me = har.log.entries.find((e) => e.request.url.includes('/api/v3/me.json'))!;
 	me.response.status = 418;

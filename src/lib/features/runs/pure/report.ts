@@ -1,9 +1,10 @@
 /**
- * A run written out for people: a Markdown report for a ticket (the permalink, the steps, the outcome, the rows
- * matched with absolute links to the reference page, the fix) and a shell script of curl commands that replays the
- * server-side steps end to end: `$CLIENT_SECRET` from the environment, a fresh grant code (from the sandbox's
- * control API, or by hand), the access token taken from the exchange's answer. Both are built from a redacted
- * run, so neither can hold a secret.
+ * A run written out for people: a Markdown report for a ticket that says what the run page says, once (the verdict
+ * with the permalink, the facts, the other flags, the steps with the headers that matter, the redaction notes, with
+ * absolute links to the reference page), and a shell script of curl commands that replays the server-side steps
+ * end to end, stopping at the first that fails: `$CLIENT_SECRET` from the environment, a fresh grant code (from the
+ * sandbox's control API, or by hand), the access token read from the exchange's answer. Both are built from a
+ * redacted run, so neither can hold a secret.
  */
 import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
@@ -11,7 +12,6 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader } from '$lib/http/exchange';
 import { shellQuote, toCurl } from '$lib/flow/curl';
 import { safeDecodePath } from '$lib/flow/link/link';
-import type { AnnotatedFlow } from '$lib/flow/annotate-flow';
 import type { CrossFlag } from '$lib/flow/flags';
 import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
 import { linkRedirectUri } from '$lib/flow/record';
@@ -23,6 +23,9 @@ import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
 import { mdCode, mdFence, mdProse, mdText, oneLine } from '$lib/markdown';
+import { codeSpans } from '$lib/code-spans';
+import { describeRedactions } from './redact/redact-assembly';
+import { requestHeadersThatMatter, responseHeadersThatMatter } from './headers-that-matter';
 
 /** Where the explorer is reached (its PUBLIC_ORIGIN), so a report's links work outside it. */
 export interface ReportContext {
@@ -39,14 +42,24 @@ function cut(body: string): string {
 
 const headerLines = (headers: HttpHeader[]) => headers.map((h) => `${h.name}: ${h.value}`);
 
-function httpText(exchange: RecordedExchange): string {
+/** The exchange as HTTP, with the headers that matter and those the diagnosis names (`named`, lower case). */
+function httpText(exchange: RecordedExchange, named: ReadonlySet<string>): string {
 	const { request, response, failure } = exchange;
-	const req = [`${request.method} ${request.url} HTTP/1.1`, ...headerLines(request.headers)];
+	const req = [`${request.method} ${request.url} HTTP/1.1`, ...headerLines(requestHeadersThatMatter(request.headers, named))];
 	if (request.body !== null) req.push('', cut(request.body));
 	if (!response) return [...req, '', failure ? `(no response: ${failure.kind}: ${failure.message})` : '(no response recorded)'].join('\n');
-	const res = [`HTTP/1.1 ${response.status} ${response.statusText}`.trim(), ...headerLines(response.headers)];
+	const res = [`HTTP/1.1 ${response.status} ${response.statusText}`.trim(), ...headerLines(responseHeadersThatMatter(response.headers, named))];
 	if (response.body !== '') res.push('', cut(response.body) + (response.truncated ? '\n… (cut when recorded)' : ''));
 	return [...req, '', ...res].join('\n');
+}
+
+/** The names the diagnosis quotes as code (`Origin`, `User-Agent`), lower case: a header it names stays shown. */
+function namedInDiagnosis({ annotations, flags }: FlowDiagnosis): Set<string> {
+	const texts = [
+		...flags.flatMap((f) => [f.message, f.fix]),
+		...[annotations.callback, ...annotations.exchanges].flatMap((a) => (a ? [a.title, a.summary, ...(a.problems ?? [])] : []))
+	];
+	return new Set(texts.flatMap((t) => codeSpans(t).filter((s) => s.code).map((s) => s.text.toLowerCase())));
 }
 
 const rowLink = (rowId: string, origin: string) => `[${mdText(rowId)}](${origin}/reference#${encodeURIComponent(rowId)})`;
@@ -62,71 +75,82 @@ function provenance(exchange: RecordedExchange): string {
 	return ` (${channelOf(exchange)} channel, added from ${EVIDENCE_NAMES[exchange.evidence.source]})`;
 }
 
-function stepSection(exchange: RecordedExchange, n: number, annotation: Annotation | undefined, origin: string): string {
+/**
+ * What the report has said, so that each sentence is said once: the verdict's cause and fix are not repeated by
+ * the flag or the step they came from.
+ */
+class Said {
+	private readonly texts = new Set<string>();
+	private static key = (text: string) => text.trim().replace(/\s+/g, ' ').replace(/\.$/, '');
+	add(...texts: string[]): void {
+		for (const text of texts) this.texts.add(Said.key(text));
+	}
+	has(text: string): boolean {
+		return this.texts.has(Said.key(text));
+	}
+}
+
+interface Telling {
+	origin: string;
+	named: ReadonlySet<string>;
+	said: Said;
+}
+
+function stepSection(exchange: RecordedExchange, n: number, annotation: Annotation | undefined, { origin, named, said }: Telling): string {
 	const heading = `### ${n}. ${mdText(exchange.step)}: ${mdText(exchange.label)}${mdText(provenance(exchange))}`;
 	const lines = [heading, '', `${mdCode(`${exchange.request.method} ${exchange.request.url}`)} → ${mdText(statusOf(exchange))}`];
 	if (annotation) {
 		lines.push('', `**${mdProse(annotation.title)}** (${mdText(annotation.outcome)}). ${mdProse(annotation.summary)}`);
 		if (annotation.rowId) lines.push('', `Row: ${rowLink(annotation.rowId, origin)}${annotation.causeId ? `, cause ${mdCode(annotation.causeId)}` : ''}`);
-		if (annotation.fix) lines.push('', `Fix: ${mdProse(annotation.fix)}`);
-		for (const problem of annotation.problems ?? []) lines.push('', `- ${mdProse(problem)}`);
+		if (annotation.fix && !said.has(annotation.fix)) lines.push('', `Fix: ${mdProse(annotation.fix)}`);
+		for (const problem of annotation.problems ?? []) if (!said.has(problem)) lines.push('', `- ${mdProse(problem)}`);
 	}
-	lines.push('', mdFence(httpText(exchange), 'http'));
+	lines.push('', mdFence(httpText(exchange, named), 'http'));
 	return lines.join('\n');
 }
 
-function callbackOutcome(run: Run, annotation: Annotation | null): string[] {
-	if (!run.callback) return [];
-	if (annotation) return [`The redirect back: ${mdProse(annotation.title)}. ${mdProse(annotation.summary)}`];
-	const result = classifyCallback(run.callback.url, { redirectUri: linkRedirectUri(run) ?? run.callback.url });
-	if (result.kind === 'cancel') return [mdProse(CANCEL_MEANING)];
-	if (result.kind === 'code') return ['The user authorised: the redirect back carried a grant code.'];
-	return [mdProse(result.reason)];
+/** What the redirect back was, in the words the run page uses. */
+function callbackOutcome(run: Run, annotation: Annotation | null): string {
+	if (annotation) return `${mdProse(annotation.title)}. ${mdProse(annotation.summary)}`;
+	const result = classifyCallback(run.callback!.url, { redirectUri: linkRedirectUri(run) ?? run.callback!.url });
+	if (result.kind === 'cancel') return mdProse(CANCEL_MEANING);
+	if (result.kind === 'code') return 'The user authorised: the redirect back carried a grant code.';
+	return mdProse(result.reason);
 }
 
-function lastOutcome(run: Run, annotations: AnnotatedFlow): string[] {
-	const n = run.exchanges.length;
-	const last = run.exchanges.at(-1);
-	if (!last) return [];
-	const annotation = annotations.exchanges[n - 1] ?? undefined;
-	const head = `The last step, ${n} (${mdText(last.step)}), ended with ${mdText(statusOf(last))}`;
-	if (!annotation) return [`${head}.`];
-	return [`${head}: ${mdProse(annotation.title)}. ${mdProse(annotation.summary)}`, ...(annotation.fix && annotation.outcome !== 'success' ? [`Fix: ${mdProse(annotation.fix)}`] : [])];
-}
-
-function flagLines(flags: CrossFlag[], origin: string): string[] {
-	return flags.flatMap((f) => [
-		`- **${mdText(f.severity)}** (section ${mdText(f.section)}): ${mdProse(f.message)} Fix: ${mdProse(f.fix)}`,
-		...(f.candidates ?? []).map(
-			(c, i) => `  ${i + 1}. ${rowLink(c.rowId, origin)} ${mdCode(c.causeId)} (${mdText(c.likelihood)}): ${mdProse(c.why)} Fix: ${mdProse(c.fix)}`
-		)
-	]);
-}
-
-function rowsMatched(annotations: AnnotatedFlow, origin: string): string[] {
-	const rows = [...new Set(annotations.exchanges.flatMap((a) => a?.rowId ?? []))];
-	return rows.map((id) => `- ${rowLink(id, origin)}`);
+/** The flags the verdict did not already tell, each once. */
+function flagLines(flags: CrossFlag[], { origin, said }: Telling): string[] {
+	return flags
+		.filter((f) => !said.has(f.message))
+		.flatMap((f) => [
+			`- **${mdText(f.severity)}** (section ${mdText(f.section)}): ${mdProse(f.message)}${said.has(f.fix) ? '' : ` Fix: ${mdProse(f.fix)}`}`,
+			...(f.candidates ?? []).map(
+				(c, i) => `  ${i + 1}. ${rowLink(c.rowId, origin)} ${mdCode(c.causeId)} (${mdText(c.likelihood)}): ${mdProse(c.why)} Fix: ${mdProse(c.fix)}`
+			)
+		]);
 }
 
 function section(title: string, lines: string[], empty: string): string {
 	return [`## ${title}`, '', ...(lines.length ? lines : [empty])].join('\n');
 }
 
-/** The verdict's lines, which lead the report: what happened, where the reference explains it, the cause, the fix. */
-export function verdictLines(verdict: Verdict, permalink: string, origin: string): string[] {
+/** The verdict's lines, which lead the report as they lead the run page: what happened, the row, the cause, the fix, the permalink. */
+function verdictLines(verdict: Verdict, permalink: string, origin: string): string[] {
+	const exchange = verdict.exchange ? ` · exchange ${verdict.exchange.n}` : '';
 	const reference = verdict.reference
 		? verdict.reference.kind === 'row'
-			? `- Row: [${mdText(`${verdict.reference.table} ${verdict.reference.rowId}`)}](${origin}/reference#${encodeURIComponent(verdict.reference.anchor)})`
-			: `- Section: [${mdText(verdict.reference.section)}](${origin}/reference#${encodeURIComponent(verdict.reference.anchor)})`
-		: null;
-	const exchange = verdict.exchange ? ` (exchange ${verdict.exchange.n})` : '';
+			? `- Row: [${mdText(`${verdict.reference.table} ${verdict.reference.rowId}`)}](${origin}/reference#${encodeURIComponent(verdict.reference.anchor)})${exchange}`
+			: `- Section: [${mdText(verdict.reference.section)}](${origin}/reference#${encodeURIComponent(verdict.reference.anchor)})${exchange}`
+		: verdict.exchange
+			? `- Exchange: ${verdict.exchange.n}`
+			: null;
 	return [
 		`**${VERDICT_WORDS[verdict.severity]}:** ${mdProse(verdict.what)}`,
 		'',
 		...(reference ? [reference] : []),
 		`- Likely cause: ${mdProse(verdict.cause)}`,
 		`- Fix: ${mdProse(verdict.fix)}`,
-		`- Run: ${permalink}${exchange}`
+		`- Permalink: ${permalink}`
 	];
 }
 
@@ -138,28 +162,37 @@ const VERDICT_WORDS: Record<Verdict['severity'], string> = {
 	success: 'What happened'
 };
 
+/**
+ * The report says what the run page says, each thing once: the verdict (with the permalink), the facts, the flags
+ * the verdict did not tell, each step with the headers that matter, and the redaction notes in the page's words.
+ */
 export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: ReportContext): string {
 	const { annotations, flags } = diagnosis;
 	const permalink = `${origin}/runs/${run.id}`;
+	const verdict = flowVerdict(run, diagnosis);
+	const said = new Said();
+	said.add(verdict.cause, verdict.fix);
+	const telling: Telling = { origin, named: namedInDiagnosis(diagnosis), said };
 	const target = `${mdText(run.target.kind)} (authorisation host ${mdCode(run.target.authUrl || 'unknown')}, accounts host ${mdCode(run.target.accountsUrl || 'unknown')})`;
 	const facts = [
-		`- Permalink: ${permalink} (exports: ${permalink}/export/har, ${permalink}/export/shell)`,
+		`- Exports: [HAR](${permalink}/export/har), [curl script](${permalink}/export/shell)`,
 		`- Recorded: ${mdText(run.createdAt)}, from ${mdText(describeSource(run.source))}`,
 		`- Target: ${target}`,
 		...(run.sandboxClock ? [`- Sandbox clock: ${mdText(run.sandboxClock)}`] : []),
 		...(run.link ? [`- Authorisation link: ${mdCode(run.link)}`] : []),
-		...(run.callback ? [`- Redirect back: ${mdCode(run.callback.url)} at ${mdText(run.callback.receivedAt)}`] : []),
+		...(run.callback ? [`- Redirect back: ${mdCode(run.callback.url)} at ${mdText(run.callback.receivedAt)}: ${callbackOutcome(run, annotations.callback)}`] : []),
 		...(run.sanitised ? [`- Sanitised HAR: ${mdProse(describeSanitised(run.sanitised))}`] : [])
 	];
+	const flagged = flagLines(flags, telling);
+	const steps = run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, telling));
 	return [
 		`# ${mdText(run.title)}`,
-		verdictLines(flowVerdict(run, diagnosis), permalink, origin).join('\n'),
+		verdictLines(verdict, permalink, origin).join('\n'),
 		facts.join('\n'),
-		section('Outcome', [...callbackOutcome(run, annotations.callback), ...lastOutcome(run, annotations)], 'No step was recorded.'),
-		section('What is wrong across the requests', flagLines(flags, origin), 'Nothing: each request is consistent with the others.'),
-		section('Rows matched', rowsMatched(annotations, origin), 'No row of the error tables.'),
-		section('Steps', run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, origin)), 'No exchange was recorded.'),
-		section('Redacted', run.redactions.map((r) => `- ${mdText(r.what)}: ${mdText(r.where)}`), 'Nothing.')
+		// A flag the verdict told is not told again; with none left, the section goes.
+		...(flags.length === 0 || flagged.length > 0 ? [section('What is wrong across the requests', flagged, 'Nothing: each request is consistent with the others.')] : []),
+		section('Steps', steps.length ? ['Each step shows the headers the service reads and those the diagnosis names; the HAR export has every header.', '', ...steps] : [], 'No exchange was recorded.'),
+		section('Redacted', describeRedactions(run.redactions).map((note) => `- ${mdText(note)}`), 'Nothing needed redacting.')
 	].join('\n\n') + '\n';
 }
 
@@ -170,9 +203,51 @@ const comment = (text: string) => `# ${oneLine(text)}`;
 /** Stands for the grant code in a command until it is written as `"$CODE"`; no recorded text contains it. */
 const CODE_PLACEHOLDER = 'SSO-FLOW-EXPLORER-CODE-PLACEHOLDER';
 
-/** The JSON string's value of `name` in the answer held in shell variable `from`, with sed only. */
-const jsonField = (from: string, name: string) =>
-	`$(printf '%s' "$${from}" | sed -n 's/.*"${name}"[[:space:]]*:[[:space:]]*"\\([^"]*\\)".*/\\1/p')`;
+/**
+ * The script's helpers. `send` runs one request's curl arguments, prints the answer and its status, and stops the
+ * script (exit 1, one line on stderr naming the step and its status) when there is no answer or the status is not
+ * 2xx: a later step would only fail for a reason this one already gave (me.json with an empty token).
+ */
+const SEND = [
+	'ANSWER_FILE=$(mktemp) || exit 1',
+	'trap \'rm -f "$ANSWER_FILE"\' EXIT',
+	'',
+	'# send WHAT RECORDED CURL-ARGUMENTS...: one request; stops the script when it fails.',
+	'send() {',
+	'\twhat=$1 recorded=$2',
+	'\tshift 2',
+	'\tstatus=$(curl -sS -o "$ANSWER_FILE" -w \'%{http_code}\' "$@") || {',
+	'\t\techo "Stopped at $what: no answer (curl exit $?)." >&2',
+	'\t\texit 1',
+	'\t}',
+	'\tcat "$ANSWER_FILE"',
+	'\tprintf \'\\n(HTTP %s)\\n\' "$status"',
+	'\tcase $status in',
+	'\t2??) ;;',
+	'\t*)',
+	'\t\techo "Stopped at $what: it answered HTTP $status${recorded:+ (the run recorded $recorded)}; the answer is above." >&2',
+	'\t\texit 1',
+	'\t\t;;',
+	'\tesac',
+	'}'
+];
+
+/** Reading JSON answers: with Node.js (the explorer runs on it, so whoever uses it has it), never by pattern matching. */
+const READ_JSON = [
+	'command -v node >/dev/null 2>&1 || {',
+	'\techo "This script reads the JSON answers with Node.js (node), which is not on PATH: install Node.js 18 or later (https://nodejs.org, or your package manager\'s nodejs) and run it again." >&2',
+	'\texit 1',
+	'}',
+	'',
+	'# answer_field NAME: the string field NAME of the last answer; fails when the answer is not JSON or has none.',
+	'answer_field() {',
+	'\tnode -e \'const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]; if (typeof v !== "string" || v === "") process.exit(1); process.stdout.write(v);\' "$ANSWER_FILE" "$1" 2>/dev/null',
+	'}'
+];
+
+/** `VAR=$(answer_field field)`, stopping the script with a clear line when the answer of `what` has no such field. */
+const takeField = (variable: string, field: string, what: string) =>
+	`${variable}=$(answer_field ${field}) || { echo ${shellQuote(`Stopped after ${what}: its answer has no ${field}.`)} >&2; exit 1; }`;
 
 function queryValue(query: string, name: string): string | undefined {
 	return splitRawQuery(query).find((p) => p.name === name)?.value;
@@ -190,28 +265,31 @@ function withCodePlaceholder(request: RecordedExchange['request'], code: string)
 	return { ...request, url, body: request.body !== null && form ? swap(request.body) : request.body };
 }
 
+/** The control API's request for a fresh code on the sandbox, as if a test user authorised the run's link; null elsewhere. */
+function sandboxAuthorize(run: Run): { login: string; url: string; before: string; after: string } | null {
+	const link = run.link ? uriParts(run.link) : null;
+	if (run.target.kind !== 'sandbox' || !link) return null;
+	const linkParam = (name: string) => queryValue(link.query, name) ?? '';
+	const supergroup = safeDecodePath(/\/sso\/([^/]+)$/.exec(link.path)?.[1] ?? '');
+	const authorize = { supergroup, response_type: 'code', client_id: linkParam('client_id'), redirect_uri: linkParam('redirect_uri'), country: linkParam('country') };
+	if (!authorize.client_id || !authorize.redirect_uri) return null;
+	const body = JSON.stringify(authorize).replace(/}$/, `,"login":"LOGIN","decision":"authorize"}`);
+	const [before, after] = body.split('LOGIN') as [string, string];
+	return { login: supergroup === 'student' ? 'student@example.com' : 'multi@example.com', url: `${run.target.accountsUrl}/sandbox/authorize`, before, after };
+}
+
 /** How the script gets a grant code: from the sandbox's control API, or from the person running it. */
 function codeLines(run: Run, code: string, usedUp: boolean): string[] {
-	const link = run.link ? uriParts(run.link) : null;
-	const linkParam = (name: string) => (link ? queryValue(link.query, name) : undefined);
-	const supergroup = link ? safeDecodePath(/\/sso\/([^/]+)$/.exec(link.path)?.[1] ?? '') : '';
-	const authorize = {
-		supergroup,
-		response_type: 'code',
-		client_id: linkParam('client_id') ?? '',
-		redirect_uri: linkParam('redirect_uri') ?? '',
-		country: linkParam('country') ?? ''
-	};
-	if (run.target.kind === 'sandbox' && run.link && authorize.client_id && authorize.redirect_uri) {
-		const login = supergroup === 'student' ? 'student@example.com' : 'multi@example.com';
-		const body = JSON.stringify(authorize).replace(/}$/, `,"login":"LOGIN","decision":"authorize"}`);
-		const [before, after] = body.split('LOGIN') as [string, string];
+	const authorize = sandboxAuthorize(run);
+	if (authorize) {
+		const what = 'the fresh grant code (POST /sandbox/authorize)';
 		return [
-			comment(`A grant code is single use and valid for ${CODE_VALIDITY}, so the recorded one cannot be replayed: the sandbox's control API (POST /sandbox/authorize) issues a fresh one, as if ${login} (or $LOGIN) authorised the link.`),
+			comment(`A grant code is single use and valid for ${CODE_VALIDITY}, so the recorded one cannot be replayed: the sandbox's control API (POST /sandbox/authorize) issues a fresh one, as if ${authorize.login} (or $LOGIN) authorised the link.`),
 			'# With SANDBOX_ADMIN_TOKEN set on the explorer, export it here too; from the same machine none is needed.',
-			`AUTHORIZE_ANSWER=$(curl -sS -X POST ${shellQuote(`${run.target.accountsUrl}/sandbox/authorize`)} -H 'content-type: application/json' \${SANDBOX_ADMIN_TOKEN:+-H "X-Sandbox-Admin-Token: $SANDBOX_ADMIN_TOKEN"} --data-raw ${shellQuote(before)}"\${LOGIN:-${login}}"${shellQuote(after)})`,
-			`CODE=$(printf '%s' "$AUTHORIZE_ANSWER" | sed -n 's/.*[?&]code=\\([^&"#]*\\).*/\\1/p')`,
-			`[ -n "$CODE" ] || { echo "No grant code from the sandbox: $AUTHORIZE_ANSWER" >&2; exit 1; }`
+			`send ${shellQuote(what)} '' -X POST ${shellQuote(authorize.url)} -H 'content-type: application/json' \${SANDBOX_ADMIN_TOKEN:+-H "X-Sandbox-Admin-Token: $SANDBOX_ADMIN_TOKEN"} --data-raw ${shellQuote(authorize.before)}"\${LOGIN:-${authorize.login}}"${shellQuote(authorize.after)}`,
+			takeField('LOCATION', 'location', what),
+			`CODE=$(node -e 'process.stdout.write(encodeURIComponent(new URL(process.argv[1]).searchParams.get("code") ?? ""))' "$LOCATION")`,
+			`[ -n "$CODE" ] || { echo "Stopped after ${what}: the redirect it answered carries no code: $LOCATION" >&2; exit 1; }`
 		];
 	}
 	return [
@@ -224,56 +302,93 @@ function codeLines(run: Run, code: string, usedUp: boolean): string[] {
 	];
 }
 
-function scriptStep(exchange: RecordedExchange, n: number, code: string | undefined, usedBefore: boolean): string[] {
-	if (exchange.step === 'link' || exchange.step === 'authorise')
-		return [comment(`Step ${n} (${exchange.step}) happens in a browser; open: ${exchange.request.url}`)];
-	// Cookies were redacted, and the accounts host does not use them.
-	const headers = exchange.request.headers.filter((h) => h.name.toLowerCase() !== 'cookie');
-	const request = { ...exchange.request, headers };
+/** Whether curl replays the step: the browser's steps are opened in a browser, not replayed. */
+const replayed = (exchange: RecordedExchange) => exchange.step !== 'link' && exchange.step !== 'authorise';
+
+function scriptStep(exchange: RecordedExchange, n: number, code: string | undefined, usedBefore: boolean, laterUse: string): string[] {
+	if (!replayed(exchange)) return [comment(`Step ${n} (${exchange.step}) happens in a browser; open: ${exchange.request.url}`)];
+	// Only what the service reads: a browser's headers would change nothing, or break the replay.
+	const request = { ...exchange.request, headers: requestHeadersThatMatter(exchange.request.headers) };
 	const sendsCode = exchange.step === 'token' && code !== undefined;
+	const what = `step ${n} (${exchange.step})`;
 	const curl = toCurl(sendsCode ? withCodePlaceholder(request, code) : request)
 		.replaceAll(CODE_PLACEHOLDER, `'"$CODE"'`)
-		.replace(/^curl/, `curl -sS -w '\\n(HTTP %{http_code})\\n'`);
+		.replace(/^curl/, `send ${shellQuote(what)} ${shellQuote(statusOf(exchange))}`);
 	const lines = [comment(`Step ${n} (${exchange.step}): ${exchange.label}; it answered ${statusOf(exchange)}.`)];
 	if (sendsCode && usedBefore && curl.includes('"$CODE"'))
-		lines.push(comment('This sends the code again after a successful exchange: a code is single use, so expect 400 invalid_grant.'));
+		lines.push(comment('This sends the code again after a successful exchange: a code is single use, so expect 400 invalid_grant, where the script stops.'));
 	if (exchange.step === 'token' && exchange.response?.status === 200) {
-		// The token comes from this answer, so the steps after it use the token just issued.
+		// The steps after it use the tokens this answer issues.
 		return [
 			...lines,
-			`TOKEN_ANSWER=$(${curl})`,
-			'printf \'%s\\n\' "$TOKEN_ANSWER"',
-			`ACCESS_TOKEN=${jsonField('TOKEN_ANSWER', 'access_token')}`,
-			`REFRESH_TOKEN=${jsonField('TOKEN_ANSWER', 'refresh_token')}`
+			curl,
+			...(laterUse.includes('$ACCESS_TOKEN') ? [takeField('ACCESS_TOKEN', 'access_token', what)] : []),
+			...(laterUse.includes('$REFRESH_TOKEN') ? [takeField('REFRESH_TOKEN', 'refresh_token', what)] : [])
 		];
 	}
 	return [...lines, curl];
 }
 
+/** A run with nothing curl can replay (a browser's HAR sees no token exchange): a script that says so, and how to get a code. */
+function nothingToReplay(run: Run): string[] {
+	const authorize = sandboxAuthorize(run);
+	const message =
+		"Nothing to replay: this run recorded only the browser's steps, and the token exchange and me.json call (which the app's server makes) are not in it.";
+	return [
+		comment(message),
+		comment(
+			authorize
+				? `To get a grant code: open the authorisation link above in a browser and sign in (or, without a browser, POST ${authorize.url} as the sandbox's control API describes); code= is in the redirect back.`
+				: 'To get a grant code: open the authorisation link above in a browser and sign in; code= is in the address it redirects to.'
+		),
+		comment(`Then exchange it from your server (section 4.2 of the interface), or walk the flow in the explorer, whose run exports a script that replays it.`),
+		`echo ${shellQuote(message)} >&2`,
+		'exit 1'
+	];
+}
+
 /**
- * A POSIX shell script that replays the run's server-side requests against the same target: secrets come from the
- * environment, a fresh grant code from the sandbox's control API (or from whoever runs it), tokens from the answer.
+ * A POSIX shell script that replays the run's server-side requests against the same target, stopping at the first
+ * that fails: secrets come from the environment, a fresh grant code from the sandbox's control API (or from
+ * whoever runs it), tokens from the answer, read with Node.js.
  */
 export function runToShellScript(run: Run, { origin }: ReportContext): string {
-	const code = run.callback ? (queryValue(uriParts(run.callback.url).query, 'code') ?? undefined) : undefined;
-	const tokenSteps = run.exchanges.map((e) => e.step === 'token' && e.response?.status === 200);
-	const steps = run.exchanges.flatMap((e, i) => ['', ...scriptStep(e, i + 1, code, tokenSteps.slice(0, i).includes(true))]);
-	const body = steps.join('\n');
-	const usesCode = body.includes('"$CODE"');
-	const issued = body.includes('TOKEN_ANSWER=');
-	const needs = (name: string, why: string) => (body.includes(`$${name}`) ? [`: "\${${name}:?${why}}"`] : []);
-	return [
+	const head = [
 		'#!/bin/sh',
 		comment(`SSO Flow Explorer run: ${run.title}`),
 		comment(`Permalink: ${origin}/runs/${run.id}`),
 		comment(`Recorded ${run.createdAt} against ${run.target.accountsUrl || run.target.authUrl || 'an unknown target'}.`),
-		...(run.link ? [comment(`Authorisation link (open in a browser): ${run.link}`)] : []),
+		...(run.link ? [comment(`Authorisation link (open in a browser): ${run.link}`)] : [])
+	];
+	if (!run.exchanges.some(replayed)) return [...head, ...nothingToReplay(run), ''].join('\n');
+
+	const code = run.callback ? (queryValue(uriParts(run.callback.url).query, 'code') ?? undefined) : undefined;
+	const tokenSteps = run.exchanges.map((e) => e.step === 'token' && e.response?.status === 200);
+	// Written from the last step back, so a token exchange reads only the tokens the steps after it send.
+	const stepTexts: string[][] = [];
+	for (let i = run.exchanges.length - 1; i >= 0; i--) {
+		const later = stepTexts.flat().join('\n');
+		stepTexts.unshift(['', ...scriptStep(run.exchanges[i]!, i + 1, code, tokenSteps.slice(0, i).includes(true), later)]);
+	}
+	const body = stepTexts.flat().join('\n');
+	const usesCode = body.includes('"$CODE"') && code !== undefined;
+	const codes = usesCode ? codeLines(run, code, tokenSteps.includes(true)) : [];
+	const readsJson = [body, ...codes].some((line) => line.includes('answer_field'));
+	const issued = (name: string) => body.includes(`${name}=$(answer_field`);
+	const needs = (name: string, why: string) => (body.includes(`$${name}`) ? [`: "\${${name}:?${why}}"`] : []);
+	return [
+		...head,
+		`# Needs curl${readsJson ? ', and Node.js (node) to read the JSON answers: the explorer runs on it, so any machine that runs the explorer has it' : ''}.`,
 		'# Secrets are never written here: set them in the environment first.',
+		'# It stops at the first step that fails (no answer, or a status other than 2xx), saying which, with exit status 1.',
 		'set -u',
 		...needs('CLIENT_SECRET', 'set CLIENT_SECRET to the client secret'),
-		...(issued ? [] : needs('ACCESS_TOKEN', 'set ACCESS_TOKEN to the access_token of a token response')),
-		...(issued ? [] : needs('REFRESH_TOKEN', 'set REFRESH_TOKEN to the refresh_token of a token response')),
-		...(usesCode && code !== undefined ? ['', ...codeLines(run, code, tokenSteps.includes(true))] : []),
+		...(issued('ACCESS_TOKEN') ? [] : needs('ACCESS_TOKEN', 'set ACCESS_TOKEN to the access_token of a token response')),
+		...(issued('REFRESH_TOKEN') ? [] : needs('REFRESH_TOKEN', 'set REFRESH_TOKEN to the refresh_token of a token response')),
+		...(readsJson ? ['', ...READ_JSON] : []),
+		'',
+		...SEND,
+		...(codes.length ? ['', ...codes] : []),
 		body,
 		''
 	].join('\n');

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { runToHar } from './har/har';
-import { LIVE_CODE_HIDDEN, hideLiveCodes, liveCodes } from './usable-codes';
+import { hideLiveCodes, liveCodes } from './usable-codes';
+import { WHAT } from './redact/redact-name';
+import { describeRedactions } from './redact/redact-assembly';
+import { redactRun } from './redact/redact';
 import { runToMarkdown, runToShellScript } from './report';
 import { diagnoseRun } from './diagnose-run';
 import type { Run } from './run';
@@ -61,8 +64,16 @@ describe('live grant codes', () => {
 			expect(text).not.toContain(CODE);
 			expect(text).toContain('hidden-code-1');
 		}
-		expect(hidden.redactions).toContainEqual({ what: LIVE_CODE_HIDDEN, where: 'grant code 1 of this run' });
+		expect(hidden.redactions).toContainEqual({ what: WHAT.hiddenCode, where: 'hidden-code-1' });
 		expect(hidden.id).toBe('run-1');
+	});
+
+	it('notes the hidden code by the name the texts show, and no longer says it was kept visible', () => {
+		const hidden = hideLiveCodes(redactRun(run([tokenExchange(401)])), minutesAfter(1));
+		expect(describeRedactions(hidden.redactions)).toContain(
+			"hid the grant code that can still be exchanged, shown as hidden-code-1: only the run's owner sees it, until it is used or expires"
+		);
+		expect(describeRedactions(hidden.redactions).join('\n')).not.toContain('kept the grant code visible');
 	});
 
 	it('hides a live code that travels only in a JSON token request (no callback carried it)', () => {

@@ -13,9 +13,8 @@ import { replaceForms } from '$lib/http/secrets';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { grantCodes } from './redact/redact';
+import { WHAT, hiddenCodeName } from './redact/redact-name';
 import type { Run } from './run';
-
-export const LIVE_CODE_HIDDEN = 'grant code (hidden while it can still be used)';
 
 const CODE_LIFETIME_MS = LIMITS.codeTtlSeconds * 1000;
 
@@ -63,15 +62,22 @@ function mapStrings<T>(value: T, fn: (text: string) => string): T {
 	return value;
 }
 
-/** The run with each live code replaced everywhere (any encoding) by its placeholder, and the places noted. */
+/**
+ * The run with each live code replaced everywhere (any encoding) by its name, each name noted. When every code of
+ * the run is hidden, the notes that the code was kept visible go: nobody reading this run sees one.
+ */
 export function hideLiveCodes(run: Run, now: Date): Run {
 	const codes = liveCodes(run, now).sort((a, b) => b.length - a.length);
 	if (codes.length === 0) return run;
-	const hide = (text: string) => codes.reduce((acc, code, i) => replaceForms(acc, code, `hidden-code-${i + 1}`), text);
+	const hide = (text: string) => codes.reduce((acc, code, i) => replaceForms(acc, code, hiddenCodeName(i + 1)), text);
 	const { redactions, ...rest } = run;
+	const allHidden = codes.length === grantCodes(run).size;
 	return {
 		...mapStrings(rest, hide),
 		id: run.id,
-		redactions: [...redactions, ...codes.map((_, i) => ({ what: LIVE_CODE_HIDDEN, where: `grant code ${i + 1} of this run` }))]
+		redactions: [
+			...redactions.filter((r) => !(allHidden && r.what === WHAT.code)),
+			...codes.map((_, i) => ({ what: WHAT.hiddenCode, where: hiddenCodeName(i + 1) }))
+		]
 	};
 }

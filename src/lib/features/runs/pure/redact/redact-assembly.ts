@@ -57,14 +57,28 @@ function addRedactions(earlier: Redaction[], found: Redaction[]): Redaction[] {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** What was redacted, for a person: "redacted 2 cookies", "redacted the client secret (1 place)". */
+/** "a", "a and b", "a, b and c". */
+const list = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The note on hidden codes, whose places name them (`hidden-code-1`), so the note quotes what the texts show. */
+function hiddenCodesNote(names: string[]): string {
+	const one = names.length === 1;
+	return `hid the grant ${one ? 'code' : 'codes'} that can still be exchanged, shown as ${list(names)}: only the run's owner sees ${one ? 'it' : 'them'}, until ${one ? 'it is' : 'each is'} used or expires`;
+}
+
+/**
+ * What was redacted, for a person: "redacted 2 cookies", "redacted the client secret (1 place)". The run page and
+ * the Markdown report both say these, so they name the grant code alike.
+ */
 export function describeRedactions(redactions: Redaction[]): string[] {
-	const counts = new Map<string, number>();
-	for (const r of redactions) counts.set(r.what, (counts.get(r.what) ?? 0) + 1);
-	return [...counts].map(([what, n]) => {
+	const places = new Map<string, string[]>();
+	for (const r of redactions) places.set(r.what, [...(places.get(r.what) ?? []), r.where]);
+	return [...places].map(([what, where]) => {
+		const n = where.length;
 		if (what === WHAT.cookie) return `redacted ${plural(n, 'cookie')}`;
 		if (what === WHAT.code)
 			return `kept the grant code visible (${plural(n, 'place')}): it is single use and short-lived, and the diagnosis needs it`;
+		if (what === WHAT.hiddenCode) return hiddenCodesNote(where);
 		return `redacted the ${what} (${plural(n, 'place')})`;
 	});
 }

@@ -19,8 +19,13 @@ export const WHAT = {
 	token: 'token',
 	cookie: 'cookie',
 	credentials: 'Authorization header payload',
-	code: 'grant code (kept)'
+	code: 'grant code (kept)',
+	/** A grant code that can still be exchanged, replaced for anyone but the run's owner (usable-codes.ts). */
+	hiddenCode: 'grant code (hidden while it can still be used)'
 } as const;
+
+/** The name a hidden grant code goes by in every text of the run (`n` from 1), which the notes on it quote. */
+export const hiddenCodeName = (n: number) => `hidden-code-${n}`;
 
 /** What each secret parameter or JSON field is, for a person. */
 const WHAT_PARAMETER: Readonly<Record<SecretParameter, string>> = {
