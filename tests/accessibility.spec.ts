@@ -1,15 +1,9 @@
 /** Accessible and comfortable: no serious axe violations, a keyboard-only walk, light and dark themes. */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { AUTH_HOST, DEMO_PASSWORD, EXPLORER, STUDENT, authorise, callMe, doLesson, exchange, hydrated, open } from './support/walk';
+import { seriousViolations } from './support/viewports';
 
 /** The serious and critical violations on the page as it is now, each named with where it occurs. */
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
 
 test('the walk page after a full walk has no serious axe violations', async ({ page }) => {
 	await authorise(page);

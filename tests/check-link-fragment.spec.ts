@@ -3,19 +3,9 @@
  * browser never sends, and checks it in the browser; an old ?link= address still works, moved to the fragment. The
  * reference page's curl scripts read CLIENT_SECRET, and the page shows the demo client's (public) secret beside them.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { AUTH_HOST, DEMO_SECRET, EXPLORER, open } from './support/walk';
-
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
+import { VIEWPORTS, seriousViolations } from './support/viewports';
 
 const LEAKY = `${AUTH_HOST}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(`${EXPLORER}/callback`)}&country=uk&client_secret=a-real-secret-42`;
 

@@ -7,11 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { EXPLORER, authorise, open, tamper } from './support/walk';
-
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
+import { VIEWPORTS } from './support/viewports';
 
 /** The export behind a run page's button, downloaded by clicking it. */
 async function download(page: Page, testId: 'export-markdown' | 'export-shell'): Promise<string> {

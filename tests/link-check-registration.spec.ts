@@ -3,19 +3,9 @@
  * client, unregistered redirect URI, country off the plan), in the walk's step 1 and on /check, before anything is
  * opened, with the registered values shown; the sandbox's error page links back to the step that made the link.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { AUTH_HOST, EXPLORER, open } from './support/walk';
-
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
+import { VIEWPORTS, seriousViolations } from './support/viewports';
 
 const REGISTERED = `${EXPLORER}/callback`;
 const sandboxLink = (params: Record<string, string>) =>

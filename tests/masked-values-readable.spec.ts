@@ -2,20 +2,11 @@
  * Issue 27, point 6: masked values read as the mask (`code=••••••x4Tw`), not as percent-encoded bullets
  * (`code=%E2%80%A2…`), on /live and in the sandbox's request log.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { authorise, exchange, open } from './support/walk';
+import { VIEWPORTS, seriousViolations } from './support/viewports';
 
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
 const ENCODED_BULLET = '%E2%80%A2';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
 
 for (const viewport of VIEWPORTS) {
 	test.describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => {

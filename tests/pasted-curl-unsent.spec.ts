@@ -2,19 +2,9 @@
  * Issue 27, point 4: a pasted curl command that was never sent reads as "not sent yet", with Send as the next
  * action, not as a failure ("What went wrong", "No response recorded", a ✕ in the diagram).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS_HOST, EXPLORER, open } from './support/walk';
-
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
+import { VIEWPORTS, seriousViolations } from './support/viewports';
 
 /** Without the client secret, so nothing is redacted and the run can send it as saved. */
 const CURL =

@@ -4,19 +4,9 @@
  * box) and the exchange's diagnosis says it expired; the link never silently differs from the saved settings; an
  * exchange under way says so.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS_HOST, STUDENT, annotationOf, authorise, exchange, open } from './support/walk';
-
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
+import { VIEWPORTS, seriousViolations } from './support/viewports';
 
 async function sandboxClock(body: object): Promise<void> {
 	const response = await fetch(`${ACCOUNTS_HOST}/sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -3,7 +3,6 @@
  * from a customer's app is checked; a change of client keeps the code for a tamper; the exports work outside the explorer (the shell script runs end to end against the sandbox); the diagnosis says
  * each thing once; the runs list says how each walk ended; the target form says which custom targets are allowed.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,21 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AUTH_HOST, DEMO_SECRET, EXPLORER, annotationOf, authorise, callMe, exchange, open, signInAndDecide, tamper } from './support/walk';
+import { VIEWPORTS, seriousViolations } from './support/viewports';
 
 const run = promisify(execFile);
 
-const VIEWPORTS = [
-	{ name: 'laptop', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 }
-];
-
 /** The second client the sandbox ships (src/lib/sandbox/fixtures.ts). */
 const OTHER_CLIENT = { id: 'group-key-client', secret: 'group-secret-change-me' };
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const { violations } = await new AxeBuilder({ page }).analyze();
-	return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-}
 
 for (const viewport of VIEWPORTS) {
 	test.describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => {
