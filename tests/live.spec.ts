@@ -5,32 +5,14 @@
  * open nor subscribe to this workspace's client.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS_HOST, DEMO_SECRET, EXPLORER, STUDENT, authorise, callMe, exchange, hydrated, open, resetSandbox, tamper } from './support/walk';
+import { DEMO_SECRET, EXPLORER, STUDENT, authorise, callMe, exchange, hydrated, open, resetSandbox, tamper } from './support/walk';
+import { headlessFlow } from './support/headless-flow';
 
-const DEMO_REDIRECT = `${EXPLORER}/callback`;
 
 /** Opens the client's live page and waits until its event stream is connected. */
 async function watch(page: Page, clientId = 'demo-client'): Promise<void> {
 	await open(page, `/live/${clientId}`);
 	await expect(page.getByTestId('live-status')).toHaveAttribute('data-connected', 'true');
-}
-
-/** A whole flow done headless against the sandbox: the code, tokens and what they are. */
-async function headlessFlow(): Promise<{ code: string; accessToken: string; refreshToken: string }> {
-	const authorised = await fetch(`${ACCOUNTS_HOST}/sandbox/authorize`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ supergroup: 'student', response_type: 'code', client_id: 'demo-client', redirect_uri: DEMO_REDIRECT, country: 'uk', login: STUDENT, decision: 'authorize' })
-	});
-	const code = new URL(((await authorised.json()) as { location: string }).location).searchParams.get('code')!;
-	const token = await fetch(`${ACCOUNTS_HOST}/oauth/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'demo-client', client_secret: DEMO_SECRET, redirect_uri: DEMO_REDIRECT })
-	});
-	const issued = (await token.json()) as { access_token: string; refresh_token: string };
-	await fetch(`${ACCOUNTS_HOST}/api/v3/me.json`, { headers: { authorization: `Bearer ${issued.access_token}`, 'user-agent': 'live-test/1' } });
-	return { code, accessToken: issued.access_token, refreshToken: issued.refresh_token };
 }
 
 /** What the event stream sends in `ms` milliseconds (from this machine: the default workspace's administrator). */
@@ -72,7 +54,8 @@ test('a walk in another tab appears as a flow, annotated, without a reload; it s
 
 	const flow = live.getByTestId('live-flow').first();
 	await expect(live.getByTestId('live-flow')).toHaveCount(flowsBefore + 1);
-	await expect(flow.getByRole('heading', { level: 2 })).toHaveText('me.json 200');
+	await expect(flow.getByRole('heading', { level: 3 })).toHaveText('me.json 200');
+	await flow.getByTestId('flow-toggle').click(); // one line per flow: its requests open on demand
 	await expect(flow.getByTestId('timeline').locator('li[data-step="link"]')).toHaveCount(1);
 	await expect(flow.getByTestId('timeline').locator('li[data-step="authorise"]').first()).toBeVisible();
 	await expect(flow.getByTestId('callback-result')).toHaveAttribute('data-kind', 'code');
@@ -116,6 +99,8 @@ test('faults across requests are flagged as they happen: a code sent again, a ch
 	await callMe(walk);
 
 	const flow = live.getByTestId('live-flow').first();
+	await expect(flow.getByTestId('flag-token-used-after-deletion')).toHaveCount(1);
+	await flow.getByTestId('flow-toggle').click();
 	await expect(flow.getByTestId('flag-code-reused').first()).toBeVisible();
 	await expect(flow.getByTestId('flag-redirect-uri-differs')).toBeVisible();
 	await expect(flow.getByTestId('flag-deletion-requested')).toBeVisible();

@@ -38,7 +38,10 @@ test('the live page shows the naive app\'s cancel loop as it happens, and its ap
 		await app.waitForURL((url) => url.pathname.startsWith('/flow/') || url.pathname.startsWith('/sso/'));
 
 		const loop = live.getByTestId('flag-cancel-loop');
-		await expect(loop).toBeVisible({ timeout: 15_000 });
+		await expect(loop).toHaveCount(1, { timeout: 15_000 });
+		// One line per flow: the looping flow's requests and flags open on demand.
+		await live.getByTestId('live-flow').filter({ has: loop }).getByTestId('flow-toggle').click();
+		await expect(loop).toBeVisible();
 		await expect(loop).toContainText('passport-oauth2');
 		await expect(live.locator('[data-testid="live-flow"]')).toHaveCount(2);
 

@@ -20,3 +20,22 @@ export function mergeFlows<F extends DatedFlow>(loaded: readonly F[], updates: r
 	for (const flow of updates) byId.set(flow.id, flow);
 	return [...byId.values()].sort((a, b) => Date.parse(b.run.createdAt) - Date.parse(a.run.createdAt)).slice(0, LIVE_FLOWS_SHOWN);
 }
+
+/** The live page's filter: every flow, the failed ones (their verdict is an error), or those of one outcome. */
+export type FlowFilter = 'all' | 'failed' | `outcome:${string}`;
+
+interface FilteredFlow {
+	outcome: string;
+	verdict: { severity: string };
+}
+
+export function matchesFlowFilter(flow: FilteredFlow, filter: FlowFilter): boolean {
+	if (filter === 'all') return true;
+	if (filter === 'failed') return flow.verdict.severity === 'error';
+	return flow.outcome === filter.slice('outcome:'.length);
+}
+
+/** The outcomes the flows ended with, each once, for the filter's choices. */
+export function flowOutcomes(flows: readonly FilteredFlow[]): string[] {
+	return [...new Set(flows.map((f) => f.outcome))].sort();
+}

@@ -1,3 +1,3 @@
 import { loadRunList } from '$lib/features/runs/controller';
 
-export const load = ({ url, locals }) => loadRunList(url.searchParams.get('q') ?? '', locals.sessionId);
+export const load = ({ url, locals }) => loadRunList(url.searchParams, locals.sessionId);

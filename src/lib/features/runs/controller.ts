@@ -15,6 +15,7 @@ import { runToMarkdown, runToShellScript } from '$lib/features/runs/pure/report'
 import { newRunId, type Run } from '$lib/features/runs/pure/run';
 import { timelineOf } from '$lib/features/runs/pure/join';
 import { flowVerdict } from '$lib/flow/verdict';
+import { importTitle, parseRunFilters } from '$lib/features/runs/pure/triage';
 import type { FlowHints } from '$lib/flow/flags';
 import { describeSanitised } from '$lib/features/runs/pure/har/sanitised';
 import { runAsSeenBy, runOwner } from './access';
@@ -73,11 +74,17 @@ export async function loadRunPage(id: string, sessionId: string | undefined) {
 	return { ...presentRun(run), owned };
 }
 
-/** The session's own runs: nobody is listed another person's. */
-/** A visitor without a session has made no runs: their list is empty. */
-export async function loadRunList(query: string, sessionId: string | undefined) {
+/**
+ * The session's own runs, filtered (triage.ts): nobody is listed another person's, and a visitor without a session
+ * has made none. `clients`: the clients of the session's runs, for the filter.
+ */
+export async function loadRunList(params: URLSearchParams, sessionId: string | undefined) {
 	const { runs } = await services();
-	return { query, runs: sessionId === undefined ? [] : runs.list({ query: query.slice(0, 200), limit: 100, owner: runOwner(sessionId) }) };
+	const query = (params.get('q') ?? '').slice(0, 200);
+	const filters = parseRunFilters(params);
+	if (sessionId === undefined) return { query, filters, runs: [], clients: [] };
+	const owner = runOwner(sessionId);
+	return { query, filters, runs: runs.list({ query, limit: 100, owner, ...filters }), clients: runs.clients(owner) };
 }
 
 const FORMATS = {
@@ -162,7 +169,8 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	}
 	if (!result.ok) throw badRequest(result.message);
 	const { runs } = await services();
-	const saved = assembleRun(runs.save(result.run, {}, runOwner(sessionId)));
+	const titled = { ...result.run, title: importTitle(result.run, flowVerdict(result.run, diagnoseRun(result.run))) };
+	const saved = assembleRun(runs.save(titled, {}, runOwner(sessionId)));
 	const redacted = describeRedactions(saved.redactions);
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.
 	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });

@@ -9,6 +9,7 @@ import type { Run } from '$lib/features/runs/pure/run';
 import { assembleRun, redactRun } from '$lib/features/runs/pure/redact/redact';
 import { harToRun, runToHar } from '$lib/features/runs/pure/har/har';
 import { run as testRun } from '$lib/features/runs/pure/test-helpers';
+import { triageOf } from '$lib/features/runs/pure/triage';
 
 const SECRET = 'a-very-secret-client-secret';
 const TOKEN = 'AccessTokenValue0123456789abcdef';
@@ -152,7 +153,7 @@ describe('run store: owners', () => {
 		before.save(run(), {}, 'alice');
 		before.close();
 		const db = new Database(path);
-		db.exec('DROP INDEX runs_owner_updated; ALTER TABLE runs DROP COLUMN owner;');
+		db.exec(`DROP INDEX runs_owner_updated; ALTER TABLE runs DROP COLUMN owner; ${VERSION_4_COLUMNS}`);
 		db.pragma('user_version = 2');
 		db.close();
 		const store = openRunStore(path);
@@ -161,6 +162,68 @@ describe('run store: owners', () => {
 		expect(store.list({ owner: 'alice' })).toEqual([]);
 		store.save(run({ id: 'run-2' }), {}, 'alice');
 		expect(store.list({ owner: 'alice' }).map((r) => r.id)).toEqual(['run-2']);
+		store.close();
+	});
+});
+
+/** The list's triage of a run, as its run page diagnoses it. */
+const triaged = (stored: Run) => {
+	const { clientId, verdict, verdictWhat } = triageOf(stored);
+	return { clientId, verdict, verdictWhat };
+};
+
+const VERSION_4_COLUMNS = 'ALTER TABLE runs DROP COLUMN client_id; ALTER TABLE runs DROP COLUMN verdict; ALTER TABLE runs DROP COLUMN verdict_what;';
+
+describe('run store: what the list triages by', () => {
+	/** The walk with its token exchange repeating the link's redirect_uri: nothing wrong. */
+	const succeeded = (id = 'run-1', source: Run['source'] = 'walk'): Run => {
+		const base = run({ id, source });
+		const token = base.exchanges[0]!;
+		return { ...base, exchanges: [{ ...token, request: { ...token.request, url: `${token.request.url}&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fcallback` } }] };
+	};
+	const failedToken = (id: string, source: Run['source'] = 'walk'): Run => {
+		const base = succeeded(id, source);
+		return { ...base, exchanges: [{ ...base.exchanges[0]!, response: { ...base.exchanges[0]!.response!, status: 400, body: '{"error":"invalid_grant"}' } }] };
+	};
+
+	it('stores the client and the verdict the run page shows when a run is saved', () => {
+		const store = openRunStore(':memory:');
+		store.save(succeeded(), {}, 'alice');
+		store.save(failedToken('run-2'), {}, 'alice');
+		const byId = Object.fromEntries(store.list({ owner: 'alice' }).map((r) => [r.id, r]));
+		expect(byId['run-1']).toMatchObject({ clientId: 'demo-client', verdict: 'success' });
+		expect(byId['run-2']).toMatchObject({ clientId: 'demo-client', verdict: 'error' });
+		expect(byId['run-2']!.verdictWhat).toMatch(/^The token exchange \(exchange 1\) failed/);
+		expect(store.clients('alice')).toEqual(['demo-client']);
+	});
+
+	it('filters by verdict, client and source (an import being any of HAR, curl and raw HTTP)', () => {
+		const store = openRunStore(':memory:');
+		store.save(succeeded(), {}, 'alice');
+		store.save(failedToken('run-2', 'har'), {}, 'alice');
+		store.save(failedToken('run-3', 'curl'), {}, 'alice');
+		store.save({ ...succeeded('run-4'), link: run().link!.replace('demo-client', 'other-client') }, {}, 'alice');
+		const ids = (filters: Parameters<typeof store.list>[0]) => store.list({ owner: 'alice', ...filters }).map((r) => r.id).sort();
+		expect(ids({ verdict: 'error' })).toEqual(['run-2', 'run-3']);
+		expect(ids({ source: 'import' })).toEqual(['run-2', 'run-3']);
+		expect(ids({ source: 'walk', client: 'other-client' })).toEqual(['run-4']);
+		expect(ids({ verdict: 'success', source: 'import' })).toEqual([]);
+	});
+
+	it('triages a version 3 database\'s runs once, when their owner\'s list first shows them', () => {
+		const path = dbPath();
+		const before = openRunStore(path);
+		before.save(failedToken('run-1'), {}, 'alice');
+		before.close();
+		const db = new Database(path);
+		db.exec(VERSION_4_COLUMNS);
+		db.pragma('user_version = 3');
+		db.close();
+		const store = openRunStore(path);
+		const untriaged = () => new Database(path, { readonly: true }).prepare('SELECT count(*) FROM runs WHERE verdict IS NULL').pluck().get();
+		expect(untriaged()).toBe(1);
+		expect(store.list({ owner: 'alice', verdict: 'error' })).toMatchObject([{ id: 'run-1', clientId: 'demo-client', verdict: 'error' }]);
+		expect(untriaged()).toBe(0);
 		store.close();
 	});
 });
@@ -275,8 +338,8 @@ describe('run store: a database of the first version', () => {
 		expect(JSON.stringify(store.get('old-cancel'))).toBe(JSON.stringify(stored[0]));
 		expect(JSON.stringify(store.get('old-walk'))).toBe(JSON.stringify(stored[1]));
 		expect(store.list()).toEqual([
-			{ id: 'old-walk', title: walked.title, createdAt: walked.createdAt, updatedAt: '2026-11-22T11:00:00.000Z', source: 'walk', targetKind: 'sandbox', outcome: '200 token, 200 me.json' },
-			{ id: 'old-cancel', title: 'Cancelled', createdAt: cancelled.createdAt, updatedAt: '2026-11-22T11:00:00.000Z', source: 'walk', targetKind: 'sandbox', outcome: 'cancel' }
+			{ id: 'old-walk', title: walked.title, createdAt: walked.createdAt, updatedAt: '2026-11-22T11:00:00.000Z', source: 'walk', targetKind: 'sandbox', outcome: '200 token, 200 me.json', ...triaged(store.get('old-walk')!) },
+			{ id: 'old-cancel', title: 'Cancelled', createdAt: cancelled.createdAt, updatedAt: '2026-11-22T11:00:00.000Z', source: 'walk', targetKind: 'sandbox', outcome: 'cancel', ...triaged(store.get('old-cancel')!) }
 		]);
 		expect(store.list({ query: 'STU1' }).map((r) => r.id)).toEqual(['old-walk']);
 		expect(store.list({ query: 'access_denied' }).map((r) => r.id)).toEqual(['old-cancel']);
@@ -301,7 +364,7 @@ describe('run store: a database of the first version', () => {
 		expect(JSON.stringify(reopened.get('old-walk'))).toBe(JSON.stringify(stored[1]));
 		reopened.close();
 		const db = new Database(path);
-		expect(db.pragma('user_version', { simple: true })).toBe(3);
+		expect(db.pragma('user_version', { simple: true })).toBe(4);
 		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'run_exchanges' }, { name: 'runs' }]);
 		db.close();
 	});
@@ -341,7 +404,7 @@ describe('run store: a database of the first version', () => {
 		store.close();
 
 		const reopened = new Database(path);
-		expect(reopened.pragma('user_version', { simple: true })).toBe(3);
+		expect(reopened.pragma('user_version', { simple: true })).toBe(4);
 		expect(reopened.prepare('SELECT id, run_json FROM runs_v1').all()).toEqual([{ id: 'old-cancel', run_json: '{"id": "old-cancel", "exchanges": [' }]);
 		reopened.close();
 		expect(openRunStore(path).list().map((r) => r.id)).toEqual(['old-walk']);

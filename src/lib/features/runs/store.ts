@@ -10,6 +10,7 @@ import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange
 import { setRecent } from '$lib/recent';
 import type { Frozen } from '$lib/frozen';
 import { openCheckedDatabase } from '$lib/sqlite/open-checked';
+import { SOURCE_FILTERS, triageOf, type RunFilters, type RunTriage, type VerdictSeverity } from '$lib/features/runs/pure/triage';
 
 export interface RunSummary {
 	id: string;
@@ -20,6 +21,10 @@ export interface RunSummary {
 	targetKind: Run['target']['kind'];
 	/** e.g. "200 token, 403 me.json" */
 	outcome: string;
+	clientId: string | null;
+	/** Null only for an old run beyond what one list triages (see TRIAGED_PER_LIST). */
+	verdict: VerdictSeverity | null;
+	verdictWhat: string | null;
 }
 
 export interface RunStore {
@@ -32,7 +37,9 @@ export interface RunStore {
 	/** The run and who owns it (null: saved before runs had owners, or by nobody's session). */
 	find(id: string): { run: Run; owner: string | null } | undefined;
 	/** `owner`: only that owner's runs (the /runs page always passes it); every run without it. */
-	list(options?: { query?: string; limit?: number; owner?: string }): RunSummary[];
+	list(options?: { query?: string; limit?: number; owner?: string } & RunFilters): RunSummary[];
+	/** The clients of the owner's runs, for the list's filter. */
+	clients(owner: string): string[];
 	remove(id: string): boolean;
 	/**
 	 * Whether a run saved since this store opened holds evidence added on its page (support/join.ts): a walk's
@@ -47,8 +54,19 @@ export interface RunStore {
  * (and any earlier one whose redaction changed) instead of the whole run again. Version 1 (user_version 0) kept
  * each run as one JSON document; `migrate` converts it. Version 3 adds each run's owner (a digest of the session
  * that made it): a version 2 run gets none, so it is listed to nobody and stays reachable by its permalink.
+ * Version 4 adds what the list triages by (triage.ts: the client, the verdict), worked out when a run is saved; a
+ * run saved before has NULL there until its owner's list first shows it (`triageMissing`), so no migration
+ * diagnoses every stored run at start-up, and no list diagnoses a run twice.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
+
+const TRIAGE_COLUMNS = `
+ALTER TABLE runs ADD COLUMN client_id TEXT;
+ALTER TABLE runs ADD COLUMN verdict TEXT;
+ALTER TABLE runs ADD COLUMN verdict_what TEXT;
+`;
+/** Runs of an owner triaged at most per list request: an old database's first list stays quick. */
+const TRIAGED_PER_LIST = 200;
 
 const OWNER_COLUMN = `
 ALTER TABLE runs ADD COLUMN owner TEXT;
@@ -151,11 +169,12 @@ type Statements = ReturnType<typeof prepareStatements>;
 
 function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner)
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, client_id, verdict, verdict_what)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @clientId, @verdict, @verdictWhat)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
 			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
-			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty`);
+			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty,
+			client_id = excluded.client_id, verdict = excluded.verdict, verdict_what = excluded.verdict_what`);
 	const upsertExchange = db.prepare(`
 		INSERT OR REPLACE INTO run_exchanges (run_id, seq, exchange_json, redactions_json, outcome, search_text)
 		VALUES (@runId, @seq, @exchangeJson, @redactionsJson, @outcome, @searchText)`);
@@ -164,17 +183,22 @@ function prepareStatements(db: Database.Database) {
 	const exchangesById = db.prepare('SELECT exchange_json, redactions_json FROM run_exchanges WHERE run_id = ? ORDER BY seq');
 	const search = db.prepare(`
 		SELECT r.id, r.title, r.created_at AS createdAt, r.updated_at AS updatedAt, r.source, r.target_kind AS targetKind,
-			r.outcome_prefix AS prefix, r.outcome_empty AS empty,
+			r.outcome_prefix AS prefix, r.outcome_empty AS empty, r.client_id AS clientId, r.verdict, r.verdict_what AS verdictWhat,
 			(SELECT group_concat(e.outcome, ', ' ORDER BY e.seq) FROM run_exchanges e WHERE e.run_id = r.id AND e.outcome <> '') AS parts
 		FROM runs r
 		WHERE (@owner IS NULL OR r.owner = @owner)
+			AND (@verdict IS NULL OR r.verdict = @verdict) AND (@client IS NULL OR r.client_id = @client)
+			AND (@sources IS NULL OR r.source IN (SELECT value FROM json_each(@sources)))
 			AND (r.search_text LIKE @pattern ESCAPE '\\' OR r.title LIKE @pattern ESCAPE '\\'
 				OR EXISTS (SELECT 1 FROM run_exchanges e WHERE e.run_id = r.id AND e.search_text LIKE @pattern ESCAPE '\\'))
 		ORDER BY r.updated_at DESC, r.rowid DESC LIMIT @limit`);
 	const removeHead = db.prepare('DELETE FROM runs WHERE id = ?');
+	const clientsOf = db.prepare('SELECT DISTINCT client_id FROM runs WHERE owner = ? AND client_id IS NOT NULL ORDER BY client_id LIMIT 100').pluck();
+	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
+	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
 
 	/** Writes the pieces of `run`, skipping the exchanges whose row is already `previous` at the same place. */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined, owner: string | null): ExchangeRow[] => {
+	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined, owner: string | null, triage: RunTriage | null): ExchangeRow[] => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -189,7 +213,10 @@ function prepareStatements(db: Database.Database) {
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
 			outcomeEmpty: head.link ? 'link built' : 'empty',
 			// Set when the run is first saved; saving it again never changes who owns it.
-			owner
+			owner,
+			clientId: triage?.clientId ?? null,
+			verdict: triage?.verdict ?? null,
+			verdictWhat: triage?.verdictWhat ?? null
 		});
 		if (!previous || previous.length > run.exchanges.length) removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
 		return run.exchanges.map((piece, seq) => {
@@ -207,7 +234,7 @@ function prepareStatements(db: Database.Database) {
 		});
 	});
 
-	return { write, headById, exchangesById, search, removeHead, removeExchangesFrom };
+	return { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage };
 }
 
 /** Writes a version 1 run in version 2's rows; false, having written nothing, for a run it cannot read. */
@@ -215,7 +242,7 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
 	const pieces = storedRunPieces(json);
 	if (!pieces) return false;
 	try {
-		write(pieces, updatedAt, undefined, null); // its own savepoint: a failure leaves none of the run behind
+		write(pieces, updatedAt, undefined, null, null); // its own savepoint: a failure leaves none of the run behind
 		return true;
 	} catch {
 		return false;
@@ -227,13 +254,13 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
  * one transaction. A version 1 run that cannot be read stays in `runs_v1` rather than being lost.
  */
 function migrate(db: Database.Database, version: number, fromVersion1: boolean): Statements {
-	if (version === 2) {
-		db.exec(OWNER_COLUMN);
+	if (version === 2 || version === 3) {
+		db.exec((version === 2 ? OWNER_COLUMN : '') + TRIAGE_COLUMNS);
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 		return prepareStatements(db);
 	}
 	if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
-	db.exec(SCHEMA + OWNER_COLUMN);
+	db.exec(SCHEMA + OWNER_COLUMN + TRIAGE_COLUMNS);
 	const statements = prepareStatements(db);
 	if (fromVersion1) {
 		const rows = db.prepare('SELECT rowid, run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { rowid: number; run_json: string; updated_at: string }[];
@@ -270,7 +297,7 @@ export function openRunStore(path: string): RunStore {
 		db.close();
 		throw error;
 	}
-	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom } = statements;
+	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage } = statements;
 
 	function find(id: string): { run: Run; owner: string | null } | undefined {
 		const head = headById.get(id) as { head_json: string; head_redactions: string; owner: string | null } | undefined;
@@ -284,6 +311,23 @@ export function openRunStore(path: string): RunStore {
 		return { run, owner: head.owner };
 	}
 
+	/** Triages runs saved before version 4 (or unreadable then), a bounded number at a time: each once. */
+	function triageMissing(owner: string | null): void {
+		for (const id of untriaged.all({ owner, limit: TRIAGED_PER_LIST }) as string[]) {
+			setTriage.run({ id, ...readableTriage(id) });
+		}
+	}
+
+	function readableTriage(id: string): RunTriage {
+		try {
+			const run = find(id)?.run;
+			if (run) return triageOf(run);
+		} catch {
+			// a row this version cannot read: listed as such, and not tried again
+		}
+		return { clientId: null, verdict: 'warning', verdictWhat: 'This run could not be read; open it to see what is left of it.' };
+	}
+
 	/** The exchange rows last written for each run. */
 	const written = new Map<string, ExchangeRow[]>();
 	/** Runs saved with added evidence (a few ids: one per run a person joined evidence to). */
@@ -295,16 +339,23 @@ export function openRunStore(path: string): RunStore {
 			const id = redacted.head.id;
 			const previous = written.get(id);
 			written.delete(id);
-			setRecent(written, id, write(redacted, new Date().toISOString(), previous, owner), REMEMBERED_RUNS);
+			// The triage is of the run as stored: what its page diagnoses.
+			setRecent(written, id, write(redacted, new Date().toISOString(), previous, owner, triageOf(assembleRun(redacted))), REMEMBERED_RUNS);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(id);
 			return redacted;
 		},
 		get: (id) => find(id)?.run,
 		find,
-		list({ query = '', limit = 50, owner } = {}) {
+		list({ query = '', limit = 50, owner, verdict, client, source } = {}) {
+			triageMissing(owner ?? null);
 			const pattern = `%${query.toLowerCase().replace(LIKE_SPECIALS, (c) => `\\${c}`)}%`;
-			const rows = search.all({ pattern, limit, owner: owner ?? null }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
+			const sources = source ? JSON.stringify(SOURCE_FILTERS[source]) : null;
+			const rows = search.all({ pattern, limit, owner: owner ?? null, verdict: verdict ?? null, client: client ?? null, sources }) as (Omit<RunSummary, 'outcome'> & { prefix: string; empty: string; parts: string | null })[];
 			return rows.map(({ prefix, empty, parts, ...summary }) => ({ ...summary, outcome: outcomeOf(prefix, parts, empty) }));
+		},
+		clients: (owner) => {
+			triageMissing(owner);
+			return clientsOf.all(owner) as string[];
 		},
 		hasAddedEvidence: (id) => withEvidence.has(id),
 		remove: (id) => {

@@ -3,3 +3,4 @@ export * from './har/har-limits';
 export * from './join';
 export * from './redact/redact';
 export * from './run';
+export * from './triage';

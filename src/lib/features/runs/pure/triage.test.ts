@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { flowVerdict } from '$lib/flow/verdict';
+import { diagnoseRun } from './diagnose-run';
+import { harToRun } from './har/har';
+import { exchange, run } from './test-helpers';
+import { importTitle, parseRunFilters, runClientId, triageOf } from './triage';
+
+function imported(fixture: string) {
+	const result = harToRun(readFileSync(new URL(`./har/fixtures/${fixture}`, import.meta.url), 'utf8'), { id: 'r', now: new Date('2026-11-26T10:00:00Z') });
+	if (!result.ok) throw new Error(result.message);
+	return result.run;
+}
+
+describe('triageOf', () => {
+	it('gives a HAR whose calls all answered 200 the verdict its run page shows: an error', () => {
+		const har = imported('chrome-unrelated.har.json');
+		expect(har.exchanges.filter((e) => e.step === 'token' || e.step === 'me').map((e) => e.response?.status)).toEqual([200, 200]);
+		const triage = triageOf(har);
+		expect(triage).toMatchObject({ clientId: 'shop-client', verdict: 'error' });
+		expect(triage.verdictWhat).toBe(flowVerdict(har, diagnoseRun(har)).what);
+	});
+
+	it('says a flow with nothing wrong succeeded', () => {
+		expect(triageOf(imported('success.har.json')).verdict).toBe('success');
+	});
+});
+
+describe('importTitle', () => {
+	it('names the client, the verdict, the exchange it is about and the day', () => {
+		const har = imported('reused-code.har.json');
+		expect(importTitle(har, flowVerdict(har, diagnoseRun(har)))).toBe('Imported HAR, shop-client: error, token 400 (2026-11-26)');
+	});
+});
+
+describe('runClientId', () => {
+	it('reads the link first', () => {
+		expect(runClientId(run({ link: 'https://auth.example.com/oauth/authorise?client_id=from-link' }))).toBe('from-link');
+	});
+
+	it('else the token request, Basic credentials included', () => {
+		const token = exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', headers: { authorization: `Basic ${btoa('basic-client:s3cret')}` }, body: 'grant_type=authorization_code' });
+		expect(runClientId(run({ exchanges: [token] }))).toBe('basic-client');
+	});
+
+	it('is null when no request names one', () => {
+		expect(runClientId(run({ exchanges: [exchange('me', { url: 'https://accounts.example.com/api/v3/me.json' })] }))).toBeNull();
+	});
+});
+
+describe('parseRunFilters', () => {
+	it('keeps known values and drops unknown ones', () => {
+		expect(parseRunFilters(new URLSearchParams('verdict=error&source=import&client=%20shop-client%20'))).toEqual({ verdict: 'error', source: 'import', client: 'shop-client' });
+		expect(parseRunFilters(new URLSearchParams('verdict=bad&source=har&client='))).toEqual({});
+	});
+});
