@@ -4,16 +4,10 @@
  * one-shot outcome rule the sandbox applies to the client's next matching request (`POST /sandbox/outcomes`).
  * What a client should do in each case is the interface's (service-interface.md sections 3, 7.2, 7.3, 2.4).
  */
+import type { OutcomeId } from '$lib/protocol';
 
 /** The sandbox's one-shot outcome rules the app check uses (the outcome ids of `POST /sandbox/outcomes`). */
-export type OutcomeRule =
-	| 'token-invalid-grant'
-	| 'token-invalid-client'
-	| 'me-401'
-	| 'me-403'
-	| 'me-404'
-	| 'me-empty-verifications'
-	| 'me-group-key';
+export type OutcomeRule = Exclude<OutcomeId, 'authorise-cancel' | 'me-expired-verification'>;
 
 /** What the browser does at the sandbox's consent page, and after the app's answer. */
 export type BrowserAction = 'authorise' | 'cancel' | 'authorise-then-reload-callback';
