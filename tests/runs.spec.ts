@@ -74,7 +74,7 @@ test('runs are searchable', async ({ page }) => {
 	await open(page, '/runs?q=demo-client');
 	await expect(page.getByTestId('run-list').locator('li').first()).toContainText('demo-client');
 	await open(page, '/runs?q=no-such-thing-anywhere');
-	await expect(page.getByText(/No run matches/)).toBeVisible();
+	await expect(page.getByText(/No run of this browser session matches/)).toBeVisible();
 });
 
 test('a customer\'s HAR: what went wrong on one screen, then reproduced as a scenario on the sandbox', async ({ page }) => {

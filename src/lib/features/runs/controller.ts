@@ -169,7 +169,9 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	}
 	if (!result.ok) throw badRequest(result.message);
 	const { runs } = await services();
-	const titled = { ...result.run, title: importTitle(result.run, flowVerdict(result.run, diagnoseRun(result.run))) };
+	// A run restored from the explorer's own export keeps the title it was saved with; others are titled by their verdict.
+	const restored = 'restored' in result && result.restored === true;
+	const titled = restored ? result.run : { ...result.run, title: importTitle(result.run, flowVerdict(result.run, diagnoseRun(result.run))) };
 	const saved = assembleRun(runs.save(titled, {}, runOwner(sessionId)));
 	const redacted = describeRedactions(saved.redactions);
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.

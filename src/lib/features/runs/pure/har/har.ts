@@ -28,7 +28,8 @@ export { HarSchema, type Har, type HarEntry } from './har-schema';
 export { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
 export { runToHar } from './har-export';
 
-export type HarImport = { ok: true; run: Run; found: string[] } | { ok: false; message: string; tooLarge?: true };
+/** `restored`: the HAR was one of the explorer's own exports, and the run (its title too) is as it was saved. */
+export type HarImport = { ok: true; run: Run; found: string[]; restored?: true } | { ok: false; message: string; tooLarge?: true };
 
 export interface HarImportOptions extends ImportOptions {
 	/** Files larger than this are refused; MAX_HAR_BYTES by default. */
@@ -269,6 +270,7 @@ function runFromHar(
 	return {
 		ok: true,
 		run,
+		restored: true,
 		found: [
 			`an SSO Flow Explorer export of ${describeSource(restored.source)}: the run is restored as it was saved`,
 			...describeRedactions(run.redactions.slice(before))
