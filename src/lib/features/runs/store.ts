@@ -10,7 +10,8 @@ import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange
 import { setRecent } from '$lib/recent';
 import type { Frozen } from '$lib/frozen';
 import { openCheckedDatabase } from '$lib/sqlite/open-checked';
-import { SOURCE_FILTERS, triageOf, type RunFilters, type RunTriage, type VerdictSeverity } from '$lib/features/runs/pure/triage';
+import { triageOf, type RunFilters, type RunTriage } from '$lib/features/runs/pure/triage';
+import { SOURCE_FILTERS, type VerdictSeverity } from '$lib/features/runs/pure/verdict-words';
 
 export interface RunSummary {
 	id: string;

@@ -4,3 +4,4 @@ export * from './join';
 export * from './redact/redact';
 export * from './run';
 export * from './triage';
+export * from './verdict-words';

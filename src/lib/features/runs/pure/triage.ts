@@ -6,9 +6,7 @@ import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import { diagnoseRun } from './diagnose-run';
 import { exchangeHeadline, type Run, type RunSource } from './run';
-
-export type VerdictSeverity = Verdict['severity'];
-export const VERDICT_SEVERITIES = ['error', 'warning', 'cancel', 'unsent', 'success'] as const satisfies readonly VerdictSeverity[];
+import { SOURCE_FILTERS, VERDICT_SEVERITIES, VERDICT_WORDS, type SourceFilter, type VerdictSeverity } from './verdict-words';
 
 export interface RunTriage {
 	clientId: string | null;
@@ -33,9 +31,6 @@ export function triageOf(run: Run, verdict: Verdict = flowVerdict(run, diagnoseR
 	return { clientId: runClientId(run), verdict: verdict.severity, verdictWhat: verdict.what };
 }
 
-/** How a verdict reads in a title or a list: "error", "cancelled". */
-export const VERDICT_WORDS: Record<VerdictSeverity, string> = { error: 'error', warning: 'warning', cancel: 'cancelled', unsent: 'not sent yet', success: 'succeeded' };
-
 const IMPORT_NAMES: Partial<Record<RunSource, string>> = { har: 'Imported HAR', curl: 'Pasted curl command', http: 'Pasted HTTP exchange' };
 
 /**
@@ -48,10 +43,6 @@ export function importTitle(run: Run, verdict: Verdict): string {
 	const client = runClientId(run) ?? 'client unknown';
 	return `${IMPORT_NAMES[run.source] ?? 'Imported run'}, ${client}: ${VERDICT_WORDS[verdict.severity]}${headline} (${run.createdAt.slice(0, 10)})`;
 }
-
-/** The sources the list filters by: an import is any of HAR, curl and raw HTTP. */
-export const SOURCE_FILTERS = { walk: ['walk'], import: ['har', 'curl', 'http'], scenario: ['scenario'], live: ['live'] } as const satisfies Record<string, readonly RunSource[]>;
-export type SourceFilter = keyof typeof SOURCE_FILTERS;
 
 export interface RunFilters {
 	verdict?: VerdictSeverity;
