@@ -70,8 +70,11 @@ async function waitForHealth(server: ChildProcess): Promise<void> {
 	throw new Error(`the explorer did not answer ${EXPLORER}/health within 2 minutes`);
 }
 
+/** BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops (to find what the hot path spends). */
+const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
 export async function startExplorer(dataDir: string): Promise<ChildProcess> {
-	const server = spawn('node', ['scripts/start.js'], {
+	const server = spawn('node', [...PROFILE_ARGS, 'scripts/start.js'], {
 		cwd: ROOT,
 		env: { ...process.env, PORT: String(PORT), AUTH_PORT: String(PORT + 1), ACCOUNTS_PORT: String(PORT + 2), DATA_DIR: dataDir, ORIGIN: EXPLORER },
 		stdio: ['ignore', 'ignore', 'inherit']

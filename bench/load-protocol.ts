@@ -2,4 +2,6 @@
 export interface ServersReady {
 	bareUrl: string;
 	peerUrl: string;
+	/** The installed oauth2-mock-server's version. */
+	peerVersion: string;
 }

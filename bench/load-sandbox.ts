@@ -1,7 +1,7 @@
 /**
  * Ours under load as `npm start` runs it: the built explorer and both sandbox hosts in one process
  * (`node scripts/start.js`, request log on), its database prepared first with the fixtures, the me.json token and
- * the grant codes, then 1,000 workspaces created through the control API.
+ * the grant codes, then as many workspaces as it holds, created through the control API.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyFixtures, FIXTURE_CLIENTS } from '../src/lib/sandbox/fixtures';
 import { openStore } from '../src/lib/sandbox/store';
+import { WORKSPACE_LIMITS } from '../src/lib/sandbox/workspaces';
 import { buildExplorer, EXPLORER, PORT, startExplorer, stopExplorer } from './explorer';
 
 export const BENCH_CLIENT = FIXTURE_CLIENTS[0]!;
@@ -16,7 +17,8 @@ export const BENCH_CLIENT = FIXTURE_CLIENTS[0]!;
 export const BENCH_REDIRECT_URI = `${EXPLORER}/callback`;
 /** The accounts host by address: the load runs stay on 127.0.0.1. */
 export const ACCOUNTS_URL = `http://127.0.0.1:${PORT + 2}`;
-export const WORKSPACES = 1000;
+/** As many as the sandbox holds: its limit counts the default workspace. */
+export const WORKSPACES = WORKSPACE_LIMITS.workspaces - 1;
 /** Workspace creations in flight at once. */
 const CREATION_CONCURRENCY = 8;
 

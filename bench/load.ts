@@ -5,19 +5,24 @@
  */
 import autocannon from 'autocannon';
 import { startChild } from './child';
-import { EXPLORER } from './explorer';
+import { buildExplorer, EXPLORER } from './explorer';
 import { ACCOUNTS_URL, BENCH_CLIENT, BENCH_REDIRECT_URI, startSandboxAsNpmStart, WORKSPACES } from './load-sandbox';
 import type { ServersReady } from './load-protocol';
 import type { Measurement } from './report';
+import { timeStartup } from './startup';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP_S = 2;
+/** Every run is made once for this long before the rounds (the peer and bare included), so none is measured cold. */
+const WARMUP_S = 3;
 /** Rounds of every run, alternating, so a slow spell of the machine hits them alike. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Fresh codes per token run: autocannon stops when they are used up, so a run lasts DURATION_S or until then. */
 const TOKEN_CODES = Number(process.env.BENCH_TOKEN_CODES ?? 150_000);
-const TOKEN_WARMUP_CODES = 3_000;
+/** Enough for the warm-up to last its WARMUP_S, as the others' do. */
+const TOKEN_WARMUP_CODES = 40_000;
+/** me.json's share of bare the issue asks of ours, besides beating the peer's /userinfo. */
+const ME_TARGET = 0.85;
 /** The token exchange's share of bare the issue asks of ours. */
 const TOKEN_TARGET = 0.3;
 const P99_TARGET_MS = 10;
@@ -25,6 +30,7 @@ const P99_TARGET_MS = 10;
 const LIVE_VIEW_COST = 0.05;
 
 interface Figures {
+	/** Answers per second from the first answer to the last. */
 	rps: number;
 	p50: number;
 	p99: number;
@@ -36,21 +42,33 @@ interface Figures {
 
 type Options = Parameters<typeof autocannon>[0];
 
-/** One autocannon run; stops after `stopAfterS` seconds even when it has an `amount` (which disables `duration`). */
+/**
+ * One autocannon run; stops after `stopAfterS` seconds even when it has an `amount` (which disables `duration`).
+ * Its rate is timed here, from the first answer to the last: autocannon's own duration is whole seconds in
+ * `amount` mode (it ends on its next one-second tick), which made every token figure 30,000 codes over 2 or 3 s.
+ */
 function cannon(options: Options, stopAfterS?: number): Promise<Figures> {
 	return new Promise((resolve, reject) => {
+		let answers = 0;
+		let firstAt = 0;
+		let lastAt = 0;
 		const tracker = autocannon({ connections: CONNECTIONS, pipelining: 1, ...options }, (error, result) => {
 			clearTimeout(timer);
 			if (error) return reject(error);
+			const seconds = (lastAt - firstAt) / 1000;
 			resolve({
-				rps: result.requests.total / result.duration,
+				rps: answers > 1 ? (answers - 1) / seconds : 0,
 				p50: result.latency.p50,
 				p99: result.latency.p99,
 				requests: result.requests.total,
 				non2xx: result.non2xx,
 				errors: result.errors + result.timeouts,
-				seconds: result.duration
+				seconds
 			});
+		});
+		tracker.on('response', () => {
+			lastAt = performance.now();
+			if (answers++ === 0) firstAt = lastAt;
 		});
 		const timer = stopAfterS === undefined ? undefined : setTimeout(() => tracker.stop(), stopAfterS * 1000);
 	});
@@ -86,7 +104,7 @@ function peerTokenRequests(): Options['requests'] {
 }
 
 function describe(name: string, f: Figures): string {
-	return `${name}: ${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.requests} requests in ${f.seconds.toFixed(1)} s, ${f.non2xx} non-2xx, ${f.errors} errors`;
+	return `${name}: ${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.requests} requests in ${f.seconds.toFixed(2)} s, ${f.non2xx} non-2xx, ${f.errors} errors`;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -127,6 +145,9 @@ async function withLiveView(run: () => Promise<Figures>): Promise<Figures> {
 const percent = (part: Figures, whole: Figures) => `${((part.rps / whole.rps) * 100).toFixed(0)}% (${part.rps.toFixed(0)} req/s)`;
 
 export async function benchLoad(log: (line: string) => void): Promise<{ measurements: Measurement[]; notes: string[] }> {
+	buildExplorer(log);
+	const startup = await timeStartup();
+	log(`bin/sso-flow-explorer.js to all three hosts answering: ${startup.eachMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
 	const servers = await startChild<ServersReady>('./servers.ts');
 	// Each token run, with and without a live view, uses fresh codes of its own.
 	const ours = await startSandboxAsNpmStart(2 * (ROUNDS * TOKEN_CODES + TOKEN_WARMUP_CODES), log).catch(async (error: unknown) => {
@@ -177,9 +198,15 @@ export async function benchLoad(log: (line: string) => void): Promise<{ measurem
 		const errorsOf = (name: Run) => `${runs[name].label.split(' (')[0]} ${m[name].non2xx}/${m[name].errors}`;
 		return {
 			measurements: [
+				{ metric: '`node bin/sso-flow-explorer.js` to all three hosts answering, median of 3', measured: `${startup.medianMs.toFixed(0)} ms`, target: '(reported)', pass: null },
 				{ metric: 'bare node:http throughput', measured: `${m.bare.rps.toFixed(0)} req/s (p99 ${m.bare.p99} ms)`, target: '(baseline)', pass: null },
 				{ metric: 'peer (oauth2-mock-server) GET /userinfo vs bare', measured: percent(m.peerUserinfo, m.bare), target: '(reported)', pass: null },
-				{ metric: 'me.json throughput vs bare', measured: percent(m.me, m.bare), target: `≥ the peer's /userinfo (${(peerRatio * 100).toFixed(0)}%)`, pass: m.me.rps / m.bare.rps >= peerRatio },
+				{
+					metric: 'me.json throughput vs bare',
+					measured: percent(m.me, m.bare),
+					target: `≥ the peer's /userinfo (${(peerRatio * 100).toFixed(0)}%) and ≥ ${ME_TARGET * 100}%`,
+					pass: m.me.rps / m.bare.rps >= Math.max(peerRatio, ME_TARGET)
+				},
 				{ metric: 'peer (oauth2-mock-server) POST /token vs bare', measured: percent(m.peerToken, m.bare), target: '(reported)', pass: null },
 				{ metric: 'token exchange throughput vs bare', measured: percent(m.token, m.bare), target: `≥ ${TOKEN_TARGET * 100}%`, pass: m.token.rps / m.bare.rps >= TOKEN_TARGET },
 				{
@@ -204,6 +231,8 @@ export async function benchLoad(log: (line: string) => void): Promise<{ measurem
 				}
 			],
 			notes: [
+				`\`node bin/sso-flow-explorer.js\` to all three hosts answering, each start (ms): ${startup.eachMs.map((ms) => ms.toFixed(0)).join(', ')}.`,
+				`The peer: oauth2-mock-server ${servers.message.peerVersion}.`,
 				`Ours ran as \`npm start\` runs it (explorer and both sandbox hosts in one process, request log on) with ${WORKSPACES} workspaces besides the default one.`,
 				...order.map((name) => `${runs[name].label}, each round (req/s, p99 ms): ${figures[name].map((f) => `${f.rps.toFixed(0)}, ${f.p99}`).join('; ')}.`)
 			]

@@ -3,6 +3,7 @@
  * oauth2-mock-server (the most used OAuth 2 mock server on npm), each on its own port of 127.0.0.1, so autocannon
  * in the parent does not share their event loop. Tells the parent their URLs over IPC.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OAuth2Server } from 'oauth2-mock-server';
@@ -26,7 +27,9 @@ async function main(): Promise<void> {
 
 	const ready: ServersReady = {
 		bareUrl: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`,
-		peerUrl: `http://127.0.0.1:${peer.address().port}`
+		peerUrl: `http://127.0.0.1:${peer.address().port}`,
+		// Its package exports no package.json.
+		peerVersion: JSON.parse(readFileSync(new URL('../node_modules/oauth2-mock-server/package.json', import.meta.url), 'utf8')).version
 	};
 	process.send!(ready);
 	process.on('disconnect', async () => {

@@ -66,6 +66,13 @@ describe('refuseForeignHosts', () => {
 		expect(await get(port, `localhost:${port}`)).toMatchObject({ status: 200, body: 'ok' });
 		expect(handled).toBe(1);
 	});
+
+	it('still refuses a foreign name right after an own one (it remembers only the own name it last saw)', async () => {
+		const port = await listen(refuseForeignHosts(local, (_req, res) => res.end('ok')));
+		for (const host of [`localhost:${port}`, 'rebind.evil', `localhost:${port}`, `rebind.evil:${port}`]) {
+			expect((await get(port, host)).status, host).toBe(host.startsWith('localhost') ? 200 : 421);
+		}
+	});
 });
 
 describe('refuseSniffing', () => {

@@ -172,3 +172,14 @@ describe('me.json: sandbox choices', () => {
 		await expectMessage(res, 405, /GET/);
 	});
 });
+
+describe('me.json: the hot path', () => {
+	it('looks the presented token up once: the attribution\'s finding serves the answer', async () => {
+		const token = await accessTokenFor(sandbox, 'student@example.com');
+		const lookups: string[] = [];
+		const find = sandbox.store.findAccessToken.bind(sandbox.store);
+		sandbox.store.findAccessToken = (presented) => (lookups.push(presented), find(presented));
+		expect((await me({ token })).status).toBe(200);
+		expect(lookups).toEqual([token]);
+	});
+});

@@ -8,8 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addDays } from '../../dates';
 import { SUPERGROUP_VALUES, type MeResponse, type OutcomeOfStage } from '../../protocol';
 import { requestNames } from '../../http/correlation';
-import { attribute, namesAsSent } from '../log';
-import type { AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
+import { attribute, attributePresented, namesAsSent } from '../log';
+import type { AccessTokenFound, AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
 import { parseParams, sendEmpty, sendJsonText, type Params, type ParamsResult } from './http';
 
@@ -74,7 +74,13 @@ function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
 	return answer;
 }
 
-function meDecision(store: SandboxStore, input: MeInput): MeOutcome {
+/** The token a me.json request presents and the store's finding for it, made once by the attribution. */
+interface Presented {
+	token: string;
+	found: AccessTokenFound;
+}
+
+function meDecision(store: SandboxStore, input: MeInput, presented: Presented | null): MeOutcome {
 	if (!input.host) return { status: 400, body: null };
 	if (!input.userAgent) return { status: 403, body: null };
 	// Sandbox choice 'wrong-method'.
@@ -88,7 +94,7 @@ function meDecision(store: SandboxStore, input: MeInput): MeOutcome {
 	if (!CREDENTIAL_FORMAT.test(found.token)) {
 		return unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.');
 	}
-	const { lookup, workspace } = store.findAccessToken(found.token);
+	const { lookup, workspace } = presented?.token === found.token ? presented.found : store.findAccessToken(found.token);
 	return tokenAnswer(lookup, workspace ?? store, `${input.method} /api/v3/me.json`);
 }
 
@@ -151,23 +157,27 @@ function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace
 
 /**
  * 0. Attribution, before any check: by the token in the parsed query or the Authorization header, or, for a query
- * that does not parse, by what it carried as sent.
+ * that does not parse, by what it carried as sent. Answers the token's finding for the checks to reuse.
  */
-function attributeMe(store: SandboxStore, req: IncomingMessage, params: ParamsResult): void {
-	const names = params.ok ? requestNames('me', (name) => params.params.get(name), req.headers.authorization ?? '') : namesAsSent(req, null);
-	attribute(store, req, names);
+function attributeMe(store: SandboxStore, req: IncomingMessage, params: ParamsResult): Presented | null {
+	if (!params.ok) {
+		attribute(store, req, namesAsSent(req, null)); // answered 400 before any lookup
+		return null;
+	}
+	const { presented } = requestNames('me', (name) => params.params.get(name), req.headers.authorization ?? '');
+	return presented === undefined ? null : { token: presented, found: attributePresented(store, req, presented) };
 }
 
 export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): void {
 	const params = parseParams(query, 'query string');
-	attributeMe(store, req, params);
+	const presented = attributeMe(store, req, params);
 	const outcome = meDecision(store, {
 		method: req.method ?? 'GET',
 		host: req.headers.host,
 		userAgent: req.headers['user-agent'],
 		authorization: req.headers.authorization,
 		params
-	});
+	}, presented);
 	// Personal data and credential errors: never cached.
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
 	if (outcome.status === 405) headers.Allow = 'GET, HEAD';

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { correlationValues, type RequestNames } from '../../http/correlation';
-import type { SandboxStore, SandboxWorkspace } from '../store';
+import type { AccessTokenFound, SandboxStore, SandboxWorkspace } from '../store';
 import { headerPairs, useWorkspace } from './capture';
 
 /** The workspace of a registered client the request names, else of a code or token the sandbox issued. */
@@ -31,6 +31,16 @@ export function attribute(store: SandboxStore, req: IncomingMessage, names: Requ
 	const workspace = workspaceNamed(store, names);
 	if (workspace) useWorkspace(req, workspace);
 	return workspace;
+}
+
+/**
+ * `attribute` for a request that names only a token it presents (me.json): files it under the workspace that issued
+ * the token, and answers the store's finding, so the answer reuses it rather than looking the token up again.
+ */
+export function attributePresented(store: SandboxStore, req: IncomingMessage, token: string): AccessTokenFound {
+	const found = store.findAccessToken(token);
+	if (found.workspace) useWorkspace(req, found.workspace);
+	return found;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The sandbox's request log: capture on both hosts, the typed entry, correlation keys, the per-workspace buffer. */
 export { loggedServer, useWorkspace, type LoggedServerOptions } from './capture';
-export { attribute, namesAsSent, workspaceNamed } from './attribute';
+export { attribute, attributePresented, namesAsSent, workspaceNamed } from './attribute';
 export { correlationDigest } from './correlation';
 export { LOG_CAPACITY, openLogBuffer, type LiveLogEntry, type LogBuffer, type LogListener } from './buffer';
 export { LoggedExchangeSchema, type CorrelationKeys, type LogEntry, type LogEntryInput, type LogEntrySource, type LoggedExchange, type SandboxHost } from './entry';
