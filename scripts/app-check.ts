@@ -5,7 +5,7 @@
  * run, 2 on bad options, a refused start URL, an unreachable sandbox or a missing Chromium. Never prints a secret.
  */
 import { writeFileSync } from 'node:fs';
-import { APP_CHECK_USAGE, parseAppCheckArgs } from '$lib/features/app-check/options';
+import { appCheckUsage, parseAppCheckArgs } from '$lib/features/app-check/options';
 import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
 import { appCheckSummary, formatAppCheckMarkdown, formatAppCheckTable, formatJUnit, verdictLabel } from '$lib/features/app-check/pure/report';
 import { redact } from '$lib/features/app-check/pure/evidence';
@@ -15,7 +15,7 @@ import { runAppCheck } from '$lib/features/app-check/driver';
 async function main(): Promise<number> {
 	const parsed = parseAppCheckArgs(process.argv.slice(2), process.env);
 	if (parsed.ok === 'help') {
-		console.log(APP_CHECK_USAGE);
+		console.log(appCheckUsage(process.env));
 		return 0;
 	}
 	if (!parsed.ok) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '$lib/sandbox';
 import { loadConfig } from '$lib/platform/config';
-import { USAGE, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/features/scenarios/cli';
+import { scenariosUsage, parseScenarioArgs, planSupplies, type CliOptions } from '$lib/features/scenarios/cli';
 import { exitCode, formatReport, summaryLine } from '$lib/features/scenarios/pure/report';
 import type { ScenarioResult } from '$lib/features/scenarios/pure/result';
 import { runScenario, type ScenarioContext } from '$lib/features/scenarios/runner';
@@ -66,7 +66,7 @@ function configFor(target: Target) {
 async function main(): Promise<number> {
 	const parsed = parseScenarioArgs(process.argv.slice(2), process.env);
 	if (parsed.ok === 'help') {
-		console.log(USAGE);
+		console.log(scenariosUsage(process.env));
 		return 0;
 	}
 	if (!parsed.ok) {

@@ -5,6 +5,7 @@
  */
 import { readArgs } from '../scenarios';
 import { APP_CHECKS, type AppCheck } from './pure/checks';
+import { toolCommand } from '../../tool-command';
 
 export interface AppCheckOptions {
 	startUrl: string;
@@ -24,7 +25,8 @@ export interface AppCheckOptions {
 
 export type AppCheckParse = { ok: true; options: AppCheckOptions } | { ok: false; message: string } | { ok: 'help' };
 
-export const APP_CHECK_USAGE = `Usage: npm run app-check -- --start-url URL [options]
+/** The usage text, naming the command as it was run (`toolCommand`). */
+export const appCheckUsage = (env: Record<string, string | undefined>) => `Usage: ${toolCommand('app-check', env)} --start-url URL [options]
 
 Drives your app in Chromium (CHROMIUM_PATH, else chromium, chromium-browser or google-chrome on the PATH, else
 Playwright's own) from its sign-in start through the sandbox's pages, once per outcome, and judges what your
@@ -88,12 +90,12 @@ export function parseAppCheckArgs(argv: string[], env: Record<string, string | u
 			'accounts-url': { type: 'string' },
 			help: { type: 'boolean' }
 		},
-		APP_CHECK_USAGE
+		appCheckUsage(env)
 	);
 	if (args.ok !== true) return args;
 	const { str } = args;
 	const start = str('start-url');
-	if (start === undefined) return { ok: false, message: `--start-url is required: where a user starts signing in to your app.\n\n${APP_CHECK_USAGE}` };
+	if (start === undefined) return { ok: false, message: `--start-url is required: where a user starts signing in to your app.\n\n${appCheckUsage(env)}` };
 	const startUrl = httpUrl('start-url', start);
 	if ('message' in startUrl) return { ok: false, message: startUrl.message };
 

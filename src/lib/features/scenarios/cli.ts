@@ -1,10 +1,11 @@
 /**
- * `npm run scenarios` options: with none, an in-process sandbox is the target; with `--auth-url` and
+ * `npm run scenarios` (or `sso-flow-explorer scenarios`) options: with none, an in-process sandbox is the target; with `--auth-url` and
  * `--accounts-url`, a running sandbox (`--control`) or a custom deployment, whose client is given on the command
  * line. Errors as data: what was wrong and what to write instead.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SCENARIOS, type Scenario } from './pure/library';
+import { toolCommand } from '../../tool-command';
 
 export type CliTarget =
 	| { kind: 'in-process' }
@@ -20,7 +21,8 @@ export interface CliOptions {
 
 export type CliParse = { ok: true; options: CliOptions } | { ok: false; message: string } | { ok: 'help' };
 
-export const USAGE = `Usage: npm run scenarios -- [options]
+/** The usage text, naming the command as it was run (`toolCommand`). */
+export const scenariosUsage = (env: Record<string, string | undefined>) => `Usage: ${toolCommand('scenarios', env)} [options]
 
 With no options, starts its own sandbox and runs every scenario against it.
 
@@ -84,7 +86,7 @@ export function parseScenarioArgs(argv: string[], env: Record<string, string | u
 			only: { type: 'string' },
 			help: { type: 'boolean' }
 		},
-		USAGE
+		scenariosUsage(env)
 	);
 	if (args.ok !== true) return args;
 	const { str } = args;
