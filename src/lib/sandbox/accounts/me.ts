@@ -74,11 +74,11 @@ function answerFor(user: SandboxUser, key: VerificationKey, today: string) {
 	return answer;
 }
 
-/** The token a me.json request presents and the store's finding for it, made once by the attribution. */
-interface Presented {
-	token: string;
-	found: AccessTokenFound;
-}
+/**
+ * The token me.json reads from a request whose query parsed (`findToken`), with the store's finding for it, made
+ * once by the attribution; or why it reads none.
+ */
+type Presented = { ok: true; token: string; found: AccessTokenFound } | { ok: false; outcome: MeOutcome };
 
 function meDecision(store: SandboxStore, input: MeInput, presented: Presented | null): MeOutcome {
 	if (!input.host) return { status: 400, body: null };
@@ -88,13 +88,12 @@ function meDecision(store: SandboxStore, input: MeInput, presented: Presented | 
 		return { status: 405, body: { message: `me.json only answers GET, not ${input.method}.` } };
 	}
 	// A malformed query string (bad percent-encoding, repeated parameters) is a malformed request.
-	if (!input.params.ok) return { status: 400, body: null };
-	const found = findToken(input, input.params.params);
-	if (!found.ok) return found.outcome;
-	if (!CREDENTIAL_FORMAT.test(found.token)) {
+	if (!input.params.ok || presented === null) return { status: 400, body: null };
+	if (!presented.ok) return presented.outcome;
+	if (!CREDENTIAL_FORMAT.test(presented.token)) {
 		return unauthorized('The access token is malformed: send the `access_token` from the token response exactly as received.');
 	}
-	const { lookup, workspace } = presented?.token === found.token ? presented.found : store.findAccessToken(found.token);
+	const { lookup, workspace } = presented.found;
 	return tokenAnswer(lookup, workspace ?? store, `${input.method} /api/v3/me.json`);
 }
 
@@ -156,28 +155,27 @@ function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace
 }
 
 /**
- * 0. Attribution, before any check: by the token in the parsed query or the Authorization header, or, for a query
- * that does not parse, by what it carried as sent. Answers the token's finding for the checks to reuse.
+ * 0. Attribution, before any check: by the token me.json reads, looked up once here for the checks to reuse; when
+ * it reads none (a malformed Authorization header or query, which the checks refuse before any lookup), by what
+ * the request names otherwise, or for a query that does not parse, by what it carried as sent.
  */
-function attributeMe(store: SandboxStore, req: IncomingMessage, params: ParamsResult): Presented | null {
-	if (!params.ok) {
-		attribute(store, req, namesAsSent(req, null)); // answered 400 before any lookup
-		return null;
-	}
-	const { presented } = requestNames('me', (name) => params.params.get(name), req.headers.authorization ?? '');
-	return presented === undefined ? null : { token: presented, found: attributePresented(store, req, presented) };
+function attributeMe(store: SandboxStore, req: IncomingMessage, input: MeInput): Presented | null {
+	const { params } = input;
+	const read = params.ok ? findToken(input, params.params) : null;
+	if (read?.ok) return { ok: true, token: read.token, found: attributePresented(store, req, read.token) };
+	attribute(store, req, params.ok ? requestNames('me', (name) => params.params.get(name), input.authorization ?? '') : namesAsSent(req, null));
+	return read;
 }
 
 export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerResponse, query: string): void {
-	const params = parseParams(query, 'query string');
-	const presented = attributeMe(store, req, params);
-	const outcome = meDecision(store, {
+	const input: MeInput = {
 		method: req.method ?? 'GET',
 		host: req.headers.host,
 		userAgent: req.headers['user-agent'],
 		authorization: req.headers.authorization,
-		params
-	}, presented);
+		params: parseParams(query, 'query string')
+	};
+	const outcome = meDecision(store, input, attributeMe(store, req, input));
 	// Personal data and credential errors: never cached.
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
 	if (outcome.status === 405) headers.Allow = 'GET, HEAD';
