@@ -20,6 +20,8 @@ import type { RecordedExchange } from './exchange';
 import type { CrossFlag } from './flags';
 import { STATE_CHECK_FIX } from './link/lint-params';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
+import { isDefaultErrorPage } from './default-error-page';
+import { serverSideOf, specialInMe, succeeded, type ServerSide } from './server-side';
 import { stepOfRequest } from './steps';
 import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
@@ -34,6 +36,8 @@ const RESTART_MS = 5000;
 
 interface Failure {
 	id: 'callback-failed' | 'cancel-failed';
+	/** A warning when the answer may well be right (a page of the app's own), else an error. */
+	severity?: 'warning';
 	/** The callback's headline when it is not "the app answered …". */
 	title?: string;
 	/** The section of the interface the cause is in, when not the token endpoint's (4.2). */
@@ -171,9 +175,83 @@ function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
  */
 function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure | null {
 	const { answer } = arrival;
-	if (answer.failed) return arrival.code === null ? cancelFailure(arrival, answer) : codeFailure(flow, arrival, all, answer);
+	if (answer.failed) {
+		if (arrival.code === null) return cancelFailure(arrival, answer);
+		const server = serverSideOf(flow, arrival.index, all[arrival.k]?.index, arrival.code);
+		if (server.tokens.length > 0) return afterServerFailure(flow, arrival, answer, server);
+		// A repeated code's arrival answered with a page of the app's own (a reload, the back button): handled.
+		if (isRepeat(arrival, all) && handledPage(arrival.exchange, answer)) return null;
+		if (handledPage(arrival.exchange, answer) && answer.rows.length === 0) return ownPageAnswer(arrival, answer);
+		return codeFailure(flow, arrival, all, answer);
+	}
 	const restart = arrival.code === null ? null : restartAfter(flow, arrival);
 	return restart ? restartFailure(flow, arrival, all, restart) : null;
+}
+
+const isRepeat = (arrival: Arrival, all: Arrival[]) => all.find((a) => a.code === arrival.code) !== arrival;
+
+/** A page of the app's own: no server error, no client library's failure and no framework's default error page. */
+const handledPage = (exchange: RecordedExchange, answer: AppAnswer) =>
+	answer.status !== null && answer.status < 500 && answer.library === undefined && !(answer.status >= 400 && isDefaultErrorPage(exchange.response?.body ?? ''));
+
+/** How to add what the browser's side cannot show. */
+export const ADD_SERVER_SIDE =
+	'add the server\'s side: the sandbox\'s log for this client (one click, under Add evidence), or your server\'s HAR or curl of its token and me.json requests';
+
+/**
+ * A 4xx page of the app's own after a fresh code, with nothing of its server's side in the record: the app refused
+ * the sign-in on purpose (it handled an answer of the service, or a check of its own). Which answer is not known,
+ * so no cause of the tables is guessed.
+ */
+function ownPageAnswer(arrival: Arrival, answer: AppAnswer): Failure {
+	return {
+		id: 'callback-failed',
+		severity: 'warning',
+		message: `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app answered ${describeAnswer(arrival.exchange, answer)} with a page of its own: it refused the sign-in on purpose, after an answer of the service (an error of 7.2 or 7.3, such as a deleted account's 404 at me.json) or a check of its own. The record holds only the browser's side, so which is not known.`,
+		candidates: [],
+		fix: `To see what the service answered, ${ADD_SERVER_SIDE}.`
+	};
+}
+
+/**
+ * The app's page failed, and the record holds what its server did meanwhile: a refused exchange or me.json call
+ * is that request's fault (its own row says why), unless the app answered it with a page of its own, which is
+ * right; when every answer was a success, the fault is the app's handling of them, named by what was special.
+ */
+function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswer, server: ServerSide): Failure | null {
+	const page = describeAnswer(arrival.exchange, answer);
+	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app's callback answered ${page}`;
+	const refused = server.tokens.find((t) => !succeeded(t)) ?? (server.tokens.some(succeeded) ? server.mes.find((m) => !succeeded(m)) : undefined);
+	if (refused) {
+		if (handledPage(arrival.exchange, answer)) return null;
+		const step = refused.exchange.step === 'token' ? 'token exchange' : 'me.json call';
+		return {
+			id: 'callback-failed',
+			title: `The ${step} failed, and your app's callback answered ${page}`,
+			section: refused.exchange.step === 'token' ? SECTIONS.tokenEndpoint : SECTIONS.meEndpoint,
+			message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status}: the page failed because that request did. Exchange ${refused.n} says why.`,
+			candidates: [],
+			fix: `Fix what exchange ${refused.n} shows, and answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable), never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
+		};
+	}
+	const token = server.tokens.find(succeeded)!;
+	const me = server.mes.find(succeeded);
+	const specials = me ? specialInMe(me.exchange, (flow.sandboxClock ?? me.exchange.startedAt).slice(0, 10)) : [];
+	const seen = me
+		? `the token exchange (exchange ${token.n}) and me.json (exchange ${me.n}) both answered 200`
+		: `the token exchange (exchange ${token.n}) answered 200, and your app never read me.json`;
+	const special = specials.length > 0 ? ` What was special about the answer: me.json gave ${specials.map((s) => s.note).join(', and ')}.` : '';
+	return {
+		id: 'callback-failed',
+		title: `The service answered, but your app's callback answered ${page}`,
+		section: me ? SECTIONS.userInfo : SECTIONS.tokenResponse,
+		message: `${head}, though ${seen}: the service's answers were fine, so the fault is in your app's handling of them.${special}`,
+		candidates: [],
+		fix:
+			specials.length > 0
+				? specials.map((s) => s.fix).join(' ')
+				: `Look in your server's log for the error raised while it handled the ${me ? 'me.json answer (2.4)' : 'token response (2.3)'}, and show the user a page of your own if it cannot go on.`
+	};
 }
 
 /* ------------------------------------------------------------------ the rules */
@@ -185,7 +263,7 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 		return [
 			{
 				id: failure.id,
-				severity: 'error',
+				severity: failure.severity ?? 'error',
 				message: failure.message,
 				section: failure.section ?? SECTIONS.tokenEndpoint,
 				fix: failure.fix,
@@ -196,7 +274,8 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 	});
 }
 
-function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
+function codeArrivedAgainFlags(side: BrowserSide): CrossFlag[] {
+	const all = side.arrivals;
 	const codes = [...new Set(all.flatMap((a) => (a.code === null ? [] : [a.code])))];
 	return codes.flatMap((code): CrossFlag[] => {
 		const same = all.filter((a) => a.code === code);
@@ -206,7 +285,7 @@ function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
 			const after = a === first ? '' : `, ${gap((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
 			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, a.answer)}`;
 		});
-		const laterFailed = same.slice(1).some((a) => a.answer.failed);
+		const laterFailed = same.slice(1).some((a) => side.failures[a.k - 1] !== null);
 		return [
 			{
 				id: 'code-arrived-again',
@@ -295,7 +374,7 @@ export function readBrowserSide(flow: FlowRecord): BrowserSide {
 export function browserFlags(side: BrowserSide): CrossFlag[] {
 	const { flow, arrivals: all } = side;
 	if (all.length === 0) return [];
-	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(all), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all)];
+	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all)];
 }
 
 /**
@@ -309,7 +388,7 @@ export function callbackAppFailure(side: BrowserSide): Annotation | null {
 	const i = side.arrivals.findLastIndex((a) => a.exchange.request.url === callback.url);
 	const arrival = side.arrivals[i];
 	const failure = side.failures[i];
-	if (!arrival || !failure) return null;
+	if (!arrival || !failure || failure.severity === 'warning') return null;
 	const status = describeAnswer(arrival.exchange, arrival.answer);
 	return {
 		outcome: 'error',
