@@ -193,6 +193,17 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(flagsFor(redirect)).toEqual([]);
 	});
 
+	it('leaves the Werkzeug debugger\'s files out: fetched at the callback\'s path, they are no arrivals and no cancel', () => {
+		const crash = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: '<title>KeyError: \'supergroup\' // Werkzeug Debugger</title>Traceback (most recent call last):' });
+		const files = ['debugger.js', 'style.css', 'less.png', 'more.png', 'console.png'].map((f, i) =>
+			arrive(`10:00:3${i + 1}`, `?__debugger__=yes&cmd=resource&f=${f}`, 200, `d${i}`, { body: '/* resource */' })
+		);
+		const record = flow({ link: LINK, callback: callbackOf(crash), exchanges: [linkExchange('10:00:00'), crash, ...files] });
+		const side = readBrowserSide(record);
+		expect(side.arrivals.map((a) => a.exchange.id)).toEqual(['a1']);
+		expect(annotateFlow(record).callback?.title).toBe("A grant code arrived, but your app's callback answered 500");
+	});
+
 	it('reads only arrivals at the redirect URI: the authorisation host\'s redirect there is not the app\'s answer', () => {
 		const redirectThere = at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 500, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:30', 'r');
 		expect(browserFlags(flow({ link: LINK, exchanges: [redirectThere] }))).toEqual([]);

@@ -20,6 +20,7 @@ import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
+import { isBrowserOwnRequest } from '$lib/flow/noise';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
@@ -107,7 +108,8 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
 	const guard = originGuard(config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
 	const proxy = await startGuardingProxy(guard, (origin, message) => {
-		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
+		// The browser's own calls (autofill, optimisation hints) are refused too, but are no request of the app's.
+		if (!isBrowserOwnRequest(origin) && !ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
 	});
 	const ctx: RunContext = {
 		options,
