@@ -139,12 +139,24 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		const byRedirect = arrive('10:00:30', '', 302, 'a1', { location: LINK });
 		const flags = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), byRedirect, linkExchange('10:00:31', LINK, 'l2')] }));
 		expect(flags).toEqual([expect.objectContaining({ id: 'cancel-loop', severity: 'error', exchangeId: 'a1' })]);
-		expect(flags[0]?.message).toMatch(/passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in"/);
+		// Nothing in the record shows which library: the cause is told for any stack.
+		expect(flags[0]?.message).toContain('the callback route treats a redirect without `code` as "not signed in yet"');
+		expect(flags[0]?.message).not.toContain('passport');
 
 		const shown = arrive('10:00:30', '', 200, 'a1', { body: '<a href="/login">Sign in</a>' });
 		const soon = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), shown, linkExchange('10:00:32', LINK, 'l2')] }));
 		expect(soon).toEqual([expect.objectContaining({ id: 'cancel-loop', severity: 'warning' })]);
 		expect(soon[0]?.message).toContain('2 s later');
+	});
+
+	it('names passport-oauth2 in the cancel loop\'s cause and fix only when the record shows it (its User-Agent, its words)', () => {
+		const loop = arrive('10:00:30', '', 302, 'a1', { location: LINK });
+		const earlier = at(exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', headers: { 'User-Agent': 'Node-oauth' }, body: 'grant_type=authorization_code&code=c-0' }, { status: 200 }), '09:59:00', 't0');
+		const [flag] = browserFlags(flow({ link: LINK, exchanges: [earlier, linkExchange('10:00:00'), loop] }));
+		expect(flag?.message).toContain('This is passport-oauth2 (the record shows it)');
+		expect(flag?.fix).toContain('before calling `passport.authenticate`');
+		const flask = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), { ...loop, response: { ...loop.response!, headers: [{ name: 'Location', value: LINK }, { name: 'Server', value: 'Werkzeug/3.0.1 Python/3.12.1' }] } }] }));
+		expect(flask[0]?.fix).not.toContain('passport');
 	});
 
 	it('does not call a user\'s own second try after a cancel a loop', () => {

@@ -23,13 +23,32 @@ import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 import { isDefaultErrorPage } from './default-error-page';
 import { serverSideOf, specialInMe, succeeded, type ServerSide } from './server-side';
 import { stepOfRequest } from './steps';
-import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
+import { requestHeader } from './request-params';
+import { LIBRARY_MESSAGES, wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
-/** Why an app sends a cancelled user straight back to the authorisation page, most often. */
-export const CANCEL_LOOP_CAUSE =
-	'The usual cause: passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
-/** What to do about it. */
-export const CANCEL_LOOP_FIX = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself. With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.`;
+/** Why an app sends a cancelled user straight back to the authorisation page, most often, in any stack. */
+const CANCEL_LOOP_GENERAL =
+	'The usual cause: the callback route treats a redirect without `code` as "not signed in yet" and starts the sign-in again; the service\'s cancel carries neither `code` nor `error` (3).';
+const CANCEL_LOOP_PASSPORT =
+	'This is passport-oauth2 (the record shows it): it treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
+const CANCEL_LOOP_FIX_GENERAL = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself: in the callback route, check for \`code\` before anything starts or completes the sign-in.`;
+
+/** The client library the record shows the app uses, by its own words or its requests' User-Agent; null when none. */
+export function libraryShown(exchanges: readonly RecordedExchange[]): 'passport-oauth2' | null {
+	const passport = exchanges.some(
+		(e) =>
+			/^Node-oauth\b/i.test(requestHeader(e.request, 'user-agent') ?? '') ||
+			LIBRARY_MESSAGES.some((m) => m.library === 'passport-oauth2' && m.pattern.test(wordsOfAnswer(e.response)))
+	);
+	return passport ? 'passport-oauth2' : null;
+}
+
+/** The cancel loop's likely cause and fix, naming passport-oauth2 only when the record shows it. */
+export function cancelLoopAdvice(exchanges: readonly RecordedExchange[]): { cause: string; fix: string } {
+	return libraryShown(exchanges) === 'passport-oauth2'
+		? { cause: CANCEL_LOOP_PASSPORT, fix: `${CANCEL_LOOP_FIX_GENERAL} With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.` }
+		: { cause: CANCEL_LOOP_GENERAL, fix: CANCEL_LOOP_FIX_GENERAL };
+}
 
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
 const RESTART_MS = 5000;
@@ -323,6 +342,7 @@ function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
 }
 
 function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	const advice = cancelLoopAdvice(flow.exchanges);
 	return all.flatMap((arrival): CrossFlag[] => {
 		if (arrival.code !== null) return [];
 		const restart = restartAfter(flow, arrival);
@@ -331,9 +351,9 @@ function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 			{
 				id: 'cancel-loop',
 				severity: restart.redirected ? 'error' : 'warning',
-				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. ${CANCEL_LOOP_CAUSE}`,
+				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. ${advice.cause}`,
 				section: SECTIONS.states,
-				fix: CANCEL_LOOP_FIX,
+				fix: advice.fix,
 				exchangeId: arrival.exchange.id
 			}
 		];
