@@ -16,6 +16,7 @@ import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
+import { diagnoseServer, libraryOf } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
@@ -280,7 +281,13 @@ async function signInAndJudge(
 	}
 
 	const seen = arrived ? await userEvidence(page, watcher, blocked, authOrigins, ctx.known) : emptyUser(blocked, ctx.known);
-	const server = serverEvidence(await readLog(access), clientId, mark);
+	const log = await readLog(access);
+	const diagnosis = diagnoseServer(log, clientId, mark, check.rule);
+	const server = {
+		...serverEvidence(log, clientId, mark),
+		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },
+		library: libraryOf(log, clientId)
+	};
 	const rule = check.rule ? { outcome: check.rule, used: await outcomeUsed(access, clientId, check.rule) } : null;
 	const evidence: AppCheckEvidence = { user: seen, server, rule };
 	const result = judgeAppCheck(check, evidence, clientId, fingerprints);
