@@ -21,6 +21,7 @@ import type { CrossFlag } from './flags';
 import { STATE_CHECK_FIX } from './link/lint-params';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 import { isDefaultErrorPage } from './default-error-page';
+import { ruleOf } from './outcome-rule';
 import { serverSideOf, specialInMe, succeeded, type ServerSide } from './server-side';
 import { stepOfRequest } from './steps';
 import { requestHeader } from './request-params';
@@ -244,6 +245,16 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 	if (refused) {
 		if (handledPage(arrival.exchange, answer)) return null;
 		const step = refused.exchange.step === 'token' ? 'token exchange' : 'me.json call';
+		const rule = ruleOf(refused.exchange);
+		if (rule)
+			return {
+				id: 'callback-failed',
+				title: `Your app did not handle the outcome you asked for: its callback answered ${page}`,
+				section: refused.exchange.step === 'token' ? SECTIONS.errorsToken : SECTIONS.errorsMe,
+				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
+				candidates: [],
+				fix: `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable), never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
+			};
 		return {
 			id: 'callback-failed',
 			title: `The ${step} failed, and your app's callback answered ${page}`,
@@ -259,7 +270,9 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 	const seen = me
 		? `the token exchange (exchange ${token.n}) and me.json (exchange ${me.n}) both answered 200`
 		: `the token exchange (exchange ${token.n}) answered 200, and your app never read me.json`;
-	const special = specials.length > 0 ? ` What was special about the answer: me.json gave ${specials.map((s) => s.note).join(', and ')}.` : '';
+	const rule = me ? ruleOf(me.exchange) : null;
+	const asked = rule ? ` It came from your outcome rule \`${rule}\`: the outcome you asked for; the question is how your app handled it.` : '';
+	const special = specials.length > 0 ? ` What was special about the answer: me.json gave ${specials.map((s) => s.note).join(', and ')}.${asked}` : asked;
 	return {
 		id: 'callback-failed',
 		title: `The service answered, but your app's callback answered ${page}`,

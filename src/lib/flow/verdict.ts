@@ -10,6 +10,7 @@ import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
 import { ADD_SERVER_SIDE } from './browser-flags';
 import { arrivals } from './browser-arrivals';
 import { codeIn } from './callback';
+import { RULE_FIX, ruleOf, ruleSentence } from './outcome-rule';
 import type { Annotation } from './diagnose/diagnose';
 import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
@@ -102,7 +103,8 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 }
 
 export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
-	const failedAt = annotations.exchanges.findIndex(failed);
+	// A rule's answer is what the user asked for: the verdict is about what the app did with it.
+	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null);
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
@@ -130,6 +132,7 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 			fix: sentence(callback.fix ?? 'Nothing to fix.')
 		};
 	return (
+		ruleVerdict(flow) ??
 		unobservedVerdict(flow) ?? {
 			severity: 'success',
 			what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
@@ -139,6 +142,21 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 			fix: 'Nothing to fix.'
 		}
 	);
+}
+
+/** An answer an outcome rule produced, with nothing else wrong: the outcome asked for, and the question to ask. */
+function ruleVerdict(flow: FlowRecord): Verdict | null {
+	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null);
+	if (index === -1) return null;
+	const exchange = flow.exchanges[index]!;
+	return {
+		severity: 'warning',
+		what: `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${exchange.response?.status} by your outcome rule, as asked.`,
+		reference: null,
+		exchange: { id: exchange.id, n: index + 1 },
+		cause: ruleSentence(ruleOf(exchange)!),
+		fix: RULE_FIX
+	};
 }
 
 /**
