@@ -7,6 +7,7 @@
  * pasted command) is no failure either, and sending it is the next step; a flow with nothing wrong says so.
  */
 import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
+import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
 import { ADD_SERVER_SIDE } from './browser-flags';
 import { arrivals } from './browser-arrivals';
 import { codeIn } from './callback';
@@ -103,6 +104,8 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 }
 
 export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
+	const refused = authorisationRefusal(flow);
+	if (refused) return refusalVerdict(refused);
 	// A rule's answer is what the user asked for: the verdict is about what the app did with it.
 	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null);
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
@@ -142,6 +145,18 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 			fix: 'Nothing to fix.'
 		}
 	);
+}
+
+/** The authorisation page refused the link (7.1): the page's row, its words, and the cause they name. */
+function refusalVerdict({ index, exchange, row, detail, cause }: AuthorisationRefusal): Verdict {
+	return {
+		severity: 'error',
+		what: sentence(`The authorisation page (exchange ${index + 1}) refused the link and showed the user: ${row.message}`),
+		reference: rowReference(row.id),
+		exchange: { id: exchange.id, n: index + 1 },
+		cause: sentence(detail ? `The page says: ${detail}` : (cause?.text ?? row.causes.map((c) => c.text).join(' Or: '))),
+		fix: sentence(cause?.fix ?? row.causes.map((c) => c.fix).join(' Or: '))
+	};
 }
 
 /** An answer an outcome rule produced, with nothing else wrong: the outcome asked for, and the question to ask. */
