@@ -216,6 +216,17 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(annotateFlow(record).callback?.title).toBe("A grant code arrived, but your app's callback answered 500");
 	});
 
+	it('flags an access token in the app\'s answer to the browser, in a body or a redirect, and nothing on a page without one', () => {
+		const json = arrive('10:00:30', '?code=c-1', 200, 'a1', { body: '{"user":"AB12345","access_token":"Xy7-kL9mQ2","token_type":"Bearer"}' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), json] })).map((f) => `${f.id} ${f.severity}`)).toEqual(['token-to-browser error']);
+		const fragment = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/app#access_token=Xy7-kL9mQ2&token_type=Bearer' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), fragment] })).map((f) => f.id)).toEqual(['token-to-browser']);
+		const page = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home', body: 'Found. Redirecting to /home' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), page] }))).toEqual([]);
+		const spa = arrive('10:00:30', '?code=c-1', 200, 'a1', { body: '<html><script>const s={access_token:e.access_token}</script><body>Welcome</body></html>' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), spa] }))).toEqual([]);
+	});
+
 	it('reads only arrivals at the redirect URI: the authorisation host\'s redirect there is not the app\'s answer', () => {
 		const redirectThere = at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 500, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:30', 'r');
 		expect(browserFlags(flow({ link: LINK, exchanges: [redirectThere] }))).toEqual([]);
