@@ -8,6 +8,7 @@ import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annot
 import { classifyCallback } from './callback';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
+import { ruleAnnotation, ruleOf } from './outcome-rule';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestClientId, requestHeader, requestParam } from './request-params';
 
@@ -35,7 +36,7 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 	const target = flow.target.kind;
 	const exchangedCodes = new Set<string>();
 
-	const exchanges = flow.exchanges.map((exchange): Annotation | null => {
+	function annotateExchange(exchange: RecordedExchange): Annotation | null {
 		if (exchange.step === 'token') {
 			const request = exchange.request;
 			const sentCode = requestParam(request, 'code');
@@ -67,6 +68,12 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 			});
 		}
 		return null;
+	}
+	// An answer an outcome rule produced is what the user asked for: labelled so, never explained as a fault.
+	const exchanges = flow.exchanges.map((exchange) => {
+		const annotation = annotateExchange(exchange);
+		const rule = annotation && ruleOf(exchange);
+		return rule ? ruleAnnotation(annotation, rule) : annotation;
 	});
 	// The redirect may be fine while the app's own page at the redirect URI then failed: that is no success.
 	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(browser ?? readBrowserSide(flow))) ?? annotateCallback(callbackResult) : null;

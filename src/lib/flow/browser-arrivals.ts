@@ -7,6 +7,7 @@ import { headerValue } from '$lib/http/headers';
 import { classifyCallback, codeIn, registeredPart } from './callback';
 import { formatDuration } from './diagnose/diagnose-annotation';
 import type { RecordedExchange } from './exchange';
+import { isNotOfTheFlow } from './noise';
 import { linkRedirectUri, type FlowRecord } from './record';
 
 /** What a client library says when the step after the redirect failed, and what that means. */
@@ -102,6 +103,7 @@ export function arrivals(flow: FlowRecord): Arrival[] {
 	const found: Arrival[] = [];
 	flow.exchanges.forEach((exchange, index) => {
 		if (exchange.step !== 'authorise' || !URL.canParse(exchange.request.url) || registeredPart(new URL(exchange.request.url)) !== part) return;
+		if (isNotOfTheFlow(exchange.request.url)) return; // a debugger's file at the callback's path
 		const result = classifyCallback(exchange.request.url, { redirectUri });
 		if (result.kind === 'unexpected') return;
 		found.push({ exchange, n: index + 1, k: found.length + 1, index, code: result.kind === 'code' ? result.code : null, answer: appAnswer(exchange) });

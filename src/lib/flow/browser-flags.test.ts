@@ -139,12 +139,24 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		const byRedirect = arrive('10:00:30', '', 302, 'a1', { location: LINK });
 		const flags = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), byRedirect, linkExchange('10:00:31', LINK, 'l2')] }));
 		expect(flags).toEqual([expect.objectContaining({ id: 'cancel-loop', severity: 'error', exchangeId: 'a1' })]);
-		expect(flags[0]?.message).toMatch(/passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in"/);
+		// Nothing in the record shows which library: the cause is told for any stack.
+		expect(flags[0]?.message).toContain('the callback route treats a redirect without `code` as "not signed in yet"');
+		expect(flags[0]?.message).not.toContain('passport');
 
 		const shown = arrive('10:00:30', '', 200, 'a1', { body: '<a href="/login">Sign in</a>' });
 		const soon = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), shown, linkExchange('10:00:32', LINK, 'l2')] }));
 		expect(soon).toEqual([expect.objectContaining({ id: 'cancel-loop', severity: 'warning' })]);
 		expect(soon[0]?.message).toContain('2 s later');
+	});
+
+	it('names passport-oauth2 in the cancel loop\'s cause and fix only when the record shows it (its User-Agent, its words)', () => {
+		const loop = arrive('10:00:30', '', 302, 'a1', { location: LINK });
+		const earlier = at(exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', headers: { 'User-Agent': 'Node-oauth' }, body: 'grant_type=authorization_code&code=c-0' }, { status: 200 }), '09:59:00', 't0');
+		const [flag] = browserFlags(flow({ link: LINK, exchanges: [earlier, linkExchange('10:00:00'), loop] }));
+		expect(flag?.message).toContain('This is passport-oauth2 (the record shows it)');
+		expect(flag?.fix).toContain('before calling `passport.authenticate`');
+		const flask = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), { ...loop, response: { ...loop.response!, headers: [{ name: 'Location', value: LINK }, { name: 'Server', value: 'Werkzeug/3.0.1 Python/3.12.1' }] } }] }));
+		expect(flask[0]?.fix).not.toContain('passport');
 	});
 
 	it('does not call a user\'s own second try after a cancel a loop', () => {
@@ -193,6 +205,28 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(flagsFor(redirect)).toEqual([]);
 	});
 
+	it('leaves the Werkzeug debugger\'s files out: fetched at the callback\'s path, they are no arrivals and no cancel', () => {
+		const crash = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: '<title>KeyError: \'supergroup\' // Werkzeug Debugger</title>Traceback (most recent call last):' });
+		const files = ['debugger.js', 'style.css', 'less.png', 'more.png', 'console.png'].map((f, i) =>
+			arrive(`10:00:3${i + 1}`, `?__debugger__=yes&cmd=resource&f=${f}`, 200, `d${i}`, { body: '/* resource */' })
+		);
+		const record = flow({ link: LINK, callback: callbackOf(crash), exchanges: [linkExchange('10:00:00'), crash, ...files] });
+		const side = readBrowserSide(record);
+		expect(side.arrivals.map((a) => a.exchange.id)).toEqual(['a1']);
+		expect(annotateFlow(record).callback?.title).toBe("A grant code arrived, but your app's callback answered 500");
+	});
+
+	it('flags an access token in the app\'s answer to the browser, in a body or a redirect, and nothing on a page without one', () => {
+		const json = arrive('10:00:30', '?code=c-1', 200, 'a1', { body: '{"user":"AB12345","access_token":"Xy7-kL9mQ2","token_type":"Bearer"}' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), json] })).map((f) => `${f.id} ${f.severity}`)).toEqual(['token-to-browser error']);
+		const fragment = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/app#access_token=Xy7-kL9mQ2&token_type=Bearer' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), fragment] })).map((f) => f.id)).toEqual(['token-to-browser']);
+		const page = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home', body: 'Found. Redirecting to /home' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), page] }))).toEqual([]);
+		const spa = arrive('10:00:30', '?code=c-1', 200, 'a1', { body: '<html><script>const s={access_token:e.access_token}</script><body>Welcome</body></html>' });
+		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), spa] }))).toEqual([]);
+	});
+
 	it('reads only arrivals at the redirect URI: the authorisation host\'s redirect there is not the app\'s answer', () => {
 		const redirectThere = at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 500, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:30', 'r');
 		expect(browserFlags(flow({ link: LINK, exchanges: [redirectThere] }))).toEqual([]);
@@ -203,5 +237,76 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		const callback = annotateFlow(flow({ link: LINK, callback: callbackOf(arrival), exchanges: [arrival] })).callback;
 		expect(callback).toMatchObject({ outcome: 'error', title: "A grant code arrived, but your app's callback answered 500 naming `invalid_grant`" });
 		expect(callback?.candidates.length).toBeGreaterThan(0);
+	});
+});
+
+/** A browser HAR joined with the app server's requests (its HAR, or the sandbox's log), as a run with evidence has them. */
+describe('browserFlags: the callback page read with what the app\'s server did', () => {
+	const TOKEN_URL = 'https://accounts.example.com/oauth/token';
+	const ME_URL = 'https://accounts.example.com/api/v3/me.json';
+	const consent = () =>
+		at(exchange('authorise', { method: 'POST', url: 'https://auth.example.com/sso/student/flow/1/consent', body: 'decision=authorise' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:29', 'p');
+	const token = (status: number, body: string, code = 'c-1') =>
+		at(
+			exchange(
+				'token',
+				{ method: 'POST', url: TOKEN_URL, headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'python-requests/2.31' }, body: `grant_type=authorization_code&code=${code}&client_id=shop&client_secret=s&redirect_uri=${encodeURIComponent(REDIRECT)}` },
+				{ status, headers: { 'Content-Type': 'application/json' }, body }
+			),
+			'10:00:30',
+			't'
+		);
+	const me = (status: number, body: string) =>
+		at(exchange('me', { url: ME_URL, headers: { Authorization: 'Bearer at-1', 'User-Agent': 'python-requests/2.31' } }, { status, headers: { 'Content-Type': 'application/json' }, body }), '10:00:31', 'm');
+	const GRANTED = '{"access_token":"at-1","token_type":"Bearer","expires_in":3600}';
+	const FLASK_500 = '<!doctype html><html lang=en><title>500 Internal Server Error</title><h1>Internal Server Error</h1><p>The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.</p>';
+	const joined = (...server: RecordedExchange[]) => {
+		const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: FLASK_500 });
+		return flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, ...server] });
+	};
+
+	it('blames the app\'s handling, not the code, when the exchange and me.json answered 200: naming the `group` key', () => {
+		const record = joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[{"group":"key-worker","expires_on":"2099-01-01"}]}'));
+		const [failed] = crossFlags(record).filter((f) => f.id === 'callback-failed');
+		expect(failed).toMatchObject({ severity: 'error', exchangeId: 'a1', fix: 'Read `element.supergroup ?? element.group` for each verification.' });
+		expect(failed?.candidates).toBeUndefined();
+		expect(failed?.message).toContain('though the token exchange (exchange 4) and me.json (exchange 5) both answered 200');
+		expect(failed?.message).toContain('the key `group` instead of `supergroup`');
+		expect(failed?.message).not.toMatch(/unknown-code|exchanging the code/);
+	});
+
+	it('names an empty `verifications` list, and an expired verification, as what the app failed on', () => {
+		const empty = crossFlags(joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[]}'))).find((f) => f.id === 'callback-failed');
+		expect(empty?.message).toContain('an empty `verifications` list');
+		expect(empty?.fix).toMatch(/^Read an empty `verifications` array as "not verified"/);
+		const expired = crossFlags(joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[{"supergroup":"student","expires_on":"2025-12-01"}]}'))).find((f) => f.id === 'callback-failed');
+		expect(expired?.message).toContain('a verification that has expired (student, last valid day 2025-11-30)');
+	});
+
+	it('points a failed page after a failed exchange at that exchange', () => {
+		const record = joined(token(400, '{"error":"invalid_grant","error_description":"The provided authorization grant is invalid"}'));
+		const failed = crossFlags(record).find((f) => f.id === 'callback-failed');
+		expect(failed?.message).toContain('after the token exchange (exchange 4) was answered 400');
+		expect(failed?.candidates).toBeUndefined();
+	});
+
+	it('takes a page of the app\'s own after a refused me.json as handled: a deleted account\'s "Account closed"', () => {
+		const arrival = arrive('10:00:30', '?code=c-1', 403, 'a1', { body: '<html><body><h1>Account closed</h1><p>This account has been deleted at your request.</p></body></html>' });
+		const record = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, token(200, GRANTED), me(404, '{"message":"The user has requested deletion"}')] });
+		expect(crossFlags(record).filter((f) => f.severity === 'error')).toEqual([]);
+		// From the browser's side alone, the same page is a refusal of the app's own: a warning, with no cause guessed.
+		const browserOnly = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival] });
+		const [only] = crossFlags(browserOnly);
+		expect(only).toMatchObject({ id: 'callback-failed', severity: 'warning' });
+		expect(only?.candidates).toBeUndefined();
+		expect(only?.fix).toContain('the sandbox\'s log for this client');
+		expect(only?.fix).not.toContain('redirect_uri');
+	});
+
+	it('takes a reload answered with a friendly page as handled, not an error', () => {
+		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
+		const reload = arrive('10:00:50', '?code=c-1', 400, 'a2', { body: '<html><body><p>This sign-in link has already been used. <a href="/login">Sign in again</a></p></body></html>' });
+		const flags = crossFlags(flow({ link: LINK, callback: callbackOf(first), exchanges: [linkExchange('10:00:00'), first, reload] }));
+		expect(flags.map((f) => `${f.id} ${f.severity}`)).toEqual(['code-arrived-again warning']);
 	});
 });

@@ -20,20 +20,44 @@ import type { RecordedExchange } from './exchange';
 import type { CrossFlag } from './flags';
 import { STATE_CHECK_FIX } from './link/lint-params';
 import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
+import { isDefaultErrorPage } from './default-error-page';
+import { ruleOf } from './outcome-rule';
+import { serverSideOf, specialInMe, succeeded, type ServerSide } from './server-side';
 import { stepOfRequest } from './steps';
-import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
+import { requestHeader } from './request-params';
+import { LIBRARY_MESSAGES, wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
-/** Why an app sends a cancelled user straight back to the authorisation page, most often. */
-export const CANCEL_LOOP_CAUSE =
-	'The usual cause: passport-oauth2 treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
-/** What to do about it. */
-export const CANCEL_LOOP_FIX = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself. With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.`;
+/** Why an app sends a cancelled user straight back to the authorisation page, most often, in any stack. */
+const CANCEL_LOOP_GENERAL =
+	'The usual cause: the callback route treats a redirect without `code` as "not signed in yet" and starts the sign-in again; the service\'s cancel carries neither `code` nor `error` (3).';
+const CANCEL_LOOP_PASSPORT =
+	'This is passport-oauth2 (the record shows it): it treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
+const CANCEL_LOOP_FIX_GENERAL = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself: in the callback route, check for \`code\` before anything starts or completes the sign-in.`;
+
+/** The client library the record shows the app uses, by its own words or its requests' User-Agent; null when none. */
+export function libraryShown(exchanges: readonly RecordedExchange[]): 'passport-oauth2' | null {
+	const passport = exchanges.some(
+		(e) =>
+			/^Node-oauth\b/i.test(requestHeader(e.request, 'user-agent') ?? '') ||
+			LIBRARY_MESSAGES.some((m) => m.library === 'passport-oauth2' && m.pattern.test(wordsOfAnswer(e.response)))
+	);
+	return passport ? 'passport-oauth2' : null;
+}
+
+/** The cancel loop's likely cause and fix, naming passport-oauth2 only when the record shows it. */
+export function cancelLoopAdvice(exchanges: readonly RecordedExchange[]): { cause: string; fix: string } {
+	return libraryShown(exchanges) === 'passport-oauth2'
+		? { cause: CANCEL_LOOP_PASSPORT, fix: `${CANCEL_LOOP_FIX_GENERAL} With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.` }
+		: { cause: CANCEL_LOOP_GENERAL, fix: CANCEL_LOOP_FIX_GENERAL };
+}
 
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
 const RESTART_MS = 5000;
 
 interface Failure {
 	id: 'callback-failed' | 'cancel-failed';
+	/** A warning when the answer may well be right (a page of the app's own), else an error. */
+	severity?: 'warning';
 	/** The callback's headline when it is not "the app answered …". */
 	title?: string;
 	/** The section of the interface the cause is in, when not the token endpoint's (4.2). */
@@ -171,9 +195,95 @@ function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
  */
 function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure | null {
 	const { answer } = arrival;
-	if (answer.failed) return arrival.code === null ? cancelFailure(arrival, answer) : codeFailure(flow, arrival, all, answer);
+	if (answer.failed) {
+		if (arrival.code === null) return cancelFailure(arrival, answer);
+		const server = serverSideOf(flow, arrival.index, all[arrival.k]?.index, arrival.code);
+		if (server.tokens.length > 0) return afterServerFailure(flow, arrival, answer, server);
+		// A repeated code's arrival answered with a page of the app's own (a reload, the back button): handled.
+		if (isRepeat(arrival, all) && handledPage(arrival.exchange, answer)) return null;
+		if (handledPage(arrival.exchange, answer) && answer.rows.length === 0) return ownPageAnswer(arrival, answer);
+		return codeFailure(flow, arrival, all, answer);
+	}
 	const restart = arrival.code === null ? null : restartAfter(flow, arrival);
 	return restart ? restartFailure(flow, arrival, all, restart) : null;
+}
+
+const isRepeat = (arrival: Arrival, all: Arrival[]) => all.find((a) => a.code === arrival.code) !== arrival;
+
+/** A page of the app's own: no server error, no client library's failure and no framework's default error page. */
+const handledPage = (exchange: RecordedExchange, answer: AppAnswer) =>
+	answer.status !== null && answer.status < 500 && answer.library === undefined && !(answer.status >= 400 && isDefaultErrorPage(exchange.response?.body ?? ''));
+
+/** How to add what the browser's side cannot show. */
+export const ADD_SERVER_SIDE =
+	'add the server\'s side: the sandbox\'s log for this client (one click, under Add evidence), or your server\'s HAR or curl of its token and me.json requests';
+
+/**
+ * A 4xx page of the app's own after a fresh code, with nothing of its server's side in the record: the app refused
+ * the sign-in on purpose (it handled an answer of the service, or a check of its own). Which answer is not known,
+ * so no cause of the tables is guessed.
+ */
+function ownPageAnswer(arrival: Arrival, answer: AppAnswer): Failure {
+	return {
+		id: 'callback-failed',
+		severity: 'warning',
+		message: `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app answered ${describeAnswer(arrival.exchange, answer)} with a page of its own: it refused the sign-in on purpose, after an answer of the service (an error of 7.2 or 7.3, such as a deleted account's 404 at me.json) or a check of its own. The record holds only the browser's side, so which is not known.`,
+		candidates: [],
+		fix: `To see what the service answered, ${ADD_SERVER_SIDE}.`
+	};
+}
+
+/**
+ * The app's page failed, and the record holds what its server did meanwhile: a refused exchange or me.json call
+ * is that request's fault (its own row says why), unless the app answered it with a page of its own, which is
+ * right; when every answer was a success, the fault is the app's handling of them, named by what was special.
+ */
+function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswer, server: ServerSide): Failure | null {
+	const page = describeAnswer(arrival.exchange, answer);
+	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app's callback answered ${page}`;
+	const refused = server.tokens.find((t) => !succeeded(t)) ?? (server.tokens.some(succeeded) ? server.mes.find((m) => !succeeded(m)) : undefined);
+	if (refused) {
+		if (handledPage(arrival.exchange, answer)) return null;
+		const step = refused.exchange.step === 'token' ? 'token exchange' : 'me.json call';
+		const rule = ruleOf(refused.exchange);
+		if (rule)
+			return {
+				id: 'callback-failed',
+				title: `Your app did not handle the outcome you asked for: its callback answered ${page}`,
+				section: refused.exchange.step === 'token' ? SECTIONS.errorsToken : SECTIONS.errorsMe,
+				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
+				candidates: [],
+				fix: `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable), never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
+			};
+		return {
+			id: 'callback-failed',
+			title: `The ${step} failed, and your app's callback answered ${page}`,
+			section: refused.exchange.step === 'token' ? SECTIONS.tokenEndpoint : SECTIONS.meEndpoint,
+			message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status}: the page failed because that request did. Exchange ${refused.n} says why.`,
+			candidates: [],
+			fix: `Fix what exchange ${refused.n} shows, and answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable), never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
+		};
+	}
+	const token = server.tokens.find(succeeded)!;
+	const me = server.mes.find(succeeded);
+	const specials = me ? specialInMe(me.exchange, (flow.sandboxClock ?? me.exchange.startedAt).slice(0, 10)) : [];
+	const seen = me
+		? `the token exchange (exchange ${token.n}) and me.json (exchange ${me.n}) both answered 200`
+		: `the token exchange (exchange ${token.n}) answered 200, and your app never read me.json`;
+	const rule = me ? ruleOf(me.exchange) : null;
+	const asked = rule ? ` It came from your outcome rule \`${rule}\`: the outcome you asked for; the question is how your app handled it.` : '';
+	const special = specials.length > 0 ? ` What was special about the answer: me.json gave ${specials.map((s) => s.note).join(', and ')}.${asked}` : asked;
+	return {
+		id: 'callback-failed',
+		title: `The service answered, but your app's callback answered ${page}`,
+		section: me ? SECTIONS.userInfo : SECTIONS.tokenResponse,
+		message: `${head}, though ${seen}: the service's answers were fine, so the fault is in your app's handling of them.${special}`,
+		candidates: [],
+		fix:
+			specials.length > 0
+				? specials.map((s) => s.fix).join(' ')
+				: `Look in your server's log for the error raised while it handled the ${me ? 'me.json answer (2.4)' : 'token response (2.3)'}, and show the user a page of your own if it cannot go on.`
+	};
 }
 
 /* ------------------------------------------------------------------ the rules */
@@ -185,7 +295,7 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 		return [
 			{
 				id: failure.id,
-				severity: 'error',
+				severity: failure.severity ?? 'error',
 				message: failure.message,
 				section: failure.section ?? SECTIONS.tokenEndpoint,
 				fix: failure.fix,
@@ -196,7 +306,8 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 	});
 }
 
-function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
+function codeArrivedAgainFlags(side: BrowserSide): CrossFlag[] {
+	const all = side.arrivals;
 	const codes = [...new Set(all.flatMap((a) => (a.code === null ? [] : [a.code])))];
 	return codes.flatMap((code): CrossFlag[] => {
 		const same = all.filter((a) => a.code === code);
@@ -206,7 +317,7 @@ function codeArrivedAgainFlags(all: Arrival[]): CrossFlag[] {
 			const after = a === first ? '' : `, ${gap((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
 			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, a.answer)}`;
 		});
-		const laterFailed = same.slice(1).some((a) => a.answer.failed);
+		const laterFailed = same.slice(1).some((a) => side.failures[a.k - 1] !== null);
 		return [
 			{
 				id: 'code-arrived-again',
@@ -244,6 +355,7 @@ function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
 }
 
 function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	const advice = cancelLoopAdvice(flow.exchanges);
 	return all.flatMap((arrival): CrossFlag[] => {
 		if (arrival.code !== null) return [];
 		const restart = restartAfter(flow, arrival);
@@ -252,9 +364,9 @@ function cancelLoopFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 			{
 				id: 'cancel-loop',
 				severity: restart.redirected ? 'error' : 'warning',
-				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. ${CANCEL_LOOP_CAUSE}`,
+				message: `The user cancelled (arrival ${arrival.k}, exchange ${arrival.n}, came back without \`code\`), and your app sent them straight back to the authorisation page: ${restart.evidence}. The user cannot cancel. ${advice.cause}`,
 				section: SECTIONS.states,
-				fix: CANCEL_LOOP_FIX,
+				fix: advice.fix,
 				exchangeId: arrival.exchange.id
 			}
 		];
@@ -278,6 +390,27 @@ function slowArrivalFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	});
 }
 
+/** An access or refresh token in what the app sent the browser (what a person or a JSON reader gets, not a script's source). */
+const TOKEN_IN_ANSWER = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?!["'\s,}&]|null\b)/;
+
+function tokenToBrowserFlags(all: Arrival[]): CrossFlag[] {
+	return all.flatMap((arrival): CrossFlag[] => {
+		const response = arrival.exchange.response;
+		const found = response ? TOKEN_IN_ANSWER.exec(`${headerValue(response.headers, 'location') ?? ''}\n${wordsOfAnswer(response)}`) : null;
+		if (!found) return [];
+		return [
+			{
+				id: 'token-to-browser',
+				severity: 'error',
+				message: `Your app's answer to arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) hands the browser an \`${found[1]}\`: anything the browser gets, its scripts, extensions and history can read, and the token lets anyone read the user's verification data.`,
+				section: SECTIONS.tokenResponse,
+				fix: 'Keep the tokens on your server (in its session store) and give the browser only your own session cookie; read me.json from the server.',
+				exchangeId: arrival.exchange.id
+			}
+		];
+	});
+}
+
 /** The browser's side of a flow, read once per diagnosis: its arrivals at the redirect URI and why each failed. */
 export interface BrowserSide {
 	flow: FlowRecord;
@@ -295,7 +428,7 @@ export function readBrowserSide(flow: FlowRecord): BrowserSide {
 export function browserFlags(side: BrowserSide): CrossFlag[] {
 	const { flow, arrivals: all } = side;
 	if (all.length === 0) return [];
-	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(all), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all)];
+	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(all)];
 }
 
 /**
@@ -309,7 +442,7 @@ export function callbackAppFailure(side: BrowserSide): Annotation | null {
 	const i = side.arrivals.findLastIndex((a) => a.exchange.request.url === callback.url);
 	const arrival = side.arrivals[i];
 	const failure = side.failures[i];
-	if (!arrival || !failure) return null;
+	if (!arrival || !failure || failure.severity === 'warning') return null;
 	const status = describeAnswer(arrival.exchange, arrival.answer);
 	return {
 		outcome: 'error',

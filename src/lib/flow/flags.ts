@@ -14,6 +14,7 @@ import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose/diagnose';
 import type { RecordedExchange } from './exchange';
 import { lintLink } from './link/lint';
+import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestHeader, requestParam } from './request-params';
 
@@ -229,5 +230,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 		...browserFlags(browser ?? readBrowserSide(flow)),
 		...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })
 	];
-	return flags.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+	// An answer an outcome rule produced is no fault of the request it answered.
+	const ruled = new Set(flow.exchanges.filter((e) => ruleOf(e) !== null).map((e) => e.id));
+	return flags.filter((f) => f.exchangeId === undefined || !ruled.has(f.exchangeId)).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 }

@@ -4,7 +4,7 @@
  * sign-in started right after that one's cancel (the cancel loop; browser-flags.ts finds it inside one record).
  */
 import { LIMITS, CODE_VALIDITY, SECTIONS, durationWords, errorCause } from '$lib/protocol';
-import { CANCEL_LOOP_CAUSE, CANCEL_LOOP_FIX } from './browser-flags';
+import { cancelLoopAdvice } from './browser-flags';
 import type { CrossFlag } from './flags';
 import type { ReconstructedFlow } from './reconstruct';
 import { requestParam } from './request-params';
@@ -38,13 +38,14 @@ function lateExchangeFlags(flow: FlaggedFlow): CrossFlag[] {
 function cancelLoopFlags(flow: FlaggedFlow): CrossFlag[] {
 	if (!flow.followsCancel) return [];
 	const link = flow.exchanges.find((e) => e.step === 'link');
+	const advice = cancelLoopAdvice(flow.exchanges);
 	return [
 		{
 			id: 'cancel-loop',
 			severity: 'error',
-			message: `A new sign-in began ${flow.followsCancel.secondsAfter} s after the user cancelled: the app sends the user straight back to the authorisation page, so they can never leave. ${CANCEL_LOOP_CAUSE}`,
+			message: `A new sign-in began ${flow.followsCancel.secondsAfter} s after the user cancelled: the app sends the user straight back to the authorisation page, so they can never leave. ${advice.cause}`,
 			section: SECTIONS.states,
-			fix: CANCEL_LOOP_FIX,
+			fix: advice.fix,
 			...(link ? { exchangeId: link.id } : {})
 		}
 	];

@@ -121,5 +121,35 @@ describe('flowVerdict', () => {
 		});
 		expect(verdict.cause).toBe('used (likely): The same code arrived before.');
 	});
-});
 
+	it('never calls a browser-only record a success: it names what was not observed and how to add it', () => {
+		const consent = exchange('authorise', { method: 'POST', url: 'https://auth.example.com/sso/student/flow/1/consent' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }, 'p');
+		const page = exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Welcome, you are signed in</body></html>' }, 'a1');
+		const har = flow({ link: LINK, callback: authorised, exchanges: [exchange('link', { url: LINK }, { status: 302, headers: { Location: '/sso/student/flow/1' } }, 'l'), consent, page] });
+		const verdict = flowVerdict(har, diagnoseFlow(har));
+		expect(verdict.severity).toBe('warning');
+		expect(verdict.what).toBe("The browser's side went as far as your app's callback (it answered 200), but the token exchange and the me.json call were not observed: whether the sign-in succeeded is not known.");
+		expect(verdict.fix).toContain("the sandbox's log for this client (one click, under Add evidence), or your server's HAR or curl");
+		// With the server's side, an exchange and no me.json call: the app skipped it.
+		const noMe = flow({ link: LINK, callback: authorised, exchanges: [exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status: 200, body: '{"access_token":"at-1","token_type":"Bearer"}' })] });
+		expect(flowVerdict(noMe, diagnoseFlow(noMe))).toMatchObject({ severity: 'warning', what: 'The redirect delivered a code, but the me.json call was not observed: the sign-in did not finish.' });
+	});
+
+	it('tells a 500 after an exchange and me.json that succeeded as the app\'s handling of the answer, with what was special', () => {
+		const arrival = exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const joined = flow({
+			link: LINK,
+			callback: authorised,
+			exchanges: [
+				arrival,
+				exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status: 200, body: '{"access_token":"at-1","token_type":"Bearer"}' }),
+				exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { Authorization: 'Bearer at-1', 'User-Agent': 'shop' } }, { status: 200, body: JSON.stringify({ sbid_number: 'AB12345', verifications: [] }) })
+			]
+		});
+		const verdict = flowVerdict(joined, diagnoseFlow(joined));
+		expect(verdict).toMatchObject({ severity: 'error', exchange: { id: 'a1', n: 1 }, reference: { kind: 'section', section: '2.4' } });
+		expect(verdict.cause).toContain('the fault is in your app\'s handling of them');
+		expect(verdict.cause).toContain('an empty `verifications` list');
+		expect(verdict.cause).not.toMatch(/unknown-code/);
+	});
+});

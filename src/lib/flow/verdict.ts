@@ -6,7 +6,12 @@
  * exchange told with the flag that explains it. A cancel is a normal outcome, not an error; a request never sent (a
  * pasted command) is no failure either, and sending it is the next step; a flow with nothing wrong says so.
  */
-import { errorRow, type ErrorRowId } from '$lib/protocol';
+import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
+import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
+import { ADD_SERVER_SIDE } from './browser-flags';
+import { arrivals } from './browser-arrivals';
+import { codeIn } from './callback';
+import { RULE_FIX, ruleOf, ruleSentence } from './outcome-rule';
 import type { Annotation } from './diagnose/diagnose';
 import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
@@ -99,7 +104,10 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 }
 
 export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
-	const failedAt = annotations.exchanges.findIndex(failed);
+	const refused = authorisationRefusal(flow);
+	if (refused) return refusalVerdict(refused);
+	// A rule's answer is what the user asked for: the verdict is about what the app did with it.
+	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null);
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
@@ -126,13 +134,78 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 			cause: sentence(callback.summary),
 			fix: sentence(callback.fix ?? 'Nothing to fix.')
 		};
-	return {
-		severity: 'success',
-		what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
+	return (
+		ruleVerdict(flow) ??
+		unobservedVerdict(flow) ?? {
+			severity: 'success',
+			what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
 		reference: null,
 		exchange: null,
-		cause: 'Nothing failed and no check across the requests found a problem.',
-		fix: 'Nothing to fix.'
+			cause: 'Nothing failed and no check across the requests found a problem.',
+			fix: 'Nothing to fix.'
+		}
+	);
+}
+
+/** The authorisation page refused the link (7.1): the page's row, its words, and the cause they name. */
+function refusalVerdict({ index, exchange, row, detail, cause }: AuthorisationRefusal): Verdict {
+	return {
+		severity: 'error',
+		what: sentence(`The authorisation page (exchange ${index + 1}) refused the link and showed the user: ${row.message}`),
+		reference: rowReference(row.id),
+		exchange: { id: exchange.id, n: index + 1 },
+		cause: sentence(detail ? `The page says: ${detail}` : (cause?.text ?? row.causes.map((c) => c.text).join(' Or: '))),
+		fix: sentence(cause?.fix ?? row.causes.map((c) => c.fix).join(' Or: '))
+	};
+}
+
+/** An answer an outcome rule produced, with nothing else wrong: the outcome asked for, and the question to ask. */
+function ruleVerdict(flow: FlowRecord): Verdict | null {
+	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null);
+	if (index === -1) return null;
+	const exchange = flow.exchanges[index]!;
+	return {
+		severity: 'warning',
+		what: `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${exchange.response?.status} by your outcome rule, as asked.`,
+		reference: null,
+		exchange: { id: exchange.id, n: index + 1 },
+		cause: ruleSentence(ruleOf(exchange)!),
+		fix: RULE_FIX
+	};
+}
+
+/**
+ * A code was delivered, yet the record lacks the steps that would show the sign-in succeeded (the exchange, me.json):
+ * what was not observed, and how to add it. Never a success for what nobody saw. The browser's own recording never
+ * holds them (the app's server makes them); a record with the server's side that lacks them says the app skipped them.
+ */
+function unobservedVerdict(flow: FlowRecord): Verdict | null {
+	if (codeIn(flow.callback?.url) === undefined) return null;
+	const exchanged = flow.exchanges.some((e) => e.step === 'token' && e.response?.status === 200);
+	const read = flow.exchanges.some((e) => e.step === 'me' && e.response?.status === 200);
+	if (exchanged && read) return null;
+	const unseen = exchanged ? 'the me.json call' : 'the token exchange and the me.json call';
+	const page = arrivals(flow).at(-1)?.exchange.response;
+	if (!flow.exchanges.some((e) => e.step === 'token' || e.step === 'me') && page !== undefined)
+		return {
+			severity: 'warning',
+			what: `The browser's side went as far as your app's callback${page ? ` (it answered ${page.status})` : ''}, but ${unseen} were not observed: whether the sign-in succeeded is not known.`,
+			reference: sectionReference(SECTIONS.tokenEndpoint),
+			exchange: null,
+			cause: 'The record holds only the browser\'s requests; the exchange and me.json are made by your app\'s server, which the browser never sees.',
+			fix: sentence(ADD_SERVER_SIDE[0]!.toUpperCase() + ADD_SERVER_SIDE.slice(1))
+		};
+	return {
+		severity: 'warning',
+		what: `The redirect delivered a code, but ${unseen} ${exchanged ? 'was' : 'were'} not observed: the sign-in did not finish.`,
+		reference: sectionReference(exchanged ? SECTIONS.meEndpoint : SECTIONS.tokenEndpoint),
+		exchange: null,
+		cause: exchanged
+			? 'Your app exchanged the code but never read me.json, so it knows nothing of the user\'s verification.'
+			: 'No exchange of the code reached the token endpoint: your app did not make one, or sent it elsewhere (another token URL), or it is still to come.',
+		fix: exchanged
+			? 'After the exchange, read /api/v3/me.json with the access token (Authorization: Bearer, and a User-Agent).'
+			: 'On the callback, exchange `code` from your server with POST to {accounts_url}/oauth/token, with the client secret and the link\'s exact `redirect_uri`.'
 	};
 }
 

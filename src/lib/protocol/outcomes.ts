@@ -118,3 +118,9 @@ export function outcomeSpec(id: OutcomeId): (typeof OUTCOMES)[number] {
 
 /** The outcomes of one stage, of a type that narrows to that stage's ids. */
 export type OutcomeOfStage<S extends OutcomeStage> = Extract<(typeof OUTCOMES)[number], { stage: S }>['id'];
+
+/**
+ * The response header the sandbox adds to an answer one of its outcome rules produced, naming the rule: the answer
+ * is what the user asked for, not a fault of the request, wherever it is read (the live page, its log, a server's HAR).
+ */
+export const OUTCOME_RULE_HEADER = 'X-Sandbox-Outcome-Rule';

@@ -167,8 +167,9 @@ export function createPassportApp(options: PassportAppOptions, origin: () => str
 		passport.authenticate('oauth2', withCallbackUrl(callbackURL), (err: unknown, user: MeProfile | false, info: { message?: string } | undefined) => {
 			if (err instanceof MeError) {
 				const meaning: Record<number, [number, string]> = {
-					401: [502, 'The service did not accept our access token. Please sign in again.'],
-					403: [502, 'The service refused our request. Please try again later.'],
+					// A page of our own, never a 5xx: the app check requires it of every refusal.
+					401: [401, 'The service did not accept our access token. Please sign in again.'],
+					403: [403, 'The service refused our request. Please try again later.'],
 					404: [403, 'This account has asked to be deleted, so it cannot be used to sign in.']
 				};
 				const [status, message] = meaning[err.status] ?? [502, 'The service could not tell us who you are. Please try again later.'];

@@ -16,10 +16,12 @@ import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
+import { diagnoseServer, libraryOf } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
+import { isBrowserOwnRequest } from '$lib/flow/noise';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
@@ -107,7 +109,8 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
 	const guard = originGuard(config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
 	const proxy = await startGuardingProxy(guard, (origin, message) => {
-		if (!ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
+		// The browser's own calls (autofill, optimisation hints) are refused too, but are no request of the app's.
+		if (!isBrowserOwnRequest(origin) && !ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
 	});
 	const ctx: RunContext = {
 		options,
@@ -278,7 +281,13 @@ async function signInAndJudge(
 	}
 
 	const seen = arrived ? await userEvidence(page, watcher, blocked, authOrigins, ctx.known) : emptyUser(blocked, ctx.known);
-	const server = serverEvidence(await readLog(access), clientId, mark);
+	const log = await readLog(access);
+	const diagnosis = diagnoseServer(log, clientId, mark, check.rule);
+	const server = {
+		...serverEvidence(log, clientId, mark),
+		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },
+		library: libraryOf(log, clientId)
+	};
 	const rule = check.rule ? { outcome: check.rule, used: await outcomeUsed(access, clientId, check.rule) } : null;
 	const evidence: AppCheckEvidence = { user: seen, server, rule };
 	const result = judgeAppCheck(check, evidence, clientId, fingerprints);

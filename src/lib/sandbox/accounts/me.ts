@@ -6,17 +6,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addDays } from '../../dates';
-import { SUPERGROUP_VALUES, type MeResponse, type OutcomeOfStage } from '../../protocol';
+import { OUTCOME_RULE_HEADER, SUPERGROUP_VALUES, type MeResponse, type OutcomeOfStage } from '../../protocol';
 import { requestNames } from '../../http/correlation';
 import { attribute, attributePresented, namesAsSent } from '../log';
 import type { AccessTokenFound, AccessTokenLookup, SandboxStore, SandboxUser, SandboxWorkspace, VerificationKey } from '../store';
 import { activeVerifications } from '../verifications';
 import { parseParams, sendEmpty, sendJsonText, type Params, type ParamsResult } from './http';
 
-export type MeOutcome =
+export type MeOutcome = (
 	| { status: 200; body: MeResponse }
 	| { status: 400 | 403; body: null }
-	| { status: 401 | 404 | 405; body: { message: string } };
+	| { status: 401 | 404 | 405; body: { message: string } }
+) & {
+	/** The outcome rule that produced the answer, named in its OUTCOME_RULE_HEADER. */
+	rule?: OutcomeOfStage<'me'>;
+};
 
 export interface MeInput {
 	method: string;
@@ -147,7 +151,7 @@ function tokenAnswer(lookup: AccessTokenLookup, workspace: Pick<SandboxWorkspace
 			return unauthorized(INVALID_TOKEN);
 		case 'valid': {
 			const rule = workspace.takeOutcome(lookup.client.client_id, 'me', request);
-			if (rule !== null) return ruleAnswer(rule, lookup.user, lookup.client.verification_key, workspace.today());
+			if (rule !== null) return { ...ruleAnswer(rule, lookup.user, lookup.client.verification_key, workspace.today()), rule };
 			if (lookup.user.deletion_requested) return deletionRequested();
 			return { status: 200, body: answerFor(lookup.user, lookup.client.verification_key, workspace.today()).body };
 		}
@@ -180,6 +184,7 @@ export function handleMe(store: SandboxStore, req: IncomingMessage, res: ServerR
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
 	if (outcome.status === 405) headers.Allow = 'GET, HEAD';
 	if (outcome.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="SSO sandbox accounts"';
+	if (outcome.rule) headers[OUTCOME_RULE_HEADER] = outcome.rule;
 	if (outcome.body === null) sendEmpty(res, outcome.status, headers);
 	else sendJsonText(res, outcome.status, (outcome.status === 200 && answerTexts.get(outcome.body)) || JSON.stringify(outcome.body), headers);
 }

@@ -37,8 +37,9 @@ async function setRule(clientId: string, outcome: OutcomeId, key?: string): Prom
 }
 
 /** Status, headers (without the connection's own) and body text: what an app sees of an answer. */
+/** An answer as the app reads it, but for the header naming the rule (compared on its own below). */
 async function seen(res: Response) {
-	const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
+	const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'x-sandbox-outcome-rule'].includes(name)));
 	return { status: res.status, headers, body: await res.text() };
 }
 
@@ -105,6 +106,19 @@ describe('outcome rules: token endpoint', () => {
 		const res = await postToken(sandbox.url, exchangeParams(code, { client_id: group.client_id, client_secret: group.client_secret }));
 		expect(res.status).toBe(200);
 		expect(sandbox.store.pendingOutcome(DEMO.client_id, 'token')).toBe('token-invalid-client');
+	});
+});
+
+describe('outcome rules: the answer names its rule', () => {
+	it('marks an answer a rule produced with X-Sandbox-Outcome-Rule, and no other answer', async () => {
+		const token = await accessTokenFor(sandbox, 'student@example.com');
+		await setRule(DEMO.client_id, 'me-group-key');
+		expect((await me(token)).headers.get('x-sandbox-outcome-rule')).toBe('me-group-key');
+		expect((await me(token)).headers.get('x-sandbox-outcome-rule')).toBeNull();
+		await setRule(DEMO.client_id, 'token-invalid-client');
+		const refused = await postToken(sandbox.url, exchangeParams(issueCode(sandbox.store)));
+		expect(refused.headers.get('x-sandbox-outcome-rule')).toBe('token-invalid-client');
+		expect((await postToken(sandbox.url, exchangeParams(issueCode(sandbox.store)))).headers.get('x-sandbox-outcome-rule')).toBeNull();
 	});
 });
 

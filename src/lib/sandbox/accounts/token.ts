@@ -13,6 +13,7 @@ import {
 	AUTHORIZATION_CODE,
 	CODE_VALIDITY,
 	GRANT_PARAMETERS,
+	OUTCOME_RULE_HEADER,
 	TOKEN_ERRORS,
 	isGrantType,
 	type GrantParameter,
@@ -199,9 +200,10 @@ function outcomeRule(grantType: GrantType, { found, challenge }: AuthenticatedCl
 	if (grantType !== AUTHORIZATION_CODE) return null;
 	const outcome = found.workspace.takeOutcome(found.client.client_id, 'token', 'POST /oauth/token');
 	if (outcome === null) return null;
+	const marked = { [OUTCOME_RULE_HEADER]: outcome };
 	return outcome === 'token-invalid-grant'
-		? failure('token-invalid-grant', CODE_FAILURES.used)
-		: failure('token-invalid-client', wrongSecret(found.client.client_id), challenge);
+		? failure('token-invalid-grant', CODE_FAILURES.used, marked)
+		: failure('token-invalid-client', wrongSecret(found.client.client_id), { ...challenge, ...marked });
 }
 
 /** 5. The grant itself, in the client's workspace: the code (atomically consumed) or the refresh token. */

@@ -26,11 +26,10 @@ export type AppCheckId =
 
 /**
  * What the judge asks of the user's page (never a stack trace, whatever the check). `ok`: a normal page (below
- * 400); `no-5xx`: anything but a server error (the app may say the sign-in failed, with a way to start again);
- * `own-page`: any status, as long as it is the app's own page: when the service refuses the app itself, a 502
- * "the sign-in service refused us" is an honest answer.
+ * 400, with no error wording); `handled`: a page of the app's own for a refusal: any status but a 5xx, never a
+ * framework's default error page (the app may say the sign-in failed, with a way to start again).
  */
-export type PageExpectation = 'ok' | 'no-5xx' | 'own-page';
+export type PageExpectation = 'ok' | 'handled';
 
 export interface AppCheck {
 	id: AppCheckId;
@@ -77,7 +76,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		page: 'ok',
 		needs: { exchange: false, me: false },
 		restartAllowed: false,
-		fix: 'When the callback has no `code`, show a page that says sign-in was cancelled (with a button to try again) instead of restarting the sign-in; do not call /oauth/token. With passport-oauth2, check for `code` before `passport.authenticate` runs on the callback: without one it redirects to the authorisation page again.'
+		fix: 'When the callback has no `code`, show a page that says sign-in was cancelled (with a button to try again) instead of restarting the sign-in; do not call /oauth/token.'
 	},
 	{
 		id: 'code-reused',
@@ -86,7 +85,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: null,
 		how: 'A successful sign-in, then the callback URL is loaded again (a reload, a back button, a shared link): the app gets a code it already exchanged.',
 		should: 'A code is single use (interface 2.2): the second exchange answers 400 invalid_grant. Show the signed-in page or offer to sign in again, never a server error.',
-		page: 'no-5xx',
+		page: 'handled',
 		needs: { exchange: true, me: false },
 		restartAllowed: true,
 		fix: 'Handle the token endpoint\'s 400 invalid_grant: if the user is already signed in, send them on; otherwise offer to sign in again. Never let the error reach the framework\'s default error handler.'
@@ -98,7 +97,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'token-invalid-grant',
 		how: 'The sandbox answers the exchange 400 invalid_grant, exactly as for a code older than two hours. (The app exchanges the code the moment it arrives, so waiting is no way to test it; the one-shot rule gives the same answer without moving the clock anyone else shares.)',
 		should: 'Offer to sign in again; not a server error.',
-		page: 'no-5xx',
+		page: 'handled',
 		needs: { exchange: true, me: false },
 		restartAllowed: true,
 		fix: 'Handle 400 invalid_grant from /oauth/token: the code was expired, used or not this client\'s; start a fresh sign-in when the user asks.'
@@ -110,7 +109,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'token-invalid-client',
 		how: 'The sandbox answers the exchange 401 invalid_client, as for a wrong client secret.',
 		should: 'Tell the user sign-in is unavailable and log the cause for the operator; no stack trace or server internals to the user.',
-		page: 'own-page',
+		page: 'handled',
 		needs: { exchange: true, me: false },
 		restartAllowed: false,
 		fix: 'Handle 401 invalid_client from /oauth/token: log it (a wrong client id or secret) and show a friendly page.'
@@ -122,7 +121,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'me-401',
 		how: 'The sandbox answers the app\'s me.json call 401, as for an invalid token.',
 		should: 'Treat the user as not signed in and offer to sign in again.',
-		page: 'own-page',
+		page: 'handled',
 		needs: { exchange: true, me: true },
 		restartAllowed: true,
 		fix: 'Handle 401 from /api/v3/me.json: drop the token and offer a fresh sign-in.'
@@ -134,7 +133,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'me-403',
 		how: 'The sandbox answers the app\'s me.json call 403, as when no User-Agent is sent.',
 		should: 'Show a friendly error and log the cause; no server internals to the user.',
-		page: 'own-page',
+		page: 'handled',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
 		fix: 'Send a User-Agent header on every me.json call, and handle a 403 without crashing.'
@@ -146,7 +145,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		rule: 'me-404',
 		how: 'The sandbox answers the app\'s me.json call 404, as for a user who asked for account deletion.',
 		should: 'Treat the account as gone (interface 7.3): sign the user out of it, no server error.',
-		page: 'own-page',
+		page: 'handled',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
 		fix: 'Handle 404 from /api/v3/me.json: the user asked for account deletion; forget their verification data and say so.'
@@ -179,4 +178,28 @@ export const APP_CHECKS: readonly AppCheck[] = [
 
 export function findAppCheck(id: string): AppCheck | undefined {
 	return APP_CHECKS.find((check) => check.id === id);
+}
+
+const STAGE_WORDS: Record<'token' | 'me', string> = { token: 'the exchange at /oauth/token', me: 'the me.json call' };
+
+/** The stage of the flow a rule answers: the token exchange or me.json. */
+export function ruleStage(rule: OutcomeRule): 'token' | 'me' {
+	return rule.startsWith('me-') ? 'me' : 'token';
+}
+
+/** What the check requires to pass, each a rule the judge enforces (judge.ts), for the report and the live page. */
+export function requirements(check: AppCheck): string[] {
+	const out: string[] = [];
+	if (check.action === 'cancel') out.push('no call to /oauth/token');
+	else if (check.id === 'success') out.push('exactly one exchange of the code at /oauth/token, answered 200');
+	else if (check.needs.exchange) out.push('the code exchanged at /oauth/token');
+	if (check.needs.me) out.push('me.json read with the access token');
+	if (check.rule) out.push(`${STAGE_WORDS[ruleStage(check.rule)]} answered by the rule, and not retried until it succeeds (a retry that gets past the rule leaves the check inconclusive)`);
+	out.push(
+		check.page === 'ok'
+			? 'a normal page: a status below 400, no error wording, no stack trace, no field printed as `undefined`'
+			: "a page of the app's own: never a 5xx, never a framework's default error page, no stack trace"
+	);
+	if (!check.restartAllowed) out.push('no return to the sign-in page without the user asking (a loop)');
+	return out;
 }

@@ -6,6 +6,7 @@
  */
 import { MASK } from '$lib/http/exchange';
 import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
+import type { ServerDiagnosis } from './engine';
 import { maskSecretShapes } from './secret-shapes';
 
 /** One main-frame page load after the sandbox sent the browser back to the app. */
@@ -47,6 +48,10 @@ export interface ServerEvidence {
 	signInVisits: number;
 	/** How me.json calls were tied to the client: by the tokens it was issued, or by time (the log carried no correlation keys). */
 	meAttribution: 'tokens' | 'time' | 'none';
+	/** The flow engine's diagnosis of a request that failed for a reason other than the check's rule (engine.ts). */
+	diagnosis?: ServerDiagnosis | null;
+	/** The client library the app's requests show (by their User-Agent), when they show one. */
+	library?: 'passport-oauth2' | null;
 }
 
 export interface RuleEvidence {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_CHECKS, findAppCheck, type AppCheckId } from './checks';
+import { APP_CHECKS, findAppCheck, requirements, type AppCheckId } from './checks';
 import type { AppCheckEvidence, ServerEvidence, UserEvidence } from './evidence';
 import { appCheckExitCode, judgeAppCheck } from './judge';
 
@@ -75,13 +75,68 @@ describe('the app check\'s judge', () => {
 		expect(judgeAppCheck(check('no-active-verification'), evidence(restart, server(), { outcome: 'me-empty-verifications', used: true }), 'shop').verdict).toBe('fail');
 	});
 
-	it('accepts the app\'s own error page, of any status, when the service refuses the app itself; never a stack trace', () => {
+	it('accepts a page of the app\'s own below 500 when the service refuses the app; never a 5xx, a stack trace or a framework\'s default page', () => {
 		const rule = { outcome: 'me-401', used: true };
-		expect(judgeAppCheck(check('me-401'), evidence(user({ status: 502, text: 'The service did not accept our access token.' }), server({ meCalls: [401] }), rule), 'shop').verdict).toBe('pass');
+		expect(judgeAppCheck(check('me-401'), evidence(user({ status: 401, text: 'The service did not accept our access token. Sign in again' }), server({ meCalls: [401] }), rule), 'shop').verdict).toBe('pass');
+		expect(judgeAppCheck(check('me-401'), evidence(user({ status: 502, text: 'The service did not accept our access token.' }), server({ meCalls: [401] }), rule), 'shop').findings).toEqual(['the user got a 502 server error']);
 		const crashed = user({ status: 500, stackTrace: ['at OAuth2Strategy.userProfile (/app/index.ts:98:20)'] });
 		expect(judgeAppCheck(check('me-401'), evidence(crashed, server({ meCalls: [401] }), rule), 'shop').findings).toEqual([
-			'the user\'s page shows a stack trace ("at OAuth2Strategy.userProfile (/app/index.ts:98:20)")'
+			'the user\'s page shows a stack trace ("at OAuth2Strategy.userProfile (/app/index.ts:98:20)")',
+			'the user got a 500 server error'
 		]);
+		// Flask's default 500 page for invalid_client, and a bare "Forbidden" for me.json 403: no stack trace, still unhandled.
+		const flask = user({ status: 500, text: 'Internal Server Error The server encountered an internal error and was unable to complete your request.' });
+		expect(judgeAppCheck(check('invalid-client'), evidence(flask, server({ exchanges: [{ status: 401, error: 'invalid_client' }], meCalls: [] }), { outcome: 'token-invalid-client', used: true }), 'shop').verdict).toBe('fail');
+		expect(judgeAppCheck(check('me-403'), evidence(user({ status: 403, text: 'Forbidden' }), server({ meCalls: [403] }), { outcome: 'me-403', used: true }), 'shop').findings).toEqual([
+			'the user got the framework\'s default 403 error page ("Forbidden"), not a page of the app\'s own'
+		]);
+	});
+
+	it('fails a cancel whose page says it failed, even with status 200', () => {
+		const result = judgeAppCheck(check('cancel'), evidence(user({ text: 'Error: authorisation failed' }), server({ exchanges: [], meCalls: [] })), 'shop');
+		expect(result.verdict).toBe('fail');
+		expect(result.findings).toEqual(['the user\'s page says "Error" (status 200): an error page, for what is a normal outcome']);
+	});
+
+	it('fails a success that exchanged the code twice: a sign-in takes exactly one exchange', () => {
+		const twice = server({ exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }] });
+		expect(judgeAppCheck(check('success'), evidence(user(), twice), 'shop').findings).toEqual([
+			'the app exchanged the code 2 times, where a sign-in takes exactly one exchange (a code works once, 2.2)'
+		]);
+	});
+
+	it('calls a check inconclusive when the app\'s retry got past its one-shot rule', () => {
+		const retried = server({ exchanges: [{ status: 400, error: 'invalid_grant' }, { status: 200, error: null }] });
+		const result = judgeAppCheck(check('code-expired'), evidence(user(), retried, { outcome: 'token-invalid-grant', used: true }), 'shop');
+		expect(result.verdict).toBe('not-run');
+		expect(result.reason).toMatch(/^Inconclusive: the sandbox's `token-invalid-grant` rule answered the app's first token request \(400\), then the app sent it again and the repeat was answered 200/);
+		const meRetried = judgeAppCheck(check('me-404'), evidence(user(), server({ meCalls: [404, 200] }), { outcome: 'me-404', used: true }), 'shop');
+		expect(meRetried.verdict).toBe('not-run');
+	});
+
+	it('takes the cause and the fix of a failed exchange from the engine, as the live page names them', () => {
+		const diagnosis = {
+			step: 'token' as const,
+			what: 'The token exchange (exchange 5) failed: 400 invalid_grant.',
+			cause: 'Exchange 5 (token) sends a `redirect_uri` that differs from the link\'s: its path is `/auth/callback` in the link but `/callback` here.',
+			fix: 'Send exactly the redirect_uri of the link.'
+		};
+		const failed = server({ exchanges: [{ status: 400, error: 'invalid_grant' }], meCalls: [], diagnosis });
+		const result = judgeAppCheck(check('success'), evidence(user(), failed), 'shop');
+		expect(result.findings).toEqual([`the exchange answered 400 invalid_grant: ${diagnosis.cause.slice(0, -1)}`]);
+		expect(result.fix).toBe(diagnosis.fix);
+	});
+
+	it('states what each check requires', () => {
+		expect(requirements(check('cancel'))).toEqual([
+			'no call to /oauth/token',
+			'a normal page: a status below 400, no error wording, no stack trace, no field printed as `undefined`',
+			'no return to the sign-in page without the user asking (a loop)'
+		]);
+		expect(requirements(check('success'))[0]).toBe('exactly one exchange of the code at /oauth/token, answered 200');
+		expect(requirements(check('success'))).toContain('me.json read with the access token');
+		for (const c of APP_CHECKS.filter((c) => c.rule !== null && c.page === 'handled'))
+			expect(requirements(c)).toContain("a page of the app's own: never a 5xx, never a framework's default error page, no stack trace");
 	});
 
 	it('fails a normal page that prints a field the answer lacks', () => {

@@ -3,7 +3,8 @@
  * names what was seen; a failure carries the check's fix. A check whose outcome never happened (the browser
  * never came back to the app, the sandbox's rule was never applied) is `not-run`, never a pass.
  */
-import type { AppCheck, AppCheckId } from './checks';
+import { isDefaultErrorPage } from '$lib/flow/default-error-page';
+import { ruleStage, type AppCheck, type AppCheckId } from './checks';
 import type { AppCheckEvidence } from './evidence';
 
 export type AppCheckVerdict = 'pass' | 'fail' | 'not-run';
@@ -35,23 +36,39 @@ function requestsOf(check: AppCheck): string {
 /** What a page shows when the app printed a field the answer lacks (JavaScript's spelling; others print nothing). */
 const UNREAD_VALUE = /\b(?:undefined|NaN)\b|\[object Object\]/;
 
+/** Words that tell the user something went wrong: on a normal outcome's page they are an error page with status 200. */
+const ERROR_WORDING = /\b(?:error|failed|failure|exception|went wrong|invalid_\w+|access_denied|unauthori[sz]ed)\b/i;
+
 /** What is wrong in what the user got. */
 function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	const { user } = evidence;
 	const found: string[] = [];
-	const status = user.final?.status ?? null;
+	const final = user.final!;
+	const status = final.status;
 	if (user.stackTrace.length > 0) found.push(`the user's page shows a stack trace ("${user.stackTrace[0]}")`);
-	if (status !== null && status >= 500 && check.page !== 'own-page') found.push(`the user got a ${status} server error`);
+	if (status !== null && status >= 500) found.push(`the user got a ${status} server error`);
 	else if (check.page === 'ok' && status !== null && status >= 400) found.push(`the user got an error page (${status}), for what is a normal outcome`);
+	else if (status !== null && status >= 400 && user.stackTrace.length === 0 && isDefaultErrorPage(final.excerpt))
+		found.push(`the user got the framework's default ${status} error page ("${final.excerpt.slice(0, 80)}"), not a page of the app's own`);
 	// Only on a page that looks normal: an error page may well say `undefined` in its message.
-	const normal = user.final !== null && user.stackTrace.length === 0 && (status === null || status < 400);
-	const broken = check.page === 'ok' && normal ? UNREAD_VALUE.exec(user.final!.excerpt) : null;
-	if (broken) found.push(`the user's page shows \`${broken[0]}\`: the app read a field the answer does not have`);
+	const normal = user.stackTrace.length === 0 && (status === null || status < 400);
+	if (check.page === 'ok' && normal) {
+		const wording = ERROR_WORDING.exec(`${final.title} ${final.excerpt}`);
+		if (wording) found.push(`the user's page says "${wording[0]}" (status ${status ?? 'unknown'}): an error page, for what is a normal outcome`);
+		const broken = UNREAD_VALUE.exec(final.excerpt);
+		if (broken) found.push(`the user's page shows \`${broken[0]}\`: the app read a field the answer does not have`);
+	}
 	if (user.backToSignIn && !check.restartAllowed) {
 		found.push('the app sent the user straight back to the sign-in page without them asking (a loop)');
 	}
 	return found;
 }
+
+/** A finding about a request of the app's server, with the engine's cause when it has one. */
+const withCause = (finding: string, evidence: AppCheckEvidence) => {
+	const cause = evidence.server.diagnosis?.cause;
+	return cause ? `${finding}: ${cause.replace(/\.$/, '')}` : finding;
+};
 
 /** What is wrong in what the app's server did. */
 function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
@@ -64,9 +81,10 @@ function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	if (check.needs.exchange && exchanges.length === 0) found.push('the app\'s server never exchanged the code at /oauth/token');
 	if (check.id === 'success') {
 		const first = exchanges[0];
-		if (first && first.status !== 200) found.push(`the exchange answered ${first.status ?? 'nothing'}${first.error ? ` ${first.error}` : ''} (check the client id, secret and redirect_uri)`);
+		if (first && first.status !== 200) found.push(withCause(`the exchange answered ${first.status ?? 'nothing'}${first.error ? ` ${first.error}` : ''}`, evidence));
+		if (exchanges.length > 1) found.push(`the app exchanged the code ${exchanges.length} times, where a sign-in takes exactly one exchange (a code works once, 2.2)`);
 		if (first?.status === 200 && meCalls.length === 0) found.push('the app never read /api/v3/me.json, so it knows nothing of the user\'s verification');
-		else if (meCalls[0] !== undefined && meCalls[0] !== 200) found.push(`me.json answered ${meCalls[0]}`);
+		else if (meCalls[0] !== undefined && meCalls[0] !== 200) found.push(withCause(`me.json answered ${meCalls[0]}`, evidence));
 	}
 	return found;
 }
@@ -80,10 +98,36 @@ function groupKeyFinding(check: AppCheck, evidence: AppCheckEvidence, fingerprin
 	return mine === unverified && mine !== success ? ['the app read the `group` key as no verification: it showed the page it shows a user with none, not the success page'] : [];
 }
 
+/**
+ * The app repeated the request the rule answered, and the repeat got through (the rule is one-shot, and it keeps
+ * the code): what the user saw is the answer to the repeat, so the check did not test what it claims.
+ */
+function retryPastRule(check: AppCheck, evidence: AppCheckEvidence): string | null {
+	if (!check.rule || evidence.rule?.used !== true) return null;
+	const stage = ruleStage(check.rule);
+	const calls = stage === 'token' ? evidence.server.exchanges.map((e) => e.status) : evidence.server.meCalls;
+	const later = calls.slice(1).findIndex((status) => status === 200);
+	if (later === -1) return null;
+	return `Inconclusive: the sandbox's \`${check.rule}\` rule answered the app's first ${requestsOf(check)} (${calls[0] ?? 'no answer'}), then the app sent it again and the repeat was answered 200 (request ${later + 2}), so what the user saw is not the app's handling of the rule's answer. Retrying a refused ${requestsOf(check)} does not help a real user: handle its answer once.`;
+}
+
+/** The fix: the engine's, for what the app's server did, when it named one; else the check's own. */
+function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[]): string {
+	const engine = evidence.server.diagnosis?.fix;
+	const server = serverFindings(check, evidence).length;
+	// The engine's fix covers what the server did; the check's own covers what else the user got.
+	const base = engine && server > 0 ? (findings.length > server ? `${engine} ${check.fix}` : engine) : check.fix;
+	return check.action === 'cancel' && evidence.server.library === 'passport-oauth2'
+		? `${base} With passport-oauth2, check for \`code\` before \`passport.authenticate\` runs on the callback: without one it redirects to the authorisation page again.`
+		: base;
+}
+
 export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clientId: string | null, fingerprints: Fingerprints = {}): AppCheckResult {
 	if (evidence.user.final === null) {
 		return notRun(check, 'The browser never came back to the app after the sandbox\'s redirect.', clientId, evidence);
 	}
+	const retried = retryPastRule(check, evidence);
+	if (retried) return notRun(check, retried, clientId, evidence);
 	const findings = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints)];
 	if (findings.length === 0 && evidence.rule && evidence.rule.used === false) {
 		return notRun(check, `The sandbox's \`${evidence.rule.outcome}\` rule was never applied: the app made no ${requestsOf(check)} after the sign-in.`, clientId, evidence);
@@ -92,7 +136,7 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 		return { id: check.id, title: check.title, verdict: 'pass', reason: `As a client should: ${check.should[0]!.toLowerCase()}${check.should.slice(1)}`, findings, fix: null, clientId, evidence };
 	}
 	const reason = findings.map((f, i) => (i === 0 ? f[0]!.toUpperCase() + f.slice(1) : f)).join('; ');
-	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: check.fix, clientId, evidence };
+	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings), clientId, evidence };
 }
 
 /** Any failure fails the run; so does a check that could not run (it proves nothing). */

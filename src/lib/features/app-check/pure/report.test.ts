@@ -75,6 +75,8 @@ describe('the app check\'s reports', () => {
 		expect(markdown).toContain(`- Callback: \`http://localhost:4000/auth/callback?code=${MASK}\``);
 		expect(markdown).toContain('```\nat OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)\n```');
 		expect(markdown).toContain('*Fix:* Handle invalid_grant.');
+		// Each check says what it requires to pass.
+		expect(markdown).toContain("*To pass, it requires:*\n\n- the code exchanged at /oauth/token\n- a page of the app's own: never a 5xx, never a framework's default error page, no stack trace\n");
 	});
 
 	it('hides a secret the app printed under a name of its own, in every output, without knowing its value', () => {

@@ -4,7 +4,7 @@
  */
 import { mdCode, mdFence, mdProse, mdText } from '$lib/markdown';
 import { textTable } from '../../scenarios/pure';
-import { findAppCheck } from './checks';
+import { findAppCheck, requirements } from './checks';
 import { redact, type AppCheckEvidence } from './evidence';
 import type { AppCheckResult, AppCheckVerdict } from './judge';
 
@@ -80,7 +80,8 @@ function evidenceLines(result: AppCheckResult): string[] {
 		...e.user.hops.map((hop) => `page: ${hop.status ?? '—'} ${hop.url} (${hop.where})`),
 		...e.user.stackTrace.map((l) => `stack: ${l}`),
 		...e.user.blocked.map((b) => `blocked: ${b}`),
-		...(e.rule ? [`sandbox rule ${e.rule.outcome}: ${e.rule.used === null ? 'unknown' : e.rule.used ? 'applied' : 'not applied'}`] : [])
+		...(e.rule ? [`sandbox rule ${e.rule.outcome}: ${e.rule.used === null ? 'unknown' : e.rule.used ? 'applied' : 'not applied'}`] : []),
+		...(e.server.diagnosis ? [`diagnosis: ${e.server.diagnosis.what} ${e.server.diagnosis.cause}`] : [])
 	];
 }
 
@@ -124,7 +125,9 @@ export function formatAppCheckMarkdown(results: readonly AppCheckResult[], info:
 		const lines = [
 			`### ${mdText(r.title)} (${mdCode(r.id)}): ${verdictLabel(r.verdict)}`,
 			'',
-			...(check ? [`*How:* ${mdProse(check.how)}`, '', `*A client should:* ${mdProse(check.should)}`, ''] : []),
+			...(check
+				? [`*How:* ${mdProse(check.how)}`, '', `*A client should:* ${mdProse(check.should)}`, '', '*To pass, it requires:*', '', ...requirements(check).map((rule) => `- ${mdProse(rule)}`), '']
+				: []),
 			`*Verdict:* ${mdProse(r.reason)}`,
 			...(r.fix ? ['', `*Fix:* ${mdProse(r.fix)}`] : []),
 			''

@@ -28,11 +28,11 @@ interface Exchange {
 	keys: { clientId?: string; presented?: string; issued?: string[] };
 }
 
-function record(value: unknown): Record<string, unknown> {
+export function record(value: unknown): Record<string, unknown> {
 	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : null);
+export const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 function readEntry(raw: LogEntryLike): Exchange {
 	const entry = record(raw.entry);

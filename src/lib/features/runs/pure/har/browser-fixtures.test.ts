@@ -36,7 +36,7 @@ const EXPECTED: Record<string, { flags: string[]; callback: string; first?: { ca
 	good: { flags: [], callback: 'success' },
 	reload: { flags: ['callback-failed', 'code-arrived-again'], callback: 'error', first: { causeId: 'used', text: /answered 500/ } },
 	'redirect-next': { flags: ['callback-failed'], callback: 'error', first: { causeId: 'redirect-mismatch', text: /naming `invalid_grant`/ } },
-	'cancel-loop': { flags: ['cancel-loop'], callback: 'cancel', first: { text: /passport-oauth2 treats a redirect with neither `code` nor `error`/ } },
+	'cancel-loop': { flags: ['cancel-loop'], callback: 'cancel', first: { text: /the callback route treats a redirect without `code` as "not signed in yet"/ } },
 	state: { flags: ['callback-failed', 'state-parameter'], callback: 'error', first: { text: /Unable to verify authorization request state/ } }
 };
 

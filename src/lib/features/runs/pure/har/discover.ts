@@ -5,6 +5,7 @@
  */
 import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
+import { isNotOfTheFlow } from '$lib/flow/noise';
 import { stepOfRequest } from '$lib/flow/steps';
 import { headerValue } from '$lib/http/headers';
 
@@ -68,7 +69,7 @@ interface Arrival {
 function arrivals(entries: HarEntry[], redirectPart: string): Arrival[] {
 	const indexed = entries.map((entry, index) => ({ entry, index }));
 	const direct = indexed
-		.filter(({ entry }) => registeredPart(entry.request.url) === redirectPart)
+		.filter(({ entry }) => registeredPart(entry.request.url) === redirectPart && !isNotOfTheFlow(entry.request.url))
 		.map(({ entry, index }) => ({
 			index,
 			url: entry.request.url,

@@ -139,3 +139,17 @@ describe('harStreamToRun: bad files', () => {
 		expect(result).toEqual({ ok: false, tooLarge: true, message: expect.stringMatching(/^The file is more than 2 MB; at most 2 MB can be imported\. Record a shorter HAR/) });
 	});
 });
+
+describe('a HAR of a Flask app with its debugger on', () => {
+	it('keeps the crash as the callback: the debugger\'s files fetched at the callback\'s path are no arrivals', async () => {
+		const at = (s: number) => ({ startedDateTime: `2026-03-02T09:00:${String(s).padStart(2, '0')}.000Z` });
+		const entries = [
+			entry(LINK, '', at(0)),
+			entry('https://shop.example.com/cb?code=c-1', 'Traceback (most recent call last):', { ...at(5), response: { ...entry('', '').response, status: 500 } }),
+			...['debugger.js', 'style.css', 'less.png', 'more.png', 'console.png'].map((f, i) => entry(`https://shop.example.com/cb?__debugger__=yes&cmd=resource&f=${f}`, '/* file */', at(6 + i)))
+		];
+		const result = await harStreamToRun(pieces(har(entries), 4096), OPTIONS);
+		expect(result.ok && result.run.callback?.url).toBe('https://shop.example.com/cb?code=c-1');
+		expect(result.ok && result.run.exchanges.filter((e) => e.step === 'authorise').map((e) => e.request.url)).toEqual(['https://shop.example.com/cb?code=c-1']);
+	});
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { diagnoseServer, libraryOf } from './engine';
+import type { LogEntryLike } from './sandbox-log';
+
+const AUTH = 'http://localhost:4174';
+const API = 'http://localhost:4175';
+const REDIRECT = 'http://localhost:3000/auth/callback';
+const M = '••••••';
+
+let id = 100;
+let second = 0;
+/** A log entry as GET /sandbox/log answers it: masked values, the correlation keys' digests. */
+function logged(host: 'authorisation' | 'accounts', method: string, url: string, status: number, extra: { body?: string; answer?: string; location?: string; headers?: [string, string][]; keys?: object } = {}): LogEntryLike {
+	return {
+		id: id++,
+		host,
+		entry: {
+			ref: `r${id}`,
+			host,
+			sandboxAt: `2030-01-01T10:00:${String(second++).padStart(2, '0')}.000Z`,
+			durationMs: 3,
+			request: { method, url, headers: (extra.headers ?? []).map(([name, value]) => ({ name, value })), body: extra.body ?? null },
+			response: { status, statusText: '', headers: extra.location ? [{ name: 'Location', value: extra.location }] : [], body: extra.answer ?? '', truncated: false },
+			keys: extra.keys ?? {}
+		}
+	};
+}
+
+/** The sign-in of the check: link, pages, consent with the redirect, then what the app's server sent. */
+function signIn(exchangeRedirect: string, tokenStatus: number, answer: string, userAgent = 'shop/1.0'): LogEntryLike[] {
+	const link = `${AUTH}/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
+	return [
+		logged('authorisation', 'GET', link, 303, { location: '/flow/F1', keys: { clientId: 'shop', authFlow: 'f' } }),
+		logged('authorisation', 'POST', `${AUTH}/flow/F1/login`, 303, { location: '/flow/F1', keys: { authFlow: 'f' } }),
+		logged('authorisation', 'POST', `${AUTH}/flow/F1/consent`, 303, { location: `${REDIRECT}?code=${M}abcd`, keys: { authFlow: 'f', code: 'c' } }),
+		logged('accounts', 'POST', `${API}/oauth/token`, tokenStatus, {
+			body: `grant_type=authorization_code&code=${M}abcd&client_id=shop&client_secret=${M}&redirect_uri=${encodeURIComponent(exchangeRedirect)}`,
+			headers: [['User-Agent', userAgent], ['Content-Type', 'application/x-www-form-urlencoded']],
+			answer,
+			keys: { clientId: 'shop', code: 'c', ...(tokenStatus === 200 ? { issued: ['t'] } : {}) }
+		})
+	];
+}
+
+describe('the app check\'s server side, from the flow engine', () => {
+	it('names the exact difference of a redirect_uri that differs at the exchange, as the live page does', () => {
+		const log = signIn('http://localhost:3000/callback', 400, '{"error":"invalid_grant","error_description":"The redirect_uri does not match"}');
+		const diagnosis = diagnoseServer(log, 'shop', 0, null);
+		expect(diagnosis?.step).toBe('token');
+		expect(diagnosis?.cause).toContain("sends a `redirect_uri` that differs from the link's: its path is `/auth/callback` in the link but `/callback` here");
+		expect(diagnosis?.fix).not.toMatch(/check the client id, secret and redirect_uri/);
+	});
+
+	it('leaves out the answer the check\'s own rule produced: that is no fault of the app', () => {
+		const log = signIn(REDIRECT, 401, '{"error":"invalid_client","error_description":"Client authentication failed"}');
+		expect(diagnoseServer(log, 'shop', 0, 'token-invalid-client')).toBeNull();
+		expect(diagnoseServer(log, 'shop', 0, null)?.step).toBe('token');
+	});
+
+	it('reads passport-oauth2 from its requests\' User-Agent, and nothing from another stack\'s', () => {
+		expect(libraryOf(signIn(REDIRECT, 200, '{"access_token":"x"}', 'Node-oauth'), 'shop')).toBe('passport-oauth2');
+		expect(libraryOf(signIn(REDIRECT, 200, '{"access_token":"x"}', 'python-requests/2.31.0'), 'shop')).toBeNull();
+	});
+});
