@@ -18,7 +18,7 @@ import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
 import { appCheckSummary } from '$lib/features/app-check/pure/report';
 import type { AppCheckStreamLine } from '$lib/features/app-check/pure/stream';
 import { config } from '../../platform/config';
-import { sessionWorkspaceOf } from '../walk';
+import { sessionWorkspaceOf } from '../../platform/explorer-session';
 import { ndjsonResponse } from '../../platform/streams/ndjson';
 import { clientAddress, clientScope } from '../sandbox-admin';
 import { APP_CHECK_TIME_LIMIT_MS, runAppCheck } from './driver';

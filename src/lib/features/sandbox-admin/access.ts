@@ -14,7 +14,7 @@ import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import type { Registration } from '$lib/flow/link/lint';
 import { config } from '../../platform/config';
-import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../walk';
+import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../../platform/explorer-session';
 import { errorFor, errorResponse } from '../../platform/errors';
 
 /**

@@ -24,7 +24,7 @@ vi.mock('../../platform/config', async (importOriginal) => ({
 
 const { changeOutcomeRules, outcomeRulesFor } = await import('./outcome-rules');
 const { createSessionWorkspace } = await import('./workspace-session');
-const { sessionWorkspaceOf } = await import('../walk/explorer');
+const { sessionWorkspaceOf } = await import('../../platform/explorer-session');
 
 afterAll(() => store.close());
 

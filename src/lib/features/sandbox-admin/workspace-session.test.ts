@@ -22,7 +22,8 @@ vi.mock('../../platform/config', async (importOriginal) => ({
 }));
 
 const { createSessionWorkspace, joinWorkspace, leaveWorkspace, returnPath, shareUrl, workspaceSwitcher } = await import('./workspace-session');
-const { sessionWorkspaceOf, loadWalkPage } = await import('../walk/explorer');
+const { sessionWorkspaceOf } = await import('../../platform/explorer-session');
+const { loadWalkPage } = await import('../walk/explorer');
 const { panelWorkspace } = await import('./access');
 
 afterAll(() => store.close());
