@@ -48,7 +48,6 @@ const refuse = (status: number, message: string, headers: Record<string, string>
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
 	const scope = await clientScope(event, clientId);
-	if (!scope.ok) return refuse(scope.status, scope.message);
 	const { client } = scope;
 	if (scope.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
 	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {
