@@ -157,11 +157,17 @@ test.describe('6. a link never changes shared state', () => {
 	test('/scenarios?run={id} points at the scenario without running it; a click runs it', async ({ page }) => {
 		await fetch(`${ACCOUNTS_HOST}/sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 		expect(Math.abs(await sandboxClockAheadMs())).toBeLessThan(10_000);
+		const runnerCalls: string[] = [];
+		page.on('request', (request) => {
+			if (new URL(request.url()).pathname.startsWith('/api/scenarios/')) runnerCalls.push(request.url());
+		});
 		await page.goto('/scenarios?run=me-token-expired');
 		const scenario = page.getByTestId('scenario-me-token-expired');
 		const runButton = scenario.getByRole('button', { name: /^Run / });
 		await expect(runButton).toBeFocused();
-		await page.waitForTimeout(1500);
+		// Once the page has loaded and gone quiet, a run the link had started would have called the runner.
+		await page.waitForLoadState('networkidle');
+		expect(runnerCalls, 'calls to the scenario runner after following the link').toEqual([]);
 		await expect(page.getByTestId('scenario-step')).toHaveCount(0);
 		expect(Math.abs(await sandboxClockAheadMs()), 'the sandbox clock after following the link').toBeLessThan(10_000);
 
@@ -192,8 +198,10 @@ test.describe('7. framing', () => {
 			res.end(`<!doctype html><title>framer</title><iframe id="victim" src="${EXPLORER}/sandbox" width="800" height="600"></iframe>`);
 		});
 		try {
-			await page.goto(`http://127.0.0.1:${HOSTILE_PORT}/`);
-			await page.waitForTimeout(2000);
+			// The frame's own answer arrived, and the framer's load event waits for its frame to load (or be refused).
+			const framed = page.waitForResponse(`${EXPLORER}/sandbox`);
+			await page.goto(`http://127.0.0.1:${HOSTILE_PORT}/`, { waitUntil: 'load' });
+			await framed;
 			const frame = page.frames().find((f) => f !== page.mainFrame());
 			const framedHeading = frame ? await frame.getByRole('heading', { name: 'Sandbox control panel' }).count().catch(() => 0) : 0;
 			expect(framedHeading).toBe(0);
@@ -225,7 +233,8 @@ test.describe('9. malformed requests', () => {
 		test.setTimeout(90_000);
 		const port = EXTRA_EXPLORER_PORTS.logFlood;
 		await withExplorer(port, {}, async (server) => {
-			await new Promise((r) => setTimeout(r, 300));
+			// Its start-up lines are read: what follows is the flood's.
+			await expect.poll(() => server.output()).toMatch(/SSO Flow Explorer[\s\S]*Listening on|Listening on[\s\S]*SSO Flow Explorer/);
 			const before = server.output().length;
 			const targets = [
 				{ port, path: '/x/%ZZ' },
@@ -241,7 +250,9 @@ test.describe('9. malformed requests', () => {
 					expect(answer.status, `${target.port}${target.path}`).toBeLessThan(500);
 				}
 			}
-			await new Promise((r) => setTimeout(r, 300));
+			// Everything it wrote is read once it has exited.
+			server.process.kill('SIGTERM');
+			await server.exited;
 			const written = server.output().slice(before);
 			expect(written).not.toContain('    at ');
 			expect(written.length, written.slice(0, 2000)).toBeLessThanOrEqual(200 * targets.length * 100);

@@ -5,9 +5,12 @@ import { testConfig } from '../../platform/test-config';
 const runs: { resolve: () => void; signal: AbortSignal }[] = [];
 const SECRET = 'app-secret+/= 41';
 vi.mock('../sandbox-admin/access', () => ({
-	clientScope: async (_event: unknown, id: string) => (id === 'app' ? { ok: true, workspace: {}, client: { client_id: id, client_secret: SECRET }, readOnly: false } : { ok: false, status: 404, message: 'No client' })
+	clientScope: async (_event: unknown, id: string) => {
+		if (id !== 'app') throw (await import('../../platform/errors')).notFound('No client');
+		return { workspace: {}, client: { client_id: id, client_secret: SECRET }, readOnly: false };
+	}
 }));
-vi.mock('../walk/explorer', () => ({ sessionWorkspaceOf: async () => ({ workspace: null, member: { key: 'workspace-key' } }) }));
+vi.mock('../../platform/explorer-session', () => ({ sessionWorkspaceOf: async () => ({ workspace: null, member: { key: 'workspace-key' } }) }));
 vi.mock('../../platform/config', async (importOriginal) => ({ ...(await importOriginal<typeof import('../../platform/config')>()), config: () => testConfig() }));
 /**
  * A run that ends when the test says, or when its signal aborts (as the driver's does), its one result quoting the

@@ -18,7 +18,7 @@ import { appCheckExitCode } from '$lib/features/app-check/pure/judge';
 import { appCheckSummary } from '$lib/features/app-check/pure/report';
 import type { AppCheckStreamLine } from '$lib/features/app-check/pure/stream';
 import { config } from '../../platform/config';
-import { sessionWorkspaceOf } from '../walk';
+import { sessionWorkspaceOf } from '../../platform/explorer-session';
 import { ndjsonResponse } from '../../platform/streams/ndjson';
 import { clientAddress, clientScope } from '../sandbox-admin';
 import { APP_CHECK_TIME_LIMIT_MS, runAppCheck } from './driver';
@@ -48,7 +48,6 @@ const refuse = (status: number, message: string, headers: Record<string, string>
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
 	const scope = await clientScope(event, clientId);
-	if (!scope.ok) return refuse(scope.status, scope.message);
 	const { client } = scope;
 	if (scope.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
 	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {

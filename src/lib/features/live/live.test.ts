@@ -91,10 +91,20 @@ describe('streams of one client', () => {
 		const { workspace, listeners } = watchedWorkspace();
 		const build = vi.fn(logEntry.entry.build);
 		const aborts = [new AbortController(), new AbortController(), new AbortController()];
-		const readers = await Promise.all(aborts.map(async (abort) => (await firstChunk(liveEventStream(workspace, client, abort.signal, always))).reader));
+		// Each stream checks its access at every push: once all three have after the arrival, its push is done.
+		let arrived = false;
+		let checked = 0;
+		let pushed = () => {};
+		const pushDone = new Promise<void>((resolve) => (pushed = resolve));
+		const access = async () => {
+			if (arrived && ++checked === aborts.length) pushed();
+			return true;
+		};
+		const readers = await Promise.all(aborts.map(async (abort) => (await firstChunk(liveEventStream(workspace, client, abort.signal, access))).reader));
 		expect(listeners.size).toBe(1);
+		arrived = true;
 		for (const listener of listeners) listener({ entry: { build } } as unknown as Parameters<LogListener>[0]);
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		await pushDone;
 		expect(build).toHaveBeenCalledTimes(1);
 		for (const abort of aborts) abort.abort();
 		expect(listeners.size).toBe(0);

@@ -54,6 +54,9 @@ function heldHar() {
 	};
 	const text = JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } });
 	let finish = () => {};
+	let read = () => {};
+	/** Resolves once the reader has taken the first part and asks for more. */
+	const reading = new Promise<void>((resolve) => (read = resolve));
 	const body = new ReadableStream<Uint8Array>({
 		start(controller) {
 			controller.enqueue(new TextEncoder().encode(text.slice(0, 40)));
@@ -61,9 +64,12 @@ function heldHar() {
 				controller.enqueue(new TextEncoder().encode(text.slice(40)));
 				controller.close();
 			};
+		},
+		pull() {
+			read();
 		}
 	});
-	return { body, finish: () => finish() };
+	return { body, reading, finish: () => finish() };
 }
 
 function evidenceEvent(id: string, body: ReadableStream<Uint8Array> | string, query = '?kind=har') {
@@ -81,7 +87,7 @@ describe('addEvidence', () => {
 		runs.save(run({ id: 'held', exchanges: [linkAt('00', 'x1')] }), {}, runOwner(SESSION));
 		const har = heldHar();
 		const adding = addEvidence(evidenceEvent('held', har.body));
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await har.reading;
 		// Meanwhile, the walk's next step saves the run again.
 		runs.save(run({ id: 'held', exchanges: [linkAt('00', 'x1'), linkAt('30', 'x2')] }), {}, runOwner(SESSION));
 		har.finish();

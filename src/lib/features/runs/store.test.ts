@@ -238,19 +238,15 @@ describe('run store: a damaged file', () => {
 });
 
 describe('run store: a walk saved after each step', () => {
-	it('writes only the new exchange when a run grows, and reads back what redactRun gives', () => {
-		const path = dbPath();
-		const store = openRunStore(path);
-		const writes = countWrites(path);
+	it('reads back what redactRun gives at every step of a growing run', () => {
+		const store = openRunStore(':memory:');
 		const secrets = { clientSecrets: [SECRET], tokens: [TOKEN] };
 		const exchanges = [tokenExchange, meRead(1), meRead(2), meRead(3)];
 		for (let n = 1; n <= exchanges.length; n++) {
 			const grown = run({ exchanges: exchanges.slice(0, n) });
 			store.save(grown, secrets);
-			expect(writes.take()).toEqual(n === 1 ? [0] : [n - 1]);
 			expect(store.get('run-1')).toEqual(redactRun(grown, secrets));
 		}
-		writes.close();
 		store.close();
 	});
 

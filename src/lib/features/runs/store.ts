@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/features/runs/pure/run';
 import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange, type RedactedRun } from '$lib/features/runs/pure/redact/redact';
-import { setRecent } from '$lib/recent';
 import type { Frozen } from '$lib/frozen';
 import { openCheckedDatabase } from '$lib/sqlite/open-checked';
 import { triageOf, type RunFilters, type RunTriage } from '$lib/features/runs/pure/triage';
@@ -30,8 +29,8 @@ export interface RunSummary {
 
 export interface RunStore {
 	/**
-	 * Redacts, then stores. Saving a run again writes only the exchanges whose redaction changed. Answers the
-	 * redacted run in pieces: `assembleRun` gives the run, when the caller needs it.
+	 * Redacts, then stores, the whole run again when it was saved before. Answers the redacted run in pieces:
+	 * `assembleRun` gives the run, when the caller needs it.
 	 */
 	save(run: Frozen<Run>, secrets: KnownSecrets, owner?: string | null): RedactedRun;
 	get(id: string): Run | undefined;
@@ -51,8 +50,8 @@ export interface RunStore {
 }
 
 /**
- * Version 2: each exchange of a run is a row of its own, so a walk that grows by a step writes its new exchange
- * (and any earlier one whose redaction changed) instead of the whole run again. Version 1 (user_version 0) kept
+ * Version 2: each exchange of a run is a row of its own, with its part of the outcome and of what a search
+ * matches. Version 1 (user_version 0) kept
  * each run as one JSON document; `migrate` converts it. Version 3 adds each run's owner (a digest of the session
  * that made it): a version 2 run gets none, so it is listed to nobody and stays reachable by its permalink.
  * Version 4 adds what the list triages by (triage.ts: the client, the verdict), worked out when a run is saved; a
@@ -145,27 +144,6 @@ function storedRunPieces(json: string): RedactedRun | undefined {
 
 const LIKE_SPECIALS = /[\\%_]/g;
 
-/** Runs whose exchange rows this store last wrote, most recently saved last: a walk's next save skips them. */
-const REMEMBERED_RUNS = 64;
-
-/** An exchange's row as written: what tells whether a new save must write it again. */
-interface ExchangeRow {
-	exchangeJson: string;
-	redactionsJson: string;
-}
-
-/** Each piece's row, made once: a piece is frozen, and the redaction of a growing run gives back the pieces it kept. */
-const rowOfPiece = new WeakMap<RedactedExchange, ExchangeRow>();
-
-function exchangeRow(piece: RedactedExchange): ExchangeRow {
-	let row = rowOfPiece.get(piece);
-	if (!row) {
-		row = { exchangeJson: JSON.stringify(piece.exchange), redactionsJson: JSON.stringify({ named: piece.named, searched: piece.searched }) };
-		rowOfPiece.set(piece, row);
-	}
-	return row;
-}
-
 type Statements = ReturnType<typeof prepareStatements>;
 
 function prepareStatements(db: Database.Database) {
@@ -198,8 +176,8 @@ function prepareStatements(db: Database.Database) {
 	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
 	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
 
-	/** Writes the pieces of `run`, skipping the exchanges whose row is already `previous` at the same place. */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, previous: readonly ExchangeRow[] | undefined, owner: string | null, triage: RunTriage | null): ExchangeRow[] => {
+	/** Writes the pieces of `run`, in place of what was stored under its id. */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null, triage: RunTriage | null): void => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -219,19 +197,16 @@ function prepareStatements(db: Database.Database) {
 			verdict: triage?.verdict ?? null,
 			verdictWhat: triage?.verdictWhat ?? null
 		});
-		if (!previous || previous.length > run.exchanges.length) removeExchangesFrom.run(head.id, previous ? run.exchanges.length : 0);
-		return run.exchanges.map((piece, seq) => {
-			const row = exchangeRow(piece);
-			const before = previous?.[seq];
-			if (before?.exchangeJson === row.exchangeJson && before.redactionsJson === row.redactionsJson) return row;
+		removeExchangesFrom.run(head.id, run.exchanges.length);
+		run.exchanges.forEach((piece, seq) => {
 			upsertExchange.run({
 				runId: head.id,
 				seq,
-				...row,
+				exchangeJson: JSON.stringify(piece.exchange),
+				redactionsJson: JSON.stringify({ named: piece.named, searched: piece.searched }),
 				outcome: exchangeOutcome(piece.exchange),
 				searchText: exchangeSearchText(piece.exchange)
 			});
-			return row;
 		});
 	});
 
@@ -243,7 +218,7 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
 	const pieces = storedRunPieces(json);
 	if (!pieces) return false;
 	try {
-		write(pieces, updatedAt, undefined, null, null); // its own savepoint: a failure leaves none of the run behind
+		write(pieces, updatedAt, null, null); // its own savepoint: a failure leaves none of the run behind
 		return true;
 	} catch {
 		return false;
@@ -329,20 +304,15 @@ export function openRunStore(path: string): RunStore {
 		return { clientId: null, verdict: 'warning', verdictWhat: 'This run could not be read; open it to see what is left of it.' };
 	}
 
-	/** The exchange rows last written for each run. */
-	const written = new Map<string, ExchangeRow[]>();
 	/** Runs saved with added evidence (a few ids: one per run a person joined evidence to). */
 	const withEvidence = new Set<string>();
 
 	return {
 		save(run, secrets, owner = null) {
 			const redacted = redactRunInParts(run, secrets);
-			const id = redacted.head.id;
-			const previous = written.get(id);
-			written.delete(id);
 			// The triage is of the run as stored: what its page diagnoses.
-			setRecent(written, id, write(redacted, new Date().toISOString(), previous, owner, triageOf(assembleRun(redacted))), REMEMBERED_RUNS);
-			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(id);
+			write(redacted, new Date().toISOString(), owner, triageOf(assembleRun(redacted)));
+			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
 		},
 		get: (id) => find(id)?.run,
@@ -360,7 +330,6 @@ export function openRunStore(path: string): RunStore {
 		},
 		hasAddedEvidence: (id) => withEvidence.has(id),
 		remove: (id) => {
-			written.delete(id);
 			withEvidence.delete(id);
 			return db.transaction(() => {
 				removeExchangesFrom.run(id, 0);

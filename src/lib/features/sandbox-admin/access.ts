@@ -14,8 +14,8 @@ import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import type { Registration } from '$lib/flow/link/lint';
 import { config } from '../../platform/config';
-import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../walk';
-import { errorFor, errorResponse } from '../../platform/errors';
+import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../../platform/explorer-session';
+import { errorResponse, forbidden, notFound, sandboxOff, type ExplorerError } from '../../platform/errors';
 
 /**
  * - `off`: SANDBOX_CONTROL_API=off.
@@ -74,20 +74,20 @@ export async function panelWorkspace(event: RequestEvent): Promise<{ workspace: 
 
 /**
  * The session's panel workspace and its client `clientId`, when the session may administer it (the client
- * scope of the outcome rules and the app check); else the status and message of the refusal. A client of another
+ * scope of the outcome rules and the app check); else throws the refusal (an ExplorerError). A client of another
  * workspace is answered as unknown.
  */
 export async function clientScope(
 	event: RequestEvent,
 	clientId: string
-): Promise<{ ok: true; workspace: SandboxWorkspace; client: SandboxClient; readOnly: boolean } | { ok: false; status: number; message: string }> {
+): Promise<{ workspace: SandboxWorkspace; client: SandboxClient; readOnly: boolean }> {
 	const access = await sandboxAdminAccess(event);
-	if (access !== 'allowed') return { ok: false, ...accessRefusal(access) };
+	if (access !== 'allowed') throw accessRefused(access);
 	const shown = await panelWorkspace(event);
-	if (!shown) return { ok: false, status: 409, message: 'The sandbox is off (SANDBOX=off).' };
+	if (!shown) throw sandboxOff('there are no clients to administer.');
 	const client = shown.workspace.getClient(clientId);
-	if (!client) return { ok: false, status: 404, message: `No client \`${clientId.slice(0, 100)}\` in your sandbox workspace.` };
-	return { ok: true, client, ...shown };
+	if (!client) throw notFound(`No client \`${clientId.slice(0, 100)}\` in your sandbox workspace.`);
+	return { client, ...shown };
 }
 
 /**
@@ -132,14 +132,14 @@ const isSandboxPath = (path: string) => path === '/sandbox' || path.startsWith('
 const isLoginDoor = (event: RequestEvent) =>
 	event.url.pathname === '/sandbox' && (event.request.method === 'GET' || (event.request.method === 'POST' && event.url.search === '?/login'));
 
-/** Why an access other than `allowed` refuses, as a status and a message a person can act on. */
-export function accessRefusal(access: Exclude<SandboxAdminAccess, 'allowed'>): { status: 403 | 404; message: string } {
-	if (access === 'off') return { status: 404, message: OFF_MESSAGE };
-	const message =
+/** Why an access other than `allowed` refuses, with a message a person can act on. */
+function accessRefused(access: Exclude<SandboxAdminAccess, 'allowed'>): ExplorerError {
+	if (access === 'off') return notFound(OFF_MESSAGE);
+	return forbidden(
 		access === 'token-needed'
 			? 'Sandbox administration needs the admin token: give it on the /sandbox page first.'
-			: 'Sandbox administration is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.';
-	return { status: 403, message };
+			: 'Sandbox administration is open to this machine only; the operator must set SANDBOX_ADMIN_TOKEN to allow it from elsewhere.'
+	);
 }
 
 /** Every request under /sandbox passes here (after the session hook). */
@@ -147,6 +147,5 @@ export const guardSandboxAdmin: Handle = async ({ event, resolve }) => {
 	if (!isSandboxPath(event.url.pathname)) return resolve(event);
 	const access = await sandboxAdminAccess(event);
 	if (access === 'allowed' || (access !== 'off' && isLoginDoor(event))) return resolve(event);
-	const { status, message } = accessRefusal(access);
-	return errorResponse(errorFor(status, message));
+	return errorResponse(accessRefused(access));
 };

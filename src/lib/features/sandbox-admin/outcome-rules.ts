@@ -11,9 +11,8 @@ import { OUTCOME_IDS } from '$lib/protocol';
 import { OutcomeBody } from '$lib/sandbox/accounts/control-schemas';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
 import type { OutcomeRulesView } from '$lib/view/outcome-rules';
+import { badRequest, forbidden } from '../../platform/errors';
 import { clientScope } from './access';
-
-export type OutcomeRulesAnswer = { ok: true; rules: OutcomeRulesView } | { ok: false; status: number; message: string };
 
 const READ_ONLY = 'The default workspace is read-only on this public sandbox: nothing was changed. Use your own workspace (one click, on the walk page) to set outcomes.';
 
@@ -23,33 +22,28 @@ const ChangeBody = z.union([
 	z.strictObject({ clear: z.union([z.literal(true), OutcomeBody.shape.outcome]) })
 ]);
 
-function refused(status: number, message: string): OutcomeRulesAnswer {
-	return { ok: false, status, message };
-}
-
 /** The client's rules in `workspace`, for a session already found to have access to it. */
 export function outcomeRulesView(workspace: SandboxWorkspace, clientId: string, readOnly: boolean): OutcomeRulesView {
 	const { pending, used } = workspace.outcomeRules(clientId);
 	return { clientId, pending: pending.map((rule) => ({ ...rule })), used: used.map((rule) => ({ ...rule })), readOnly };
 }
 
-/** The client's pending and used rules. */
-export async function outcomeRulesFor(event: RequestEvent, clientId: string): Promise<OutcomeRulesAnswer> {
+/** The client's pending and used rules; throws the refusal when the session may not administer the client. */
+export async function outcomeRulesFor(event: RequestEvent, clientId: string): Promise<OutcomeRulesView> {
 	const scope = await clientScope(event, clientId);
-	return scope.ok ? { ok: true, rules: outcomeRulesView(scope.workspace, clientId, scope.readOnly) } : scope;
+	return outcomeRulesView(scope.workspace, clientId, scope.readOnly);
 }
 
 /** Sets or clears rules from a request body (`{outcome}` or `{clear}`), then answers the client's rules. */
-export async function changeOutcomeRules(event: RequestEvent, clientId: string, body: unknown): Promise<OutcomeRulesAnswer> {
+export async function changeOutcomeRules(event: RequestEvent, clientId: string, body: unknown): Promise<OutcomeRulesView> {
 	const scope = await clientScope(event, clientId);
-	if (!scope.ok) return scope;
-	if (scope.readOnly) return refused(403, READ_ONLY);
+	if (scope.readOnly) throw forbidden(READ_ONLY);
 	const parsed = ChangeBody.safeParse(body);
 	if (!parsed.success) {
-		return refused(400, `Send {"outcome": id} to set a rule or {"clear": true} (or {"clear": id}) to remove pending ones; the outcomes are ${OUTCOME_IDS.join(', ')}.`);
+		throw badRequest(`Send {"outcome": id} to set a rule or {"clear": true} (or {"clear": id}) to remove pending ones; the outcomes are ${OUTCOME_IDS.join(', ')}.`);
 	}
 	const change = parsed.data;
 	if ('outcome' in change) scope.workspace.setOutcome(clientId, change.outcome);
 	else scope.workspace.clearOutcomes(clientId, change.clear === true ? undefined : change.clear);
-	return { ok: true, rules: outcomeRulesView(scope.workspace, clientId, false) };
+	return outcomeRulesView(scope.workspace, clientId, false);
 }

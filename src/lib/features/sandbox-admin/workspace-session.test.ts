@@ -22,7 +22,8 @@ vi.mock('../../platform/config', async (importOriginal) => ({
 }));
 
 const { createSessionWorkspace, joinWorkspace, leaveWorkspace, returnPath, shareUrl, workspaceSwitcher } = await import('./workspace-session');
-const { sessionWorkspaceOf, loadWalkPage } = await import('../walk/explorer');
+const { sessionWorkspaceOf } = await import('../../platform/explorer-session');
+const { loadWalkPage } = await import('../walk/explorer');
 const { panelWorkspace } = await import('./access');
 
 afterAll(() => store.close());
@@ -108,9 +109,13 @@ describe('a session of its own workspace', () => {
 		const event = eventFor(sessionId);
 		const { id } = await made(event);
 		const before = store.workspace(id)!.info().lastUsedMs;
-		await new Promise((resolve) => setTimeout(resolve, 5));
-		await sessionWorkspaceOf(sessionId);
-		expect(store.workspace(id)!.info().lastUsedMs).toBeGreaterThan(before);
+		vi.useFakeTimers({ toFake: ['Date'], now: before + 60_000 });
+		try {
+			await sessionWorkspaceOf(sessionId);
+		} finally {
+			vi.useRealTimers();
+		}
+		expect(store.workspace(id)!.info().lastUsedMs).toBe(before + 60_000);
 	});
 
 	it('cannot be made from another machine unless the sandbox is public, where the default workspace is read-only', async () => {

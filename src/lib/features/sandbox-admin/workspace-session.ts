@@ -1,7 +1,7 @@
 /**
  * An explorer session's own sandbox workspace: made in one click (with the demo fixtures copied in), joined by a
  * colleague through its share link, or left for the default workspace. The walk, the panel and the lesson then use
- * it (explorer.ts `sessionWorkspace`). The workspace's key lives in the server-side session; the only page that
+ * it (platform/explorer-session.ts `sessionWorkspace`). The workspace's key lives in the server-side session; the only page that
  * shows it is its member's own share box.
  *
  * Who may make one follows the control API: in public mode anyone, as a visitor with the one allowance per visitor
@@ -14,7 +14,7 @@ import { EVICTABLE_AFTER_IDLE_MS } from '$lib/sandbox/workspace-admission';
 import type { WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from '../../platform/config';
-import { sessionWorkspaceOf, switchWorkspace } from '../walk';
+import { sessionWorkspaceOf, switchWorkspace } from '../../platform/explorer-session';
 import { clientAddress, defaultAdminAccess } from './access';
 import { services } from '../../platform/services';
 

@@ -1,6 +1,7 @@
 /**
- * The glue between the explorer's routes and its server-side state: each person's session (the walk, where the
- * callback returns to, the lesson), the sandbox, and the configuration. Routes call these and stay thin.
+ * The walk's actions for the explorer's routes: each session's walk (where the callback returns to, the lesson),
+ * its steps, and the lesson. Routes call these and stay thin; the session's workspace is the platform's
+ * (platform/explorer-session.ts).
  */
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import { config } from '../../platform/config';
 import { targetRuleText } from '../../platform/outbound/allowlist';
 import { runOwner } from '../runs';
 import { clientWorkspace } from '../../platform/client-workspace';
+import { explorerSession, sessionWorkspace, type ExplorerSession } from '../../platform/explorer-session';
 import { walkClockWorkspace } from './walk-clock';
 import { services } from '../../platform/services';
 import { keepAddedEvidence } from '$lib/features/runs/pure';
@@ -34,25 +36,16 @@ import {
 import { stepBase, walkSecrets, walkStep, walkToRun, walkView, type StepBase } from './walk-view';
 import { badRequest, notFound, sandboxOff } from '../../platform/errors';
 
-export interface ExplorerSession {
+/** The walk's part of a person's session, beside what every feature knows of it (platform/explorer-session.ts). */
+interface WalkSession {
 	walk: Walk;
 	/** Where `/callback` sends the browser once it has recorded the redirect. */
 	returnTo: '/' | '/learn/cancel';
 	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
-	/** Whose the walk's saved runs are (run-access.ts); null for a visitor without a session, who saves nothing. */
+	/** Whose the walk's saved runs are (features/runs/access.ts); null for a visitor without a session, who saves nothing. */
 	owner: string | null;
-	/** Whether this session gave the sandbox's admin token (sandbox-admin.ts). */
-	sandboxAdmin: boolean;
-	/** The sandbox workspace this session made or joined (workspace-session.ts); null: the default workspace. */
-	workspace: SessionWorkspace | null;
-	/** The id of the workspace this session was in until it was removed, so the switcher says so; null once it makes, joins or leaves one. */
-	removedWorkspace: string | null;
-}
-
-/** A workspace's id and key: the key stays in the server-side session, shown only in its member's share box. */
-export interface SessionWorkspace {
-	id: string;
-	key: string;
+	/** The session's workspace, as the walk reaches it. */
+	explorer: ExplorerSession;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -82,90 +75,45 @@ function demoWalk(workspace: SandboxWorkspace | null): Walk {
 	});
 }
 
-/** The session's state; without a session (a first visit), a fresh one that is shown but not kept. */
-async function session(sessionId: string | undefined): Promise<ExplorerSession> {
-	const { sandbox } = await services();
-	const fresh = async (): Promise<ExplorerSession> => ({
-		walk: demoWalk(sandbox?.store ?? null),
+/** The walk of each session, made for the workspace the session was in (`switches`): a switch starts it again. */
+const walks = new WeakMap<ExplorerSession, { switches: number; session: WalkSession }>();
+
+/** The session's walk; without a session (a first visit), a fresh one that is shown but not kept. */
+async function session(sessionId: string | undefined): Promise<WalkSession> {
+	const explorer = await explorerSession(sessionId);
+	const kept = walks.get(explorer);
+	if (kept?.switches === explorer.switches) return kept.session;
+	const fresh: WalkSession = {
+		walk: demoWalk(await sessionWorkspace(explorer)),
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
-		sandboxAdmin: false,
-		workspace: null,
-		removedWorkspace: null
-	});
-	if (sessionId === undefined) return fresh();
-	const { sessions } = await services();
-	return sessions.data(sessionId, fresh);
-}
-
-export async function isSandboxAdmin(sessionId: string): Promise<boolean> {
-	return (await session(sessionId)).sandboxAdmin;
-}
-
-/** Remembers, for the session's life, that it gave the sandbox's admin token. */
-export async function grantSandboxAdmin(sessionId: string): Promise<void> {
-	(await session(sessionId)).sandboxAdmin = true;
-}
-
-/**
- * The workspace's view this session uses: the one it made or joined while that still exists (and its key still
- * opens it), else the default workspace; null when the sandbox is off.
- */
-export async function sessionWorkspace(s: ExplorerSession): Promise<SandboxWorkspace | null> {
-	const { sandbox } = await services();
-	if (!sandbox) return null;
-	if (s.workspace) {
-		const joined = sandbox.store.workspaceForKey(s.workspace.key);
-		if (joined?.id === s.workspace.id) {
-			// Using it in the explorer is using it: it does not expire, nor make room for others, while its member works.
-			joined.touch();
-			return joined;
-		}
-		// Removed (idle, to make room, or deleted): back to the default workspace, and the switcher says why.
-		s.removedWorkspace = s.workspace.id;
-		s.workspace = null;
-	}
-	return sandbox.store;
-}
-
-/** The session's workspace, for a session id (a visitor without a session uses the default workspace). */
-export async function sessionWorkspaceOf(
-	sessionId: string | undefined
-): Promise<{ workspace: SandboxWorkspace | null; member: SessionWorkspace | null; removed: string | null }> {
-	// A visitor without a session is in the default workspace: no need to build them a walk to say so.
-	if (sessionId === undefined) return { workspace: (await services()).sandbox?.store ?? null, member: null, removed: null };
-	const s = await session(sessionId);
-	const workspace = await sessionWorkspace(s);
-	return { workspace, member: s.workspace, removed: s.removedWorkspace };
-}
-
-/** Makes the session use the workspace (null: the default one); the walk starts again with that workspace's demo client. */
-export async function switchWorkspace(sessionId: string, member: SessionWorkspace | null): Promise<void> {
-	const s = await session(sessionId);
-	s.workspace = member;
-	s.removedWorkspace = null;
-	s.walk = demoWalk(await sessionWorkspace(s));
-	s.lesson = { cancel: null, authorise: null };
+		explorer
+	};
+	// Another request of the same session may have made it meanwhile: the first one made stays.
+	const made = walks.get(explorer);
+	if (made?.switches === explorer.switches) return made.session;
+	walks.set(explorer, { switches: explorer.switches, session: fresh });
+	return fresh;
 }
 
 /**
  * The sandbox workspace whose clock the session's walk is on: the one holding the walk's client (codes expire on
  * it) when the session may read it, else the session's own (walk-clock.ts); null off the sandbox.
  */
-async function sandboxClock(s: ExplorerSession): Promise<SandboxWorkspace | null> {
+async function sandboxClock(s: WalkSession): Promise<SandboxWorkspace | null> {
 	if (s.walk.target.kind !== 'sandbox') return null;
-	const [holder, own] = await Promise.all([clientWorkspace(s.walk.client.clientId), sessionWorkspace(s)]);
+	const [holder, own] = await Promise.all([clientWorkspace(s.walk.client.clientId), sessionWorkspace(s.explorer)]);
 	return holder && own ? walkClockWorkspace(holder, own) : null;
 }
 
 /** The sandbox's clock when the walk targets the sandbox, real time otherwise. */
-async function clockFor(s: ExplorerSession): Promise<() => Date> {
+async function clockFor(s: WalkSession): Promise<() => Date> {
 	const workspace = await sandboxClock(s);
 	return workspace ? () => workspace.now() : () => new Date();
 }
 
-async function sandboxNow(s: ExplorerSession): Promise<Date | null> {
+async function sandboxNow(s: WalkSession): Promise<Date | null> {
 	return (await sandboxClock(s))?.now() ?? null;
 }
 
@@ -173,12 +121,12 @@ async function sandboxNow(s: ExplorerSession): Promise<Date | null> {
 const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 0;
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
-async function view(s: ExplorerSession) {
+async function view(s: WalkSession) {
 	return { ...walkView(s.walk, await sandboxNow(s)), runId: runIdOf(s.walk) };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
-async function saveRun(s: ExplorerSession) {
+async function saveRun(s: WalkSession) {
 	const { walk, owner } = s;
 	if (!isRun(walk)) return;
 	const { runs } = await services();
@@ -226,7 +174,7 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 }
 
 /** A step's answer: what changed since `before` (see walkStep), which the page merges into the view it holds. */
-async function answer(s: ExplorerSession, before: StepBase, result: WalkResult = { ok: true }) {
+async function answer(s: WalkSession, before: StepBase, result: WalkResult = { ok: true }) {
 	if (!result.ok) throw badRequest(result.message);
 	await saveRun(s);
 	const step = walkStep(s.walk, await sandboxNow(s), before);
@@ -245,7 +193,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 	const before = stepBase(s.walk);
 	switch (action) {
 		case 'client':
-			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s))));
+			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s.explorer))));
 		case 'start': {
 			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';
@@ -263,7 +211,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 			return json({ value });
 		}
 		case 'reset':
-			s.walk = demoWalk(await sessionWorkspace(s));
+			s.walk = demoWalk(await sessionWorkspace(s.explorer));
 			return answer(s, before);
 		case 'view':
 			return json({ view: await view(s) });
@@ -288,7 +236,7 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 		return json({ ok: true });
 	}
 	if (!(await services()).sandbox) throw sandboxOff('the lesson needs it.');
-	s.walk = demoWalk(await sessionWorkspace(s));
+	s.walk = demoWalk(await sessionWorkspace(s.explorer));
 	const c = s.walk.client;
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);

@@ -1,13 +1,12 @@
 import { json } from '@sveltejs/kit';
-import { changeOutcomeRules, outcomeRulesFor, type OutcomeRulesAnswer } from '$lib/features/sandbox-admin/outcome-rules';
-import { apiRoute, badRequest, errorFor, errorResponse } from '$lib/platform/errors';
+import { changeOutcomeRules, outcomeRulesFor } from '$lib/features/sandbox-admin/outcome-rules';
+import { apiRoute, badRequest } from '$lib/platform/errors';
+import type { OutcomeRulesView } from '$lib/view/outcome-rules';
 import type { RequestHandler } from './$types';
 
 const headers = { 'cache-control': 'no-store' };
 
-function answer(result: OutcomeRulesAnswer): Response {
-	return result.ok ? json({ rules: result.rules }, { headers }) : errorResponse(errorFor(result.status, result.message), headers);
-}
+const answer = (rules: OutcomeRulesView) => json({ rules }, { headers });
 
 /** The client's outcome rules, pending and used (reads only). */
 export const GET: RequestHandler = apiRoute(async (event) => answer(await outcomeRulesFor(event, event.params.client)));

@@ -8,8 +8,7 @@ import { WHAT } from './redact-name';
 import type { Redaction, Run } from '../run';
 
 /**
- * One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`). Frozen: the
- * redaction of a run that grows gives back the same piece for an exchange it did not redact again.
+ * One exchange of a redacted run, with what its redaction found in each pass (see `assembleRun`); read-only.
  */
 export type RedactedExchange = Frozen<{
 	exchange: RecordedExchange;
