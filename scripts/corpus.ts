@@ -15,7 +15,7 @@ import { CASES, caseName, type CorpusCase } from '../tests/corpus/cases';
 import { CHANNELS, runChannel, type Channel, type Told } from './corpus/channels';
 import { grade, regressions, type Grade, type Matrix } from './corpus/grade';
 import { runJourney } from './corpus/journey';
-import { missingToolchains, startApp } from './corpus/run-app';
+import { buildApps, missingToolchains, startApp } from './corpus/run-app';
 import { formatMatrix, type CaseResult } from './corpus/table';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -80,6 +80,7 @@ async function main(): Promise<number> {
 		console.error(`The corpus cannot run: missing ${missing.join('; ')}. .ci/run installs them.`);
 		return 2;
 	}
+	buildApps(cases.map((c) => c.app));
 	const sandbox = await startSandbox({ hostname: '127.0.0.1' });
 	const browser = await chromium.launch({ executablePath: CHROMIUM });
 	const matrix: Matrix = {};

@@ -40,10 +40,11 @@ export interface Evidence {
 
 function told(presented: ReturnType<typeof presentRun>): Told {
 	const { verdict, flags, annotations } = presented;
-	const rows = annotations.exchanges.flatMap((a) => (a ? [a] : []));
+	// An exchange's row counts as a finding when it failed or has problems; a success's description is no finding.
+	const rows = annotations.exchanges.flatMap((a) => (a && (a.outcome === 'error' || a.outcome === 'transport' || (a.problems?.length ?? 0) > 0) ? [a] : []));
 	return {
 		verdict: { severity: verdict.severity, what: verdict.what, cause: verdict.cause, fix: verdict.fix, row: verdict.reference?.kind === 'row' ? verdict.reference.rowId : null },
-		findings: [...flags.map((f) => `${f.message} ${f.fix}`), ...rows.map((a) => JSON.stringify(a))]
+		findings: [...flags.map((f) => `${f.message} ${f.fix}`), ...rows.map((a) => [a.title, a.summary, a.rowId ?? '', a.fix ?? '', ...(a.problems ?? [])].join(' '))]
 	};
 }
 

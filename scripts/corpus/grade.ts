@@ -20,9 +20,10 @@ export function grade(c: CorpusCase, told: Told | null): Grade {
 	const { verdict } = told;
 	const flagged = verdict.severity === 'error' || verdict.severity === 'warning';
 	if (c.expect === null) return flagged ? 'false-alarm' : 'right';
-	const causeText = `${verdict.what} ${verdict.cause} ${verdict.row ?? ''}`;
-	const cause = flagged && any(c.expect.cause, causeText);
-	const fix = flagged && any(c.expect.fix, verdict.fix);
+	// "Nothing to fix" (or a cancel) on a bug is a miss, whatever a secondary finding says.
+	if (!flagged) return 'missed';
+	const cause = any(c.expect.cause, `${verdict.what} ${verdict.cause} ${verdict.row ?? ''}`);
+	const fix = any(c.expect.fix, verdict.fix);
 	if (cause && fix) return 'right';
 	if (cause || fix || told.findings.some((f) => any(c.expect!.cause, f))) return 'partly';
 	return 'missed';

@@ -18,8 +18,8 @@ export interface JourneyResult {
 	finalText: string;
 }
 
-/** The sandbox's sign-in steps until Authorise or Cancel is clicked; stops on a page that is none of them (an error). */
-async function decide(page: Page, login: string, decision: Journey['decision']): Promise<void> {
+/** The sandbox's sign-in steps until Authorise or Cancel is clicked (true); false on a page that is none of them (an error, 7.1). */
+async function decide(page: Page, login: string, decision: Journey['decision']): Promise<boolean> {
 	for (let step = 0; step < 4; step++) {
 		const kind = await page.locator('main[data-page]').getAttribute('data-page', { timeout: WAIT_MS }).catch(() => null);
 		if (kind === 'login') {
@@ -30,12 +30,13 @@ async function decide(page: Page, login: string, decision: Journey['decision']):
 			await page.getByRole('button', { name: 'Submit proof' }).click();
 		} else if (kind === 'consent') {
 			await page.getByRole('button', { name: decision === 'authorise' ? 'Authorise' : 'Cancel' }).click();
-			return;
+			return true;
 		} else {
-			return;
+			return false;
 		}
 		await page.waitForLoadState('domcontentloaded');
 	}
+	return false;
 }
 
 export async function runJourney(browser: Browser, journey: Journey, app: { origin: string; callbackUrl: string }, authUrl: string): Promise<JourneyResult> {
@@ -51,17 +52,15 @@ export async function runJourney(browser: Browser, journey: Journey, app: { orig
 			if (request.url().startsWith(app.callbackUrl)) callbacks.push(request.url());
 		});
 		await page.goto(`${app.origin}/login`);
-		if (new URL(page.url()).origin === authUrl) await decide(page, journey.login ?? 'student@example.com', journey.decision);
-		await page
-			.waitForURL((url) => url.origin === app.origin || linkArrivals >= 2 || (url.origin === authUrl && !url.pathname.startsWith('/sso/')), { timeout: WAIT_MS })
-			.catch(() => undefined);
+		const decided = new URL(page.url()).origin === authUrl && (await decide(page, journey.login ?? 'student@example.com', journey.decision));
+		if (decided) await page.waitForURL((url) => url.origin === app.origin || linkArrivals >= 2, { timeout: WAIT_MS }).catch(() => undefined);
 		await page.waitForLoadState('load').catch(() => undefined);
 		if (journey.reload && callbacks[0]) {
 			await page.waitForTimeout(300);
 			await page.goto(callbacks[0]).catch(() => undefined);
 		}
-		// The last page's body must be in the HAR before the context closes.
-		await page.waitForTimeout(300);
+		// The page's own requests (a single-page app's API calls) and the last body must be in the HAR before it closes.
+		await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
 		const finalText = await page.locator('body').innerText().catch(() => '');
 		return { harPath, finalUrl: page.url(), finalText };
 	} finally {

@@ -1,6 +1,6 @@
 /** Starts one corpus app as its own process and waits until it answers; a missing toolchain throws, naming the install. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { APPS, type AppId } from '../../tests/corpus/apps';
+import { APPS, type AppId, type CorpusApp } from '../../tests/corpus/apps';
 
 export interface RunningApp {
 	origin: string;
@@ -35,7 +35,7 @@ async function answers(origin: string): Promise<boolean> {
 }
 
 export async function startApp(appId: AppId, settings: AppSettings): Promise<RunningApp> {
-	const app = APPS[appId];
+	const app: CorpusApp = APPS[appId];
 	const base: Record<string, string> = {
 		AUTH_URL: settings.authUrl,
 		ACCOUNTS_URL: settings.accountsUrl,
@@ -44,7 +44,7 @@ export async function startApp(appId: AppId, settings: AppSettings): Promise<Run
 		PORT: String(settings.port),
 		BUG: settings.bug
 	};
-	const env = { ...process.env, ...base, ...('env' in app ? app.env(settings.bug, base) : {}) };
+	const env = { ...process.env, ...base, ...app.env?.(settings.bug, base) };
 	const [command, ...args] = app.command.map((part) => part.replace('${PORT}', String(settings.port)));
 	const child: ChildProcess = spawn(command!, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	let output = '';
@@ -68,4 +68,15 @@ export async function startApp(appId: AppId, settings: AppSettings): Promise<Run
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 	return { origin, callbackUrl: `${origin}${app.callbackPath}`, output: () => output, stop };
+}
+
+/** Builds the apps that need it (once per run); a failed build throws with the compiler's output. */
+export function buildApps(appIds: readonly AppId[]): void {
+	for (const id of new Set(appIds)) {
+		const app: CorpusApp = APPS[id];
+		if (!app.build) continue;
+		const [command, ...args] = app.build;
+		const result = spawnSync(command!, args, { encoding: 'utf8' });
+		if (result.status !== 0) throw new Error(`Building ${id} failed (${app.build.join(' ')}):\n${result.stdout}${result.stderr}`);
+	}
 }

@@ -11,6 +11,8 @@ export interface CorpusApp {
 	library: string;
 	/** The programs it needs on the PATH; a missing one fails the run, naming what to install. */
 	toolchain: { command: string; install: string }[];
+	/** A command run once before its cases, from the repository's root (a compiled app's build). */
+	build?: string[];
 	/** The command that starts it, from the repository's root. */
 	command: string[];
 	/** Its callback's path, registered as http://localhost:PORT{callbackPath}. */
@@ -20,7 +22,7 @@ export interface CorpusApp {
 }
 
 const NODE = { command: 'node', install: 'Node.js 20.19 or later' };
-const PYTHON = { command: 'python3', install: 'apt-get install python3-flask python3-requests python3-authlib python3-requests-oauthlib python3-httpx' };
+const PYTHON = { command: '/usr/bin/python3', install: 'apt-get install python3-flask python3-requests python3-authlib python3-requests-oauthlib python3-httpx' };
 const PHP = { command: 'php', install: 'apt-get install php-cli php-curl' };
 const GO = { command: 'go', install: 'apt-get install golang-go golang-golang-x-oauth2-dev' };
 const RUBY = { command: 'ruby', install: 'apt-get install ruby ruby-omniauth-oauth2 ruby-sinatra ruby-webrick' };
@@ -42,9 +44,19 @@ export const APPS = {
 			...(bug === 'redirect-next-dropped' ? { REDIRECT_NEXT: '1' } : {})
 		})
 	},
-	'python-requests': { stack: 'python', library: 'Flask + requests', toolchain: [PYTHON], command: ['python3', 'tests/corpus/apps/python-requests/app.py'], callbackPath: '/callback' },
+	'python-requests': { stack: 'python', library: 'Flask + requests', toolchain: [PYTHON], command: ['/usr/bin/python3', 'tests/corpus/apps/python-requests/app.py'], callbackPath: '/callback' },
 	'php-curl': { stack: 'php', library: 'PHP curl', toolchain: [PHP], command: ['php', '-S', 'localhost:${PORT}', 'tests/corpus/apps/php-curl/index.php'], callbackPath: '/callback' },
-	'go-oauth2': { stack: 'go', library: 'golang.org/x/oauth2', toolchain: [GO], command: ['go', 'run', 'tests/corpus/apps/go-oauth2/main.go'], callbackPath: '/callback', env: () => ({ GOPATH: '/usr/share/gocode', GO111MODULE: 'off', GOFLAGS: '' }) }
+	'go-oauth2': {
+		stack: 'go',
+		library: 'golang.org/x/oauth2',
+		toolchain: [GO],
+		build: ['env', 'GOPATH=/usr/share/gocode', 'GO111MODULE=off', 'go', 'build', '-o', 'tests/corpus/.build/go-oauth2', './tests/corpus/apps/go-oauth2'],
+		command: ['tests/corpus/.build/go-oauth2'],
+		callbackPath: '/callback'
+	},
+	'node-spa': { stack: 'node', library: 'single-page app + its own API (fetch)', toolchain: [NODE], command: ['node', 'tests/corpus/apps/node-spa/app.mjs'], callbackPath: '/callback' },
+	'ruby-omniauth': { stack: 'ruby', library: 'Sinatra + omniauth-oauth2', toolchain: [RUBY], command: ['ruby', 'tests/corpus/apps/ruby-omniauth/app.rb'], callbackPath: '/auth/sso/callback' },
+	'python-authlib': { stack: 'python', library: 'Flask + Authlib', toolchain: [PYTHON], command: ['/usr/bin/python3', 'tests/corpus/apps/python-authlib/app.py'], callbackPath: '/callback' }
 } satisfies Record<string, CorpusApp>;
 
 export type AppId = keyof typeof APPS;

@@ -50,7 +50,8 @@ const STATE = /\bstate\b/i;
 const CANCEL = /cancel|no code|without (a )?code|declin/i;
 const USER_AGENT = /user-agent/i;
 const GROUP_KEY = /\bgroup\b.*key|key.*\bgroup\b|`group`/i;
-const CRASH_AFTER_ME = /me\.json.*(succeeded|200|answered)|handl|your app('s)? (code|callback)|callback page/i;
+const EMPTY = /empty|no (active )?verification|verifications/i;
+const ME_401 = /401|token.*(invalid|not accepted|refused)/i;
 
 export const CASES: CorpusCase[] = [
 	// node:http + fetch
@@ -101,7 +102,7 @@ export const CASES: CorpusCase[] = [
 		journey: SIGN_IN,
 		cause: 'The token request is sent as a JSON body, which the token endpoint does not read.',
 		fix: 'Send the parameters in the query string (or a form body), not JSON.',
-		expect: { cause: [/json/i], fix: [/query|form/i] }
+		expect: { cause: [/JSON body|as JSON|in JSON|application\/json|content-type/i], fix: [/query|form/i] }
 	},
 	{
 		app: 'node-fetch',
@@ -117,7 +118,7 @@ export const CASES: CorpusCase[] = [
 		journey: SIGN_IN,
 		cause: 'The app exchanges the code twice; the second exchange gets invalid_grant and the app shows an error.',
 		fix: 'Exchange each code once and keep the token.',
-		expect: { cause: [/twice|again|already used|second|reuse/i], fix: [/once|twice|again|reuse/i] }
+		expect: { cause: [/twice|again|already (used|exchanged)|second|reuse/i], fix: [/once|twice|again|reuse/i] }
 	},
 	{
 		app: 'node-fetch',
@@ -169,6 +170,256 @@ export const CASES: CorpusCase[] = [
 		cause: 'me.json answers 404 for an account that asked for deletion and the app shows a 500 with a stack trace.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
 		expect: { cause: [/404|delet/i], fix: [/404|delet|account/i] }
+	},
+	// Flask + requests, in Flask's debug mode (a crash shows the Werkzeug debugger, with its assets)
+	...correctJourneys('python-requests'),
+	{
+		app: 'python-requests',
+		bug: 'group-key-crash',
+		journey: { decision: 'authorise', outcome: 'me-group-key' },
+		cause: 'The app reads v["supergroup"] and crashes with a KeyError (500) when the service sends the key as `group`.',
+		fix: 'Read either key: v.get("supergroup") or v.get("group").',
+		expect: { cause: [GROUP_KEY], fix: [GROUP_KEY] }
+	},
+	{
+		app: 'python-requests',
+		bug: 'empty-verifications-crash',
+		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
+		cause: 'The app reads verifications[0] and crashes with an IndexError (500) when the list is empty.',
+		fix: 'Handle an empty verifications list: the user has no active verification.',
+		expect: { cause: [EMPTY], fix: [EMPTY] }
+	},
+	{
+		app: 'python-requests',
+		bug: 'me-404-crash',
+		journey: { decision: 'authorise', login: 'deleted@example.com' },
+		cause: 'me.json answers 404 for an account that asked for deletion; raise_for_status() turns it into a 500.',
+		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
+		expect: { cause: [/404|delet/i], fix: [/404|delet|account/i] }
+	},
+	{
+		app: 'python-requests',
+		bug: 'me-401-crash',
+		journey: { decision: 'authorise', outcome: 'me-401' },
+		cause: 'me.json answers 401 and raise_for_status() turns it into a 500.',
+		fix: 'Handle me.json\'s 401: sign the user in again with a new token.',
+		expect: { cause: [ME_401], fix: [/401|sign.{0,10}in again|new token|token/i] }
+	},
+	{
+		app: 'python-requests',
+		bug: 'redirect-uri-missing',
+		journey: SIGN_IN,
+		cause: 'The exchange sends no redirect_uri; the token endpoint refuses it and raise_for_status() gives a 500.',
+		fix: 'Send the link\'s redirect_uri at the token endpoint.',
+		expect: { cause: [REDIRECT_URI], fix: [REDIRECT_URI] }
+	},
+	{
+		app: 'python-requests',
+		bug: 'cancel-loop',
+		journey: { decision: 'cancel' },
+		cause: 'On a callback without code the app redirects to /login, so a cancel loops back to the sign-in page.',
+		fix: 'Show a "sign-in cancelled" page when the callback has no code.',
+		expect: { cause: [CANCEL, /loop|again/i], fix: [CANCEL] }
+	},
+	{
+		app: 'python-requests',
+		bug: 'token-get',
+		journey: SIGN_IN,
+		cause: 'The token request is sent as GET; the token endpoint takes POST.',
+		fix: 'POST to /oauth/token.',
+		expect: { cause: [/\bGET\b|method|POST/], fix: [/POST/] }
+	},
+	// Flask + Authlib
+	{ app: 'python-authlib', bug: 'none', journey: SIGN_IN, ...CORRECT },
+	{ app: 'python-authlib', bug: 'none', journey: { decision: 'cancel' }, ...CORRECT },
+	{ app: 'python-authlib', bug: 'none', journey: { decision: 'authorise', outcome: 'me-404' }, ...CORRECT },
+	{
+		app: 'python-authlib',
+		bug: 'registry-state',
+		journey: SIGN_IN,
+		cause: 'Authlib\'s Flask client checks the state it put on the link; the service never returns state, so it raises MismatchingStateError (500).',
+		fix: 'Do not rely on state (the service does not use it): exchange the code with an OAuth2Session, or check the sign-in another way.',
+		expect: { cause: [STATE], fix: [STATE] }
+	},
+	{
+		app: 'python-authlib',
+		bug: 'no-user-agent-header',
+		journey: SIGN_IN,
+		cause: 'The session drops the User-Agent header, and me.json answers 403; the app shows "could not tell us who you are".',
+		fix: 'Send a User-Agent header with the me.json call.',
+		expect: { cause: [USER_AGENT, /403/], fix: [USER_AGENT] }
+	},
+	{
+		app: 'python-authlib',
+		bug: 'me-403-crash',
+		journey: { decision: 'authorise', outcome: 'me-403' },
+		cause: 'me.json answers 403 and raise_for_status() turns it into a 500.',
+		fix: 'Handle me.json\'s 403: send a User-Agent, and show a page saying the service refused.',
+		expect: { cause: [/403/], fix: [USER_AGENT, /403/] }
+	},
+	{
+		app: 'python-authlib',
+		bug: 'cancel-as-error',
+		journey: { decision: 'cancel' },
+		cause: 'A cancel (no code) goes to fetch_token anyway; the token error is raised as a 500.',
+		fix: 'When the callback has no code, show a "sign-in cancelled" page; do not call the token endpoint.',
+		expect: { cause: [CANCEL], fix: [CANCEL] }
+	},
+	// Go, golang.org/x/oauth2
+	...correctJourneys('go-oauth2'),
+	{
+		app: 'go-oauth2',
+		bug: 'state-check',
+		journey: SIGN_IN,
+		cause: 'The app puts the tutorial\'s state on the link and answers "invalid oauth state" (400): the service never returns state.',
+		fix: 'Pass "" to AuthCodeURL and do not check state.',
+		expect: { cause: [STATE], fix: [STATE] }
+	},
+	{
+		app: 'go-oauth2',
+		bug: 'cancel-as-error',
+		journey: { decision: 'cancel' },
+		cause: 'A cancel (no code) is exchanged anyway and the app answers 500 with the token error.',
+		fix: 'When the callback has no code, show a "sign-in cancelled" page; do not call Exchange.',
+		expect: { cause: [CANCEL], fix: [CANCEL] }
+	},
+	{
+		app: 'go-oauth2',
+		bug: 'supergroup-only',
+		journey: { decision: 'authorise', outcome: 'me-group-key' },
+		cause: 'The app reads only the `supergroup` key; with the `group` key it finds no group and refuses a verified user (403).',
+		fix: 'Read either key: supergroup, else group.',
+		expect: { cause: [GROUP_KEY], fix: [GROUP_KEY] }
+	},
+	{
+		app: 'go-oauth2',
+		bug: 'empty-verifications-panic',
+		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
+		cause: 'The app reads Verifications[0] and panics on an empty list: the browser gets no answer at all.',
+		fix: 'Handle an empty verifications list: the user has no active verification.',
+		expect: { cause: [EMPTY], fix: [EMPTY] }
+	},
+	{
+		app: 'go-oauth2',
+		bug: 'me-401-unhandled',
+		journey: { decision: 'authorise', outcome: 'me-401' },
+		cause: 'The app decodes me.json\'s 401 answer as a profile and fails with a 500.',
+		fix: 'Check me.json\'s status: on 401 sign the user in again.',
+		expect: { cause: [ME_401], fix: [/401|sign.{0,10}in again|new token|token/i] }
+	},
+	// PHP, curl
+	...correctJourneys('php-curl'),
+	{
+		app: 'php-curl',
+		bug: 'no-user-agent',
+		journey: SIGN_IN,
+		cause: 'PHP curl sends no User-Agent by default; me.json answers 403.',
+		fix: 'Set CURLOPT_USERAGENT on the me.json call.',
+		expect: { cause: [USER_AGENT, /403/], fix: [USER_AGENT] }
+	},
+	{
+		app: 'php-curl',
+		bug: 'reload-crash',
+		journey: { decision: 'authorise', reload: true },
+		cause: 'On a reload the code is exchanged again (invalid_grant) and the app, not checking the answer, dies with a 500.',
+		fix: 'Check the token answer: on invalid_grant show a page that offers to sign in again.',
+		expect: { cause: [/invalid_grant|already|again|reload|used/i], fix: [/once|again|reload|invalid_grant/i] }
+	},
+	{
+		app: 'php-curl',
+		bug: 'invalid-client-crash',
+		journey: { decision: 'authorise', outcome: 'token-invalid-client' },
+		cause: 'The token endpoint answers invalid_client and the app, not checking the answer, dies with a 500.',
+		fix: 'Check the token answer: on invalid_client show an error page (and check the client secret).',
+		expect: { cause: [/invalid_client/], fix: [/handl|page|secret/i] }
+	},
+	{
+		app: 'php-curl',
+		bug: 'link-unencoded',
+		journey: SIGN_IN,
+		cause: 'The link is concatenated by hand: the redirect URI\'s own &next= becomes a parameter of the link, so the exchange\'s redirect_uri differs (invalid_grant).',
+		fix: 'Encode the redirect_uri as a URI component in the link (http_build_query / rawurlencode).',
+		expect: { cause: [/encod/i, REDIRECT_URI], fix: [/encod/i] }
+	},
+	{
+		app: 'php-curl',
+		bug: 'redirect-host-unregistered',
+		journey: SIGN_IN,
+		cause: 'The link\'s redirect_uri is on 127.0.0.1, the registered one on localhost: the sign-in page says the redirect URI is not valid.',
+		fix: 'Use the registered redirect URI (http://localhost:PORT/callback) in the link, or register the one used.',
+		expect: { cause: [REDIRECT_URI, /redirect uri/i], fix: [/regist/i] }
+	},
+	{
+		app: 'php-curl',
+		bug: 'token-in-page',
+		journey: SIGN_IN,
+		cause: 'The app writes the access token into the signed-in page (localStorage), so the browser holds it.',
+		fix: 'Keep the access token on the server.',
+		expect: { cause: [/access.?token|token/i], fix: [/server|browser/i] }
+	},
+	// A single-page app with its own API: the page posts the code to POST /api/session
+	{ app: 'node-spa', bug: 'none', journey: SIGN_IN, ...CORRECT },
+	{ app: 'node-spa', bug: 'none', journey: { decision: 'cancel' }, ...CORRECT },
+	{ app: 'node-spa', bug: 'none', journey: { decision: 'authorise', outcome: 'me-group-key' }, ...CORRECT },
+	{
+		app: 'node-spa',
+		bug: 'double-post',
+		journey: SIGN_IN,
+		cause: 'The page posts the code to /api/session twice (the effect runs twice); the second exchange gets invalid_grant and its error is shown.',
+		fix: 'Post the code once (guard the effect) and exchange each code once.',
+		expect: { cause: [/twice|already (used|exchanged)|second|again/i, /api\/session/], fix: [/once/i] }
+	},
+	{
+		app: 'node-spa',
+		bug: 'cancel-null-code',
+		journey: { decision: 'cancel' },
+		cause: 'After a cancel the page posts {code: null} to its API, which calls the token endpoint and shows "Error".',
+		fix: 'When the URL has no code, show "sign-in cancelled" and do not call the API.',
+		expect: { cause: [CANCEL], fix: [CANCEL] }
+	},
+	{
+		app: 'node-spa',
+		bug: 'token-in-api-answer',
+		journey: SIGN_IN,
+		cause: 'The app\'s API returns the access token to the page, which keeps it in localStorage.',
+		fix: 'Keep the access token on the server; answer the page with the user\'s data only.',
+		expect: { cause: [/access.?token|token/i], fix: [/server|browser/i] }
+	},
+	// Sinatra + omniauth-oauth2
+	{ app: 'ruby-omniauth', bug: 'none', journey: SIGN_IN, ...CORRECT },
+	{ app: 'ruby-omniauth', bug: 'none', journey: { decision: 'cancel' }, ...CORRECT },
+	{ app: 'ruby-omniauth', bug: 'none', journey: { decision: 'authorise', outcome: 'me-group-key' }, ...CORRECT },
+	{
+		app: 'ruby-omniauth',
+		bug: 'state-default',
+		journey: SIGN_IN,
+		cause: 'omniauth-oauth2 checks the state it put on the link (provider_ignores_state is false); the service never returns state: csrf_detected.',
+		fix: 'Set provider_ignores_state: true; the service does not use state.',
+		expect: { cause: [STATE], fix: [STATE] }
+	},
+	{
+		app: 'ruby-omniauth',
+		bug: 'callback-url-query',
+		journey: SIGN_IN,
+		cause: 'omniauth\'s callback_url carries the callback\'s query (?code=…) into the exchange\'s redirect_uri, which then differs from the link\'s: invalid_grant.',
+		fix: 'Override callback_url to full_host + callback_path, so the exchange sends the link\'s redirect_uri.',
+		expect: { cause: [REDIRECT_URI], fix: [REDIRECT_URI] }
+	},
+	{
+		app: 'ruby-omniauth',
+		bug: 'cancel-no-guard',
+		journey: { decision: 'cancel' },
+		cause: 'A cancel (no code) goes through omniauth, which requests a token without code and shows a failure page.',
+		fix: 'Answer a callback without code with a "sign-in cancelled" page before omniauth.',
+		expect: { cause: [CANCEL], fix: [CANCEL] }
+	},
+	{
+		app: 'ruby-omniauth',
+		bug: 'group-key-crash',
+		journey: { decision: 'authorise', outcome: 'me-group-key' },
+		cause: 'The strategy\'s info block calls v.fetch("supergroup") and raises KeyError (500) when the key is `group`.',
+		fix: 'Read either key: v["supergroup"] || v["group"].',
+		expect: { cause: [GROUP_KEY], fix: [GROUP_KEY] }
 	}
 ];
 
