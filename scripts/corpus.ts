@@ -3,7 +3,7 @@
  * the sandbox embedded in this process, each case's app started with its BUG, Chromium through its journey, then
  * the live view, the HAR import (full and sanitised) and the HAR joined with the sandbox's log. Writes the table to
  * docs/corpus.md (or --out FILE). `--check BASELINE` exits 1 if any cell is graded worse than the baseline's;
- * `--write-baseline FILE` saves this run's grades as one; `--only TEXT` runs the cases whose name contains TEXT.
+ * `--write-baseline FILE` saves this run's grades as one; `--only TEXT[,TEXT…]` runs the cases whose name contains one of them.
  * A missing toolchain or Chromium fails the run (exit 2): no case is skipped silently.
  */
 import { randomBytes } from 'node:crypto';
@@ -73,7 +73,8 @@ async function runCase(sandbox: EmbeddedSandbox, browser: import('playwright-cor
 
 async function main(): Promise<number> {
 	const options = parseArgs(process.argv.slice(2));
-	const cases = CASES.filter((c) => options.only === null || caseName(c).includes(options.only));
+	const only = options.only?.split(',');
+	const cases = CASES.filter((c) => only === undefined || only.some((text) => caseName(c).includes(text)));
 	const missing = missingToolchains([...new Set(cases.map((c) => c.app))]);
 	if (!existsSync(CHROMIUM)) missing.push(`Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 	if (missing.length > 0) {

@@ -420,6 +420,103 @@ export const CASES: CorpusCase[] = [
 		cause: 'The strategy\'s info block calls v.fetch("supergroup") and raises KeyError (500) when the key is `group`.',
 		fix: 'Read either key: v["supergroup"] || v["group"].',
 		expect: { cause: [GROUP_KEY], fix: [GROUP_KEY] }
+	},
+	// simple-oauth2
+	{ app: 'node-simple-oauth2', bug: 'none', journey: SIGN_IN, ...CORRECT },
+	{ app: 'node-simple-oauth2', bug: 'none', journey: { decision: 'authorise', outcome: 'token-invalid-grant' }, ...CORRECT },
+	{
+		app: 'node-simple-oauth2',
+		bug: 'json-body',
+		journey: SIGN_IN,
+		cause: 'simple-oauth2 is set to bodyFormat: "json", so the token request is a JSON body the token endpoint does not read.',
+		fix: 'Use bodyFormat: "form" (or send the parameters in the query string).',
+		expect: { cause: [/JSON body|as JSON|in JSON|application\/json|content-type/i], fix: [/form|query/i] }
+	},
+	{
+		app: 'node-simple-oauth2',
+		bug: 'redirect-uri-omitted',
+		journey: SIGN_IN,
+		cause: 'getToken is called with the code only: the exchange sends no redirect_uri.',
+		fix: 'Pass the link\'s redirect_uri to getToken.',
+		expect: { cause: [REDIRECT_URI], fix: [REDIRECT_URI] }
+	},
+	{
+		app: 'node-simple-oauth2',
+		bug: 'scope-and-state',
+		journey: SIGN_IN,
+		cause: 'The app copies the README\'s scope and state onto the link and refuses the callback without state.',
+		fix: 'Drop scope and state from the link (5.6) and do not check state.',
+		expect: { cause: [STATE], fix: [STATE] }
+	},
+	{
+		app: 'node-simple-oauth2',
+		bug: 'expired-token-retry',
+		journey: SIGN_IN,
+		cause: 'A wrong "token expired" check exchanges the same code a second time; invalid_grant is shown as an error.',
+		fix: 'Exchange each code once; refresh with the refresh token, never the code.',
+		expect: { cause: [/twice|already (used|exchanged)|second|again/i], fix: [/once/i] }
+	},
+	// Flask + requests-oauthlib
+	{ app: 'python-oauthlib', bug: 'none', journey: SIGN_IN, ...CORRECT },
+	{ app: 'python-oauthlib', bug: 'none', journey: { decision: 'cancel' }, ...CORRECT },
+	{
+		app: 'python-oauthlib',
+		bug: 'docs-state',
+		journey: SIGN_IN,
+		cause: 'The docs\' callback checks the session\'s state against the redirect\'s; the service never returns state: MismatchingStateError (500).',
+		fix: 'Exchange with code= instead of authorization_response=, and do not check state.',
+		expect: { cause: [STATE], fix: [STATE] }
+	},
+	{
+		app: 'python-oauthlib',
+		bug: 'empty-verifications-crash',
+		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
+		cause: 'The app reads verifications[0] and crashes with an IndexError (500) when the list is empty.',
+		fix: 'Handle an empty verifications list: the user has no active verification.',
+		expect: { cause: [EMPTY], fix: [EMPTY] }
+	},
+	{
+		app: 'python-oauthlib',
+		bug: 'me-404-crash',
+		journey: { decision: 'authorise', outcome: 'me-404' },
+		cause: 'me.json answers 404 (account deletion asked) and raise_for_status() turns it into a 500.',
+		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
+		expect: { cause: [/404|delet/i], fix: [/404|delet|account/i] }
+	},
+	// Flask + httpx
+	{ app: 'python-httpx', bug: 'none', journey: SIGN_IN, ...CORRECT },
+	{ app: 'python-httpx', bug: 'none', journey: { decision: 'authorise', outcome: 'me-empty-verifications' }, ...CORRECT },
+	{
+		app: 'python-httpx',
+		bug: 'json-token-request',
+		journey: SIGN_IN,
+		cause: 'The token request is sent with json=, a JSON body the token endpoint does not read.',
+		fix: 'Send the parameters in the query string (params=) or as a form.',
+		expect: { cause: [/JSON body|as JSON|in JSON|application\/json|content-type/i], fix: [/query|form/i] }
+	},
+	{
+		app: 'python-httpx',
+		bug: 'redirect-uri-trailing-slash',
+		journey: SIGN_IN,
+		cause: 'The exchange sends the callback URL with a trailing slash, which differs from the link\'s: invalid_grant.',
+		fix: 'Send exactly the redirect_uri of the link at the token endpoint.',
+		expect: { cause: [REDIRECT_URI], fix: [REDIRECT_URI] }
+	},
+	{
+		app: 'python-httpx',
+		bug: 'grant-code-as-token',
+		journey: SIGN_IN,
+		cause: 'The app calls me.json with the grant code instead of the access token: 401.',
+		fix: 'Call me.json with the access_token of the token response.',
+		expect: { cause: [/grant code|code instead|the code/i], fix: [/access.?token/i] }
+	},
+	{
+		app: 'python-httpx',
+		bug: 'secret-in-link',
+		journey: SIGN_IN,
+		cause: 'The sign-in link carries client_secret, so every browser sees it.',
+		fix: 'Remove client_secret from the link and rotate the secret.',
+		expect: { cause: [/secret/i], fix: [/secret/i] }
 	}
 ];
 
