@@ -57,6 +57,7 @@ export const APPS = {
 	'node-spa': { stack: 'node', library: 'single-page app + its own API (fetch)', toolchain: [NODE], command: ['node', 'tests/corpus/apps/node-spa/app.mjs'], callbackPath: '/callback' },
 	'ruby-omniauth': { stack: 'ruby', library: 'Sinatra + omniauth-oauth2', toolchain: [RUBY], command: ['ruby', 'tests/corpus/apps/ruby-omniauth/app.rb'], callbackPath: '/auth/sso/callback' },
 	'node-simple-oauth2': { stack: 'node', library: 'simple-oauth2', toolchain: [NODE], command: ['node', 'tests/corpus/apps/node-simple-oauth2/app.mjs'], callbackPath: '/callback' },
+	'node-openid-client': { stack: 'node', library: 'openid-client', toolchain: [NODE], command: ['node', 'tests/corpus/apps/node-openid-client/app.mjs'], callbackPath: '/callback' },
 	'python-oauthlib': { stack: 'python', library: 'Flask + requests-oauthlib', toolchain: [PYTHON], command: ['/usr/bin/python3', 'tests/corpus/apps/python-oauthlib/app.py'], callbackPath: '/callback' },
 	'python-httpx': { stack: 'python', library: 'Flask + httpx', toolchain: [PYTHON], command: ['/usr/bin/python3', 'tests/corpus/apps/python-httpx/app.py'], callbackPath: '/callback' },
 	'python-authlib': { stack: 'python', library: 'Flask + Authlib', toolchain: [PYTHON], command: ['/usr/bin/python3', 'tests/corpus/apps/python-authlib/app.py'], callbackPath: '/callback' }

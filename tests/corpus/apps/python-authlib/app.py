@@ -39,11 +39,9 @@ def page(title, body, status=200):
 
 def client():
     oauth_session = OAuth2Session(CLIENT_ID, SECRET, token_endpoint_auth_method="client_secret_post", redirect_uri=CALLBACK)
-    if BUG == "no-user-agent-header":
-        # requests' default User-Agent removed, as some proxies and "minimal" clients do.
-        oauth_session.headers.pop("User-Agent", None)
-    else:
-        oauth_session.headers["User-Agent"] = "corpus-authlib/1"
+    # The User-Agent comes from the deployment's settings; unset there, it is sent blank.
+    default = "" if BUG == "no-user-agent-header" else "corpus-authlib/1"
+    oauth_session.headers["User-Agent"] = os.environ.get("APP_USER_AGENT", default)
     return oauth_session
 
 
