@@ -39,6 +39,17 @@ async function decide(page: Page, login: string, decision: Journey['decision']):
 	return false;
 }
 
+/** The app's /login; once more after a network error (Chromium under load has failed to resolve localhost once). */
+async function openLogin(page: Page, url: string): Promise<void> {
+	try {
+		await page.goto(url);
+	} catch (error) {
+		if (!(error instanceof Error) || !/net::ERR_/.test(error.message)) throw error;
+		await page.waitForTimeout(500);
+		await page.goto(url);
+	}
+}
+
 export async function runJourney(browser: Browser, journey: Journey, app: { origin: string; callbackUrl: string }, authUrl: string): Promise<JourneyResult> {
 	const harPath = join(mkdtempSync(join(tmpdir(), 'corpus-har-')), 'sign-in.har');
 	const context = await browser.newContext({ recordHar: { path: harPath, content: 'embed', mode: 'full' } });
@@ -51,7 +62,7 @@ export async function runJourney(browser: Browser, journey: Journey, app: { orig
 			if (request.url().startsWith(`${authUrl}/sso/`)) linkArrivals++;
 			if (request.url().startsWith(app.callbackUrl)) callbacks.push(request.url());
 		});
-		await page.goto(`${app.origin}/login`);
+		await openLogin(page, `${app.origin}/login`);
 		const decided = new URL(page.url()).origin === authUrl && (await decide(page, journey.login ?? 'student@example.com', journey.decision));
 		if (decided) await page.waitForURL((url) => url.origin === app.origin || linkArrivals >= 2, { timeout: WAIT_MS }).catch(() => undefined);
 		await page.waitForLoadState('load').catch(() => undefined);
