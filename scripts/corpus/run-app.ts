@@ -45,12 +45,14 @@ export async function startApp(appId: AppId, settings: AppSettings): Promise<Run
 		BUG: settings.bug
 	};
 	const env = { ...process.env, ...base, ...app.env?.(settings.bug, base) };
+	const origin = `http://localhost:${settings.port}`;
+	// Something else on the port would be driven in the app's place (and graded as it).
+	if (await answers(origin)) throw new Error(`Port ${settings.port} is in use: stop what listens there, or move the apps with CORPUS_APP_PORT.`);
 	const [command, ...args] = app.command.map((part) => part.replace('${PORT}', String(settings.port)));
 	const child: ChildProcess = spawn(command!, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	let output = '';
 	child.stdout!.on('data', (c) => (output += c));
 	child.stderr!.on('data', (c) => (output += c));
-	const origin = `http://localhost:${settings.port}`;
 	const stop = async () => {
 		if (child.exitCode !== null || child.pid === undefined) return;
 		const exited = new Promise((resolve) => child.once('exit', resolve));
