@@ -50,6 +50,7 @@ async function importThroughPage(page: Page, path: string): Promise<void> {
 	const chooser = page.waitForEvent('filechooser');
 	await page.getByTestId('import-file').click();
 	await (await chooser).setFiles(path);
+	await page.getByTestId('import-chosen').getByRole('button', { name: /^Import / }).click();
 	await page.waitForURL(/\/runs\/[\w-]+\?/, { timeout: 30_000 });
 }
 

@@ -32,6 +32,7 @@ test('a 100 MB browser HAR uploads with its progress shown, and the run holds th
 
 	await open(page, '/runs');
 	await page.getByTestId('import-file').setInputFiles(path);
+	await page.getByRole('button', { name: 'Import customer.har' }).click();
 	const progress = page.getByTestId('import-progress');
 	await expect(progress.getByRole('progressbar', { name: 'Upload of customer.har' })).toBeVisible();
 	await page.waitForURL(/\/runs\/[\w-]+\?/, { timeout: 60_000 });

@@ -131,6 +131,7 @@ test('a hostile HAR imported through the page renders inert, on the import and o
 	const har = poisonHar(readFileSync(join(process.cwd(), 'src', 'lib', 'features', 'runs', 'pure', 'har', 'fixtures', 'success.har.json'), 'utf8'));
 	await open(page, '/runs');
 	await page.getByTestId('import-file').setInputFiles({ name: `${PAYLOADS[1]}.har`, mimeType: 'application/json', buffer: Buffer.from(har) });
+	await page.getByTestId('import-chosen').getByRole('button', { name: /^Import / }).click();
 	await page.waitForURL(/\/runs\/[\w-]+/);
 	await expect(page.locator('h1')).toBeVisible();
 	await openAllDetails(page);

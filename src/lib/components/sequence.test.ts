@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowSteps, type FlowSoFar } from './sequence';
+import { clientParty, flowSteps, laneNotes, redirectSeen, type FlowSoFar } from './sequence';
 
 const exchange = (id: string, step: 'token' | 'me' | 'authorise', status: number | null): FlowSoFar['exchanges'][number] => ({
 	id,
@@ -61,5 +61,29 @@ describe('flowSteps', () => {
 		expect(steps.slice(1, 3).map((s) => s.state)).toEqual(['cancel', 'cancel']);
 		expect(steps[1]?.label).toBe('redirect without code (cancel)');
 		expect(steps.map((s) => s.id).slice(3)).toEqual(['m-request', 'm-response', 'token-request', 'token-response']);
+	});
+});
+
+describe('the parties and the redirect back', () => {
+	it('names the hosts by their real names, not placeholders', () => {
+		expect(laneNotes({ client: 'this explorer', authUrl: 'http://localhost:3301', accountsUrl: 'https://accounts.example.com/base' })).toEqual({
+			browser: 'the user',
+			client: 'this explorer',
+			auth: 'localhost:3301',
+			accounts: 'accounts.example.com'
+		});
+		expect(laneNotes({ client: 'the app', authUrl: '', accountsUrl: '' }).accounts).toBe('not seen');
+	});
+
+	it("labels the browser's arrival with the redirect URI's own path, as seen", () => {
+		const link = `https://auth.example.com/sso/student?client_id=shop&redirect_uri=${encodeURIComponent('https://shop.example.com/auth/return?lang=en')}`;
+		const seen = redirectSeen(link, null);
+		expect(seen).toBe('https://shop.example.com/auth/return?lang=en');
+		expect(redirectSeen(link, 'https://shop.example.com/cb?code=x')).toBe('https://shop.example.com/cb?code=x');
+		const callback = flowSteps({ link: true, callback: 'code', redirectUri: seen, exchanges: [] }).find((s) => s.id === 'callback');
+		expect(callback?.label).toBe('GET /auth/return');
+		expect(clientParty(false, seen)).toBe('shop.example.com');
+		expect(clientParty(true, seen)).toBe('this explorer');
+		expect(clientParty(false, null)).toBe('the app');
 	});
 });

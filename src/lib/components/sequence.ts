@@ -4,12 +4,43 @@ import { isUnsent, type RecordedExchange } from '$lib/flow/exchange';
 
 export type Lane = 'browser' | 'client' | 'auth' | 'accounts';
 
-export const LANES: readonly { id: Lane; name: string; note: string }[] = [
-	{ id: 'browser', name: 'Browser', note: 'the user' },
-	{ id: 'client', name: 'Client application', note: 'this explorer' },
-	{ id: 'auth', name: 'Authorisation host', note: '{auth_url}' },
-	{ id: 'accounts', name: 'Accounts host', note: '{accounts_url}' }
+export const LANES: readonly { id: Lane; name: string }[] = [
+	{ id: 'browser', name: 'Browser' },
+	{ id: 'client', name: 'Client application' },
+	{ id: 'auth', name: 'Authorisation host' },
+	{ id: 'accounts', name: 'Accounts host' }
 ];
+
+/** Who played each part of a flow: the client application in words, the two hosts by their URLs. */
+export interface FlowParties {
+	client: string;
+	authUrl: string;
+	accountsUrl: string;
+}
+
+const hostOf = (url: string | null | undefined) => (url && URL.canParse(url) ? new URL(url).host : '');
+
+/** The note under each lane's name: who the user is, the client, and each host's real name. */
+export function laneNotes(parties: FlowParties): Record<Lane, string> {
+	return {
+		browser: 'the user',
+		client: parties.client,
+		auth: hostOf(parties.authUrl) || 'not seen',
+		accounts: hostOf(parties.accountsUrl) || 'not seen'
+	};
+}
+
+/** The redirect URI a run's browser came back to: the callback's address, else the one its link named. */
+export function redirectSeen(link: string | null, callbackUrl: string | null | undefined): string | null {
+	if (callbackUrl) return callbackUrl;
+	return link && URL.canParse(link) ? new URL(link).searchParams.get('redirect_uri') : null;
+}
+
+/** A run's client: the explorer for what it ran itself, else the app, named by its redirect URI's host. */
+export function clientParty(ranByExplorer: boolean, redirectUri: string | null): string {
+	if (ranByExplorer) return 'this explorer';
+	return hostOf(redirectUri) || 'the app';
+}
 
 /** `unsent`: an exchange recorded but never sent (a pasted command): not yet, rather than failed. */
 export type StepState = 'pending' | 'done' | 'error' | 'cancel' | 'unsent';
@@ -31,6 +62,8 @@ export interface FlowSoFar {
 	callback: CallbackResult['kind'] | null;
 	/** The app's own page at the redirect URI failed after the redirect (an imported HAR shows its answer). */
 	appFailed?: boolean;
+	/** The redirect URI the browser came back to, when known: its path labels the arrow to the client. */
+	redirectUri?: string | null;
 	/** The token and me.json exchanges shown on the page, in order (others are not drawn). */
 	exchanges: readonly Pick<RecordedExchange, 'id' | 'step' | 'response' | 'failure'>[];
 }
@@ -64,6 +97,8 @@ function pendingArrows(step: 'token' | 'me'): SequenceStep[] {
 	];
 }
 
+const pathOf = (url: string | null | undefined) => (url && URL.canParse(url) ? new URL(url).pathname : null);
+
 /**
  * The flow's arrows: the browser's three, then every token and me.json exchange in the order it was made (ten
  * attempts draw ten pairs), and the steps not taken yet as pending arrows.
@@ -80,7 +115,7 @@ export function flowSteps(flow: FlowSoFar): SequenceStep[] {
 	return [
 		{ id: 'authorise', label: 'GET /sso/{supergroup}', from: 'browser', to: 'auth', state: flow.link ? 'done' : 'pending' },
 		{ id: 'redirect', label: cancelled ? 'redirect without code (cancel)' : 'redirect with code', from: 'auth', to: 'browser', state: callbackState },
-		{ id: 'callback', label: 'GET /callback', from: 'browser', to: 'client', state: flow.appFailed ? 'error' : callbackState },
+		{ id: 'callback', label: `GET ${pathOf(flow.redirectUri) ?? '(the redirect URI)'}`, from: 'browser', to: 'client', state: flow.appFailed ? 'error' : callbackState },
 		...exchanged,
 		...pending
 	];

@@ -9,7 +9,8 @@ export type StepId = 'link' | 'authorise' | 'token' | 'me';
 
 /** A value hidden in a recorded exchange, and which kind it was. */
 export interface MaskedValue {
-	kind: 'client_secret' | 'access_token' | 'refresh_token' | 'code';
+	/** `sandbox_key`: a sandbox workspace's key, or the sandbox's admin or internal-work credential. */
+	kind: 'client_secret' | 'access_token' | 'refresh_token' | 'code' | 'sandbox_key';
 	/** Where it appeared, for the "what was masked" note, e.g. "query parameter client_secret". */
 	where: string;
 	/** Short visible tail, e.g. "…a1b2". */

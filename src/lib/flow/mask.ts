@@ -16,6 +16,8 @@ export interface SecretsToMask {
 	clientSecret?: string;
 	accessTokens?: string[];
 	refreshTokens?: string[];
+	/** A sandbox workspace's key, or the sandbox's admin or internal-work credential: hidden whole, named as such. */
+	sandboxKeys?: string[];
 }
 
 interface Needle {
@@ -39,7 +41,8 @@ function needlesOf(secrets: SecretsToMask): Needle[] {
 	const needles: Needle[] = [
 		...(secrets.clientSecret ? [needle('client_secret', secrets.clientSecret)] : []),
 		...(secrets.accessTokens ?? []).map((value) => needle('access_token', value)),
-		...(secrets.refreshTokens ?? []).map((value) => needle('refresh_token', value))
+		...(secrets.refreshTokens ?? []).map((value) => needle('refresh_token', value)),
+		...(secrets.sandboxKeys ?? []).map((value) => needle('sandbox_key', value))
 	];
 	// Longest first, so a value that contains another is hidden whole.
 	return needles.filter((n) => n.value !== '').sort((a, b) => b.value.length - a.value.length);

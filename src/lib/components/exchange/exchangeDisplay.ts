@@ -20,7 +20,8 @@ const MASKED_WORDS: Record<MaskedKind, string> = {
 	client_secret: 'client secret',
 	access_token: 'access token',
 	refresh_token: 'refresh token',
-	code: 'grant code'
+	code: 'grant code',
+	sandbox_key: 'sandbox workspace key or admin token'
 };
 
 export interface MaskedNote {

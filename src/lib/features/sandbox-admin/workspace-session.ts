@@ -11,6 +11,7 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import { z } from 'zod';
 import { EVICTABLE_AFTER_IDLE_MS } from '$lib/sandbox/workspace-admission';
+import { FIXTURE_CLIENTS, fixtureClientId } from '$lib/sandbox/fixtures';
 import type { WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from '../../platform/config';
@@ -45,7 +46,15 @@ export async function workspaceSwitcher(event: RequestEvent): Promise<WorkspaceS
 	const { sandbox } = await services();
 	if (!sandbox) return null;
 	const { workspace, member, removed } = await sessionWorkspaceOf(event.locals.sessionId);
-	const current = workspace && member ? { id: member.id, name: workspace.info().name, shareUrl: shareUrl(config().publicOrigin, member.id, member.key) } : null;
+	const current =
+		workspace && member
+			? {
+					id: member.id,
+					name: workspace.info().name,
+					shareUrl: shareUrl(config().publicOrigin, member.id, member.key),
+					demoClientId: fixtureClientId(FIXTURE_CLIENTS[0]!.client_id, member.id)
+				}
+			: null;
 	return { current, canCreate: await mayCreate(event), publicMode: policy().public, removedNotice: removed && removedNotice(removed) };
 }
 

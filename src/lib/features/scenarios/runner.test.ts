@@ -52,9 +52,9 @@ describe('what a run records and streams', () => {
 		expect(streamed.map((s) => s.kind)).toEqual(['setup', 'authorise', 'token', 'me']);
 		expect(streamed).toEqual(result.steps);
 		const text = JSON.stringify([streamed, result.exchanges]);
-		// The scenario client's secret, and the key of the run's workspace (sent on every control call).
-		expect(result.secrets.clientSecrets).toHaveLength(2);
-		expect(result.secrets.tokens).toHaveLength(2);
+		// The scenario client's secret; the key of the run's workspace (sent on every control call) and the two tokens.
+		expect(result.secrets.clientSecrets).toHaveLength(1);
+		expect(result.secrets.tokens).toHaveLength(3);
 		for (const secret of [...result.secrets.clientSecrets!, ...result.secrets.tokens!]) expect(text).not.toContain(secret);
 	});
 
@@ -151,7 +151,11 @@ describe('each run in a throwaway workspace of its own', () => {
 		expect(names).toContain('x-sandbox-workspace-key');
 		expect(names).not.toContain('authorization');
 		expect(JSON.stringify(result.exchanges)).not.toContain(adminToken);
-		expect(result.secrets.clientSecrets).toContain(adminToken);
+		expect(result.secrets.tokens).toContain(adminToken);
+		// The workspace key is masked as what it is, not as a client secret.
+		const shown = result.exchanges.find((e) => e.step === 'authorise')!;
+		expect(shown.masked).toContainEqual({ kind: 'sandbox_key', where: 'request header x-sandbox-workspace-key', hint: '' });
+		expect(shown.masked.map((m) => m.kind)).not.toContain('client_secret');
 	});
 });
 

@@ -15,8 +15,8 @@ export async function openWorkspace(world: World): Promise<string | null> {
 	const key = stringOr(answer.body['key']);
 	const today = stringOr(answer.body['today']);
 	if (!id || !key || !today) return 'The sandbox control API created a workspace but did not answer its `id`, `key` and `today`.';
-	// The key opens the workspace: masked wherever it appears, as a client secret is.
-	world.clientSecrets.push(key);
+	// The key opens the workspace: masked wherever it appears, and named as a workspace key.
+	world.sandboxKeys.push(key);
 	world.workspace = { id, key };
 	world.today = today;
 	world.sandboxNow = stringOr(answer.body['now']) ?? null;

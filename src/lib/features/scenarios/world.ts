@@ -56,6 +56,8 @@ export interface World {
 	token: string | null;
 	expiresIn: number | null;
 	clientSecrets: string[];
+	/** The workspace's key, the admin token, the internal-work credential: masked, and named for what they are. */
+	sandboxKeys: string[];
 	accessTokens: string[];
 	refreshTokens: string[];
 	run: Run;
@@ -82,8 +84,9 @@ export function newWorld(scenario: Scenario, ctx: ScenarioContext, onStep: World
 		code: null,
 		token: null,
 		expiresIn: null,
+		clientSecrets: [],
 		// The admin token and the internal-work credential are masked wherever they appear, as a client secret is.
-		clientSecrets: [ctx.adminToken, ctx.internalWork].filter((v): v is string => typeof v === 'string' && v !== ''),
+		sandboxKeys: [ctx.adminToken, ctx.internalWork].filter((v): v is string => typeof v === 'string' && v !== ''),
 		accessTokens: [],
 		refreshTokens: [],
 		run: {
@@ -115,7 +118,8 @@ export function result(world: World, passed: ScenarioResult['passed'], observed:
 		steps: world.steps,
 		exchanges: run.exchanges.map((e) => mask(world, e)),
 		run,
-		secrets: { clientSecrets: [...world.clientSecrets], tokens: [...world.accessTokens, ...world.refreshTokens] }
+		// The sandbox's keys are redacted as the tokens they are (a saved run names them "token").
+		secrets: { clientSecrets: [...world.clientSecrets], tokens: [...world.sandboxKeys, ...world.accessTokens, ...world.refreshTokens] }
 	};
 }
 
@@ -126,7 +130,7 @@ export function emit(world: World, step: Omit<ScenarioStepResult, 'index'>): voi
 }
 
 export function mask(world: World, exchange: RecordedExchange): RecordedExchange {
-	const tokenMasked = maskExchange(exchange, { accessTokens: world.accessTokens, refreshTokens: world.refreshTokens });
+	const tokenMasked = maskExchange(exchange, { accessTokens: world.accessTokens, refreshTokens: world.refreshTokens, sandboxKeys: world.sandboxKeys });
 	return world.clientSecrets.reduce((e, clientSecret) => maskExchange(e, { clientSecret }), tokenMasked);
 }
 

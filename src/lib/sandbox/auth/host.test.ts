@@ -295,6 +295,18 @@ describe('workspaces: the client_id finds the flow\'s workspace', () => {
 		expect(pageKind(await browser.signIn(flow, page, 'student@test', 'other password'))).toBe('consent');
 	});
 
+	it('says on the consent page why a workspace client\'s id ends in the workspace\'s id; the default\'s say nothing', async () => {
+		const { workspace, clientId } = otherWorkspace();
+		const browser = new Browser();
+		const { flow, page } = await browser.start(link({ client_id: clientId }));
+		const consent = await browser.signIn(flow, page, 'student@test', 'other password');
+		expect(consent).toContain(`This client is in the sandbox workspace <code>${workspace.id}</code>.`);
+		expect(consent).toContain('so teams sharing one sandbox never collide');
+		const other = new Browser();
+		const plain = await other.start(link({}));
+		expect(await other.signIn(plain.flow, plain.page, 'student@test')).not.toContain('workspace-client-note');
+	});
+
 	it('a session signed in to one workspace signs in again in another, and the code is the other\'s alone', async () => {
 		const { workspace, clientId, student } = otherWorkspace();
 		const browser = new Browser();

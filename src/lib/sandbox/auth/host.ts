@@ -17,7 +17,7 @@ import { checkAuthorizationRequest, decide, hasActiveVerification, type Authoriz
 import { FIXTURE_PASSWORD, FIXTURE_USERS } from '../fixtures';
 import { requestNames } from '../../http/correlation';
 import { attribute, namesAsSent } from '../log';
-import { constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
+import { DEFAULT_WORKSPACE_ID, constantTimeEqual, randomCredential, type SandboxStore, type SandboxUser, type SandboxWorkspace } from '../store';
 import { readCookie, readForm, seeOther, send, sendHtml, sessionCookie, singleField } from './http';
 import {
 	consentPage,
@@ -301,6 +301,7 @@ function requestView(request: AuthorizationRequest): RequestView {
 	return {
 		clientName: request.client.name,
 		clientId: request.client.client_id,
+		workspace: request.workspace.id === DEFAULT_WORKSPACE_ID ? null : request.workspace.id,
 		supergroup: request.supergroup,
 		returnTo: target.origin !== 'null' ? target.origin : `${target.protocol}${target.pathname}`
 	};

@@ -18,6 +18,8 @@ export interface Chrome {
 export interface RequestView {
 	clientName: string;
 	clientId: string;
+	/** The workspace the client belongs to; null for the default one, whose ids carry no suffix. */
+	workspace: string | null;
 	supergroup: Supergroup;
 	/** Where the user goes back to: the redirect URI's origin. */
 	returnTo: string;
@@ -171,6 +173,7 @@ export function consentPage(chrome: Chrome, view: ConsentView): SafeHtml {
 ${signedInBar(view.signedIn)}
 <div class="client"><div class="avatar" aria-hidden="true">${initial(request.clientName)}</div>
 <div><strong>${request.clientName}</strong><span class="note">Client ID <code>${request.clientId}</code></span></div></div>
+${request.workspace && workspaceNote(request.workspace)}
 <p class="fg">If you authorise it, ${request.clientName} will be able to see:</p>
 <ul class="scopes">
 <li>your SBID number, which identifies your account</li>
@@ -192,6 +195,12 @@ ${hiddenCsrf(view.csrf)}
 function outcomeNotice(outcome: OutcomeOfStage<'authorise'>): SafeHtml {
 	return html`<div class="alert" role="status" data-outcome-rule="${outcome}"><p><strong>Outcome rule active (<code>${outcome}</code>).</strong>
 ${richText(outcomeSpec(outcome).answer)} It is used once.</p></div>`;
+}
+
+/** Why a workspace's client id ends in `~` and the workspace's id, said where the id is shown. */
+function workspaceNote(workspace: string): SafeHtml {
+	return html`<p class="note" data-testid="workspace-client-note">This client is in the sandbox workspace <code>${workspace}</code>.
+A workspace's clients carry its id after <code>~</code>, so teams sharing one sandbox never collide.</p>`;
 }
 
 function initial(name: string): string {

@@ -137,6 +137,19 @@ describe('keepAddedEvidence', () => {
 	});
 });
 
+describe('channelOf', () => {
+	const me = (headers: Record<string, string>) => exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers }, { status: 200 });
+
+	it("takes a me.json call a browser sent, without an Origin, for the browser's", () => {
+		expect(channelOf(me({ 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Site': 'same-site' }))).toBe('front');
+		expect(channelOf(me({ Origin: 'https://shop.example.com' }))).toBe('front');
+	});
+
+	it("takes one without a browser's headers for the server's", () => {
+		expect(channelOf(me({ 'User-Agent': 'shop/1', Authorization: 'Bearer x' }))).toBe('back');
+	});
+});
+
 describe('timelineOf', () => {
 	it('says each exchange\'s channel and source, and how an added one was placed', () => {
 		const timeline = timelineOf(joinEvidence(walked, pasted(parseCurl(TOKEN_CURL))).run);

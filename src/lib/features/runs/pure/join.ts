@@ -47,12 +47,18 @@ export interface Joined {
 	answered: number;
 }
 
-/** The front channel is the browser's (the link, the redirect, anything sent with an Origin); the back channel the client's server's. */
+/**
+ * The front channel is the browser's: the link, the redirect, and anything a browser sent, which carries an Origin
+ * or the `Sec-Fetch-*` headers only browsers send (a me.json call made from the page, or opened in a tab, has no
+ * Origin). The back channel is the client's server's.
+ */
 export type Channel = 'front' | 'back';
+
+const sentByBrowser = (name: string) => name === 'origin' || name.startsWith('sec-fetch-');
 
 export function channelOf(exchange: RecordedExchange): Channel {
 	if (exchange.step === 'link' || exchange.step === 'authorise') return 'front';
-	return exchange.request.headers.some((h) => h.name.toLowerCase() === 'origin') ? 'front' : 'back';
+	return exchange.request.headers.some((h) => sentByBrowser(h.name.toLowerCase())) ? 'front' : 'back';
 }
 
 /** Each source of evidence, for a person. */

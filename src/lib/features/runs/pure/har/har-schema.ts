@@ -99,7 +99,7 @@ export const EntryExtrasSchema = z.object({
 			failure: FailureSchema.nullable(),
 			masked: z.array(
 				z.object({
-					kind: z.enum(['client_secret', 'access_token', 'refresh_token', 'code']),
+					kind: z.enum(['client_secret', 'access_token', 'refresh_token', 'code', 'sandbox_key']),
 					where: z.string(),
 					hint: z.string()
 				})
