@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import { ERRATA, SANDBOX_CHOICES, SECTIONS, allErrorRows } from '$lib/protocol';
 import { curlExamples, exampleKey } from '$lib/features/scenarios/pure/curl-examples';
+import { interfaceDocument } from '$lib/features/walk/interface-document';
 import Page from './+page.svelte';
 
 const examples = Object.fromEntries(curlExamples({ authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002', redirectUri: 'http://localhost:3000/callback' }));
 const demoClient = { id: 'demo-client', secret: 'demo-secret-change-me' };
-const body = render(Page, { props: { data: { curlExamples: examples, demoClient } } }).body;
+const body = render(Page, { props: { data: { curlExamples: examples, demoClient, document: interfaceDocument() } } }).body;
 /** What the page shows of a text: HTML-escaped as Svelte escapes it. */
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const ids = [...body.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
@@ -25,7 +26,7 @@ describe('reference page', () => {
 	});
 
 	it('shows no curl section when the sandbox is off', () => {
-		const off = render(Page, { props: { data: { curlExamples: null, demoClient: null } } }).body;
+		const off = render(Page, { props: { data: { curlExamples: null, demoClient: null, document: interfaceDocument() } } }).body;
 		expect(off).not.toContain('id="curl"');
 		expect(off).not.toContain('Try it on the sandbox');
 	});
@@ -47,6 +48,13 @@ describe('reference page', () => {
 		for (const erratum of ERRATA) expect(ids).toContain(erratum.id);
 		for (const choice of SANDBOX_CHOICES) expect(ids).toContain(`choice-${choice.id}`);
 		for (const section of Object.values(SECTIONS)) expect(ids).toContain(`section-${section}`);
+	});
+
+	it('shows a cited section in the interface document\'s own words', () => {
+		const start = body.indexOf(`id="section-${SECTIONS.code}"`);
+		const section = body.slice(start, body.indexOf('</article>', start));
+		expect(section).toContain('Authorisation grant code');
+		expect(section).toContain('Single use.');
 	});
 
 	it('uses each id once', () => {
