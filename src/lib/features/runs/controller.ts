@@ -14,7 +14,7 @@ import { scenariosReproducing } from '$lib/features/scenarios/pure';
 import { assembleRun, describeRedactions } from '$lib/features/runs/pure/redact/redact';
 import { runToMarkdown, runToShellScript } from '$lib/features/runs/pure/report';
 import { newRunId, type Run } from '$lib/features/runs/pure/run';
-import { timelineOf } from '$lib/features/runs/pure/join';
+import { onSandboxHosts, timelineOf } from '$lib/features/runs/pure/join';
 import { flowVerdict } from '$lib/flow/verdict';
 import { importTitle, parseRunFilters } from '$lib/features/runs/pure/triage';
 import type { FlowHints } from '$lib/flow/flags';
@@ -75,7 +75,8 @@ export function presentRun(whole: Run, hints: FlowHints = {}) {
 export async function loadRunPage(id: string, sessionId: string | undefined) {
 	const { run, owned } = await findOwnRun(id, sessionId);
 	// Only the owner adds evidence (server/evidence.ts refuses anyone else); the page offers it to the owner only.
-	return { ...presentRun(run), owned };
+	// The one-click sandbox log is offered for any run on this sandbox's hosts, imported or walked (evidence.ts).
+	return { ...presentRun(run), owned, sandboxLog: onSandboxHosts(run, config().sandbox) };
 }
 
 /**

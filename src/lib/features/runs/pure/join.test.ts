@@ -3,7 +3,7 @@ import { MASK } from '$lib/http/exchange';
 import { leaks } from '$lib/http/leak-forms';
 import { parseCurl, parseRawHttp } from './curl-import';
 import { diagnoseRun } from './diagnose-run';
-import { channelOf, joinEvidence, keepAddedEvidence, sandboxLogEvidence, timelineOf, type Evidence } from './join';
+import { channelOf, joinEvidence, keepAddedEvidence, onSandboxHosts, sandboxLogEvidence, timelineOf, type Evidence } from './join';
 import { redactRun } from './redact/redact';
 import type { Run } from './run';
 import { exchange, run } from './test-helpers';
@@ -182,5 +182,22 @@ describe('sandboxLogEvidence', () => {
 		expect(diagnoseRun(joined.run).flags.filter((f) => f.severity === 'error').map((f) => f.message)).toEqual([]);
 		// Logged again (one click twice): nothing new.
 		expect(joinEvidence(joined.run, sandboxLogEvidence(entries, 'shop', joined.run)).added).toEqual([]);
+	});
+});
+
+describe('onSandboxHosts', () => {
+	const sandbox = { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' };
+	const target = (authUrl: string, accountsUrl: string, kind: 'sandbox' | 'custom' = 'custom') => ({ target: { kind, authUrl, accountsUrl } });
+
+	it('holds for a run of the built-in sandbox, and an imported one whose every host is the sandbox\'s', () => {
+		expect(onSandboxHosts(target('', '', 'sandbox'), sandbox)).toBe(true);
+		expect(onSandboxHosts(target('http://localhost:3001', ''), sandbox)).toBe(true);
+		expect(onSandboxHosts(target('http://localhost:3001', 'http://localhost:3002'), sandbox)).toBe(true);
+	});
+
+	it('does not hold for an import that reached another host, or none', () => {
+		expect(onSandboxHosts(target('http://localhost:3001', 'https://accounts.example.com'), sandbox)).toBe(false);
+		expect(onSandboxHosts(target('http://localhost:4001', ''), sandbox)).toBe(false);
+		expect(onSandboxHosts(target('', ''), sandbox)).toBe(false);
 	});
 });
