@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the sandbox under load, the explorer in Chromium, and memory after a million expired codes.
  * Prints each figure against its target and writes BENCHMARKS.md. Benchmarks report; a missed target is marked
- * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory,redaction,har runs a subset.
+ * MISS but does not fail the command. BENCH_ONLY=load,explorer,memory,redaction,har,engine runs a subset.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { benchLoad } from './load';
 import { WORKSPACES } from './load-sandbox';
 import { benchMemory } from './memory';
 import { benchRedaction } from './redaction';
+import { benchEngine } from './engine-scale';
 import { load, markdown, terminalTable, type Measurement, type Section } from './report';
 
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
@@ -33,10 +34,11 @@ const PARTS: Record<string, (log: (line: string) => void) => Promise<{ measureme
 	explorer: benchExplorer,
 	memory: benchMemory,
 	redaction: benchRedaction,
-	har: benchHarImport
+	har: benchHarImport,
+	engine: benchEngine
 };
 
-const TITLES: Record<string, string> = { load: 'Under load, beside oauth2-mock-server', explorer: 'Explorer', memory: 'Memory after a million expired codes', redaction: 'Saving a walk', har: 'Importing a customer\'s HAR' };
+const TITLES: Record<string, string> = { load: 'Under load, beside oauth2-mock-server', explorer: 'Explorer', memory: 'Memory after a million expired codes', redaction: 'Saving a walk', har: 'Importing a customer\'s HAR', engine: 'The engine on thousands of exchanges of one code' };
 
 async function main(): Promise<void> {
 	const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

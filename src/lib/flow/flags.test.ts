@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { crossFlags } from './flags';
 import { exchange, flow } from './test-helpers';
+import { expectLinear } from './testing/expect-linear';
+import { sharedCodeFlow } from './testing/shared-code-flow';
 
 const REDIRECT = 'https://shop.example.com/cb?lang=en';
 const LINK = `https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
@@ -93,5 +95,18 @@ describe('crossFlags', () => {
 		expect(flags[0]?.message).toContain('starts the sign-in again');
 		expect(flags[0]?.message).not.toContain('passport-oauth2'); // nothing in the record shows it
 		expect(ids(flow({ link: withState, exchanges: [link] }))).toEqual(['state-parameter']);
+	});
+});
+
+describe('crossFlags of a flow that sends one code thousands of times', () => {
+	it('flags each later exchange as a reuse of the first accepted one', () => {
+		const flags = crossFlags(sharedCodeFlow(3)).filter((f) => f.id === 'code-reused');
+		expect(flags.map((f) => f.exchangeId)).toEqual(['token-2', 'token-3']);
+		expect(flags[1]!.message).toContain('the code that exchange 2 already exchanged successfully');
+	});
+
+	it('grows linearly with the exchanges (each compared with every earlier one took 20 s for 1,500)', () => {
+		const flows = new Map([400, 1600].map((n) => [n, sharedCodeFlow(n)]));
+		expectLinear((n) => crossFlags(flows.get(n)!), 400);
 	});
 });

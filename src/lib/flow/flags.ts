@@ -117,13 +117,18 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	});
 }
 
+/** One pass, each code's earlier exchanges kept by the code: a flow of thousands of exchanges of one code stays linear. */
 function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
-	return tokens.flatMap(({ exchange, n }, i): CrossFlag[] => {
+	const seen = new Map<string, { first: Numbered; accepted?: Numbered }>();
+	return tokens.flatMap((token): CrossFlag[] => {
+		const { exchange, n } = token;
 		const code = param(exchange, 'code');
-		const earlier = tokens.slice(0, i).filter((t) => code !== undefined && code !== '' && param(t.exchange, 'code') === code);
-		const first = earlier[0];
-		if (!first) return [];
-		const accepted = earlier.find((t) => t.exchange.response?.status === 200);
+		if (code === undefined || code === '') return [];
+		const earlier = seen.get(code);
+		const accepted = earlier?.accepted;
+		if (!earlier) seen.set(code, { first: token, ...(exchange.response?.status === 200 ? { accepted: token } : {}) });
+		else if (!accepted && exchange.response?.status === 200) earlier.accepted = token;
+		if (!earlier) return [];
 		return [
 			accepted
 				? {
@@ -137,7 +142,7 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 				: {
 						id: 'code-resent',
 						severity: 'warning',
-						message: `Exchange ${n} (token) sends the same code as exchange ${first.n}. None of the earlier attempts succeeded, so the code may still be unused, but a code works once (2.2).`,
+						message: `Exchange ${n} (token) sends the same code as exchange ${earlier.first.n}. None of the earlier attempts succeeded, so the code may still be unused, but a code works once (2.2).`,
 						section: SECTIONS.code,
 						fix: errorCause('token-invalid-grant', 'used').fix,
 						exchangeId: exchange.id

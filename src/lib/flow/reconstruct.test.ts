@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedExchange, StepId } from './exchange';
 import { MASK } from '../http/exchange';
 import { CANCEL_LOOP_SECONDS, reconstructFlows, type FlowEvidence } from './reconstruct';
+import { expectLinear } from './testing/expect-linear';
+import { sharedCodeFlow } from './testing/shared-code-flow';
 
 const AUTH = 'http://auth.test';
 const API = 'http://api.test';
@@ -110,3 +112,13 @@ describe('reconstructFlows', () => {
 	});
 });
 
+
+describe('reconstructing thousands of exchanges of one code', () => {
+	it('joins them into one flow, in time linear in the exchanges', () => {
+		const evidence = (n: number) => sharedCodeFlow(n).exchanges.map((exchange) => ({ exchange }));
+		const inputs = new Map([2000, 8000].map((n) => [n, evidence(n)]));
+		// The link's flow, and the exchanges' (the import has no redirect exchange carrying the code to join them by).
+		expect(reconstructFlows(inputs.get(2000)!).map((f) => f.exchanges.length)).toEqual([1, 2000]);
+		expectLinear((n) => reconstructFlows(inputs.get(n)!), 2000);
+	});
+});

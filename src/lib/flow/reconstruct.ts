@@ -82,19 +82,22 @@ function isCancel(callbackUrl: string): boolean {
 }
 
 
-/** The flows of `evidence` (any order; sorted by start time here), oldest first. */
-export function reconstructFlows(evidence: readonly FlowEvidence[]): ReconstructedFlow[] {
-	const ordered = [...evidence].sort((a, b) => Date.parse(a.exchange.startedAt) - Date.parse(b.exchange.startedAt));
-	const flows: ReconstructedFlow[] = [];
-	const byAuthFlow = new Map<string, ReconstructedFlow>();
-	const byCode = new Map<string, ReconstructedFlow>();
-	const byToken = new Map<string, ReconstructedFlow>();
+/**
+ * Flows built one request at a time, each request no earlier than those before it: the live view keeps one per
+ * client and adds what its log receives, instead of rebuilding its whole window at each arrival.
+ */
+export class FlowReconstruction {
+	/** Oldest first. */
+	readonly flows: ReconstructedFlow[] = [];
+	private readonly byAuthFlow = new Map<string, ReconstructedFlow>();
+	private readonly byCode = new Map<string, ReconstructedFlow>();
+	private readonly byToken = new Map<string, ReconstructedFlow>();
 	/** Each client's newest flow, which an exchange sent without a code belongs to. */
-	const latest = new Map<string, ReconstructedFlow>();
+	private readonly latest = new Map<string, ReconstructedFlow>();
 	/** Each client's latest cancel not yet followed by a link. */
-	const cancels = new Map<string, { flow: ReconstructedFlow; at: string }>();
+	private readonly cancels = new Map<string, { flow: ReconstructedFlow; at: string }>();
 
-	function start(exchange: RecordedExchange, clientId: string | undefined): ReconstructedFlow {
+	private start(exchange: RecordedExchange, clientId: string | undefined): ReconstructedFlow {
 		const flow: ReconstructedFlow = {
 			id: exchange.id,
 			clientId: clientId ?? null,
@@ -105,50 +108,64 @@ export function reconstructFlows(evidence: readonly FlowEvidence[]): Reconstruct
 			startedAt: exchange.startedAt,
 			updatedAt: exchange.startedAt
 		};
-		flows.push(flow);
+		this.flows.push(flow);
 		return flow;
 	}
 
-	for (const { exchange, keys: given } of ordered) {
+	/** The flow the request joined or started; null when it joins none (a sign-in page whose link is not here). */
+	add({ exchange, keys: given }: FlowEvidence): ReconstructedFlow | null {
 		const keys = given ?? literalKeys(exchange);
 		let flow: ReconstructedFlow | undefined;
 		if (exchange.step === 'link') {
-			const cancel = keys.clientId === undefined ? undefined : cancels.get(keys.clientId);
-			flow = start(exchange, keys.clientId);
+			const cancel = keys.clientId === undefined ? undefined : this.cancels.get(keys.clientId);
+			flow = this.start(exchange, keys.clientId);
 			flow.link = exchange.request.url;
 			if (cancel) {
-				cancels.delete(keys.clientId!);
+				this.cancels.delete(keys.clientId!);
 				const after = seconds(cancel.at, exchange.startedAt);
 				if (after <= CANCEL_LOOP_SECONDS) flow.followsCancel = { flowId: cancel.flow.id, secondsAfter: Math.max(0, Math.round(after)) };
 			}
 		} else if (exchange.step === 'authorise') {
-			flow = keys.authFlow === undefined ? undefined : byAuthFlow.get(keys.authFlow);
+			flow = keys.authFlow === undefined ? undefined : this.byAuthFlow.get(keys.authFlow);
 			// Without a flow key (an import of another service's pages), a page belongs to the newest sign-in still open.
-			flow ??= keys.authFlow === undefined ? flows.findLast((f) => f.link !== null && f.callback === null) : undefined;
-			if (!flow) continue;
+			flow ??= keys.authFlow === undefined ? this.flows.findLast((f) => f.link !== null && f.callback === null) : undefined;
+			if (!flow) return null;
 			const redirect = redirectOf(exchange);
 			if (redirect !== undefined && flow.callback === null) {
 				flow.callback = { url: redirect, receivedAt: exchange.startedAt };
-				if (isCancel(redirect) && flow.clientId !== null) cancels.set(flow.clientId, { flow, at: exchange.startedAt });
+				if (isCancel(redirect) && flow.clientId !== null) this.cancels.set(flow.clientId, { flow, at: exchange.startedAt });
 			}
 		} else if (exchange.step === 'token') {
-			if (keys.code !== undefined) flow = byCode.get(keys.code);
-			else if (keys.presented !== undefined) flow = byToken.get(keys.presented);
+			if (keys.code !== undefined) flow = this.byCode.get(keys.code);
+			else if (keys.presented !== undefined) flow = this.byToken.get(keys.presented);
 			// No code at all (an exchange after a cancel): the client's newest flow.
-			else if (keys.clientId !== undefined) flow = latest.get(keys.clientId);
-			flow ??= start(exchange, keys.clientId);
+			else if (keys.clientId !== undefined) flow = this.latest.get(keys.clientId);
+			flow ??= this.start(exchange, keys.clientId);
 		} else {
-			flow = keys.presented === undefined ? undefined : byToken.get(keys.presented);
-			flow ??= start(exchange, keys.clientId);
+			flow = keys.presented === undefined ? undefined : this.byToken.get(keys.presented);
+			flow ??= this.start(exchange, keys.clientId);
 		}
 
 		flow.exchanges.push(exchange);
 		flow.updatedAt = exchange.startedAt;
 		if (flow.clientId === null && keys.clientId !== undefined) flow.clientId = keys.clientId;
-		if (flow.clientId !== null) latest.set(flow.clientId, flow);
-		if (keys.authFlow !== undefined) byAuthFlow.set(keys.authFlow, flow);
-		if (keys.code !== undefined) byCode.set(keys.code, flow);
-		for (const token of keys.issued ?? []) byToken.set(token, flow);
+		if (flow.clientId !== null) this.latest.set(flow.clientId, flow);
+		if (keys.authFlow !== undefined) this.byAuthFlow.set(keys.authFlow, flow);
+		if (keys.code !== undefined) this.byCode.set(keys.code, flow);
+		for (const token of keys.issued ?? []) this.byToken.set(token, flow);
+		return flow;
 	}
-	return flows;
+}
+
+/** The flows of `evidence` (any order; sorted by start time here), to which later requests may be added. */
+export function reconstruction(evidence: readonly FlowEvidence[]): FlowReconstruction {
+	const ordered = [...evidence].sort((a, b) => Date.parse(a.exchange.startedAt) - Date.parse(b.exchange.startedAt));
+	const built = new FlowReconstruction();
+	for (const one of ordered) built.add(one);
+	return built;
+}
+
+/** The flows of `evidence` (any order), oldest first. */
+export function reconstructFlows(evidence: readonly FlowEvidence[]): ReconstructedFlow[] {
+	return reconstruction(evidence).flows;
 }

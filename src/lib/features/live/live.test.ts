@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogListener, LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
+import { FlowReconstruction } from '$lib/flow/reconstruct';
 import { STREAMS_PER_WORKSPACE, evidenceOf, liveEventStream } from './live';
+
+vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: null }) }));
 
 /** A workspace with an empty log that counts its log's subscribers. */
 function watchedWorkspace() {
@@ -109,6 +112,43 @@ describe('streams of one client', () => {
 		for (const abort of aborts) abort.abort();
 		expect(listeners.size).toBe(0);
 		for (const reader of readers) await reader.cancel();
+	});
+});
+
+describe("a client's feed", () => {
+	/** The app's server sending one code to the token endpoint again (the log gives the code's digest as its key). */
+	const tokenEntry = (n: number) =>
+		({
+			entry: {
+				build: (): LoggedExchange => ({
+					ref: `t.${n}`,
+					host: 'accounts',
+					sandboxAt: new Date(Date.parse('2030-01-01T00:00:00.000Z') + n).toISOString(),
+					durationMs: 1,
+					request: { method: 'POST', url: 'http://api.test/oauth/token', headers: [], body: 'grant_type=authorization_code&code=••••••abcd&client_id=app' },
+					response: { status: 400, statusText: 'Bad Request', headers: [], body: '{"error":"invalid_grant"}', truncated: false },
+					keys: { clientId: 'app', code: 'digest-of-the-code' }
+				})
+			}
+		}) as unknown as Parameters<LogListener>[0];
+
+	it('adds each arrival to its flows once, instead of rebuilding its window at every push', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		const added = vi.spyOn(FlowReconstruction.prototype, 'add');
+		const { workspace, listeners } = watchedWorkspace();
+		const abort = new AbortController();
+		const { reader } = await firstChunk(liveEventStream(workspace, client, abort.signal, always));
+		for (const batch of [0, 1, 2]) {
+			for (let i = 1; i <= 10; i++) for (const listener of listeners) listener(tokenEntry(batch * 10 + i));
+			await vi.advanceTimersByTimeAsync(60_000);
+		}
+		// Three pushes of ten: thirty additions (a rebuild at each push would have made 10 + 20 + 30).
+		expect(added).toHaveBeenCalledTimes(30);
+		let sent = '';
+		while (!sent.includes('"t.30"')) sent += new TextDecoder().decode((await reader.read()).value);
+		expect(sent.match(/^event: flow$/gm)).toHaveLength(3);
+		abort.abort();
+		added.mockRestore();
 	});
 });
 

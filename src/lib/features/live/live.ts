@@ -10,11 +10,12 @@
  *
  * The event streams of one client share one feed, which subscribes to the workspace's log (no polling): entries
  * are built after they arrive, at most every PUSH_INTERVAL_MS and within a small share of the process's time
- * (LIVE_SHARE) however many tabs watch, and only the flows that changed are diagnosed and sent.
+ * (LIVE_SHARE) however many tabs watch, added to the feed's flows (not rebuilt from the whole window), and only the
+ * flows that changed are diagnosed and sent.
  */
 import type { RequestEvent } from '@sveltejs/kit';
 import { annotateAuthorisationAnswer } from '$lib/flow/diagnose/authorisation-page';
-import { reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
+import { reconstructFlows, reconstruction, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
 import { flowStepOf } from '$lib/flow/steps';
 import type { StepId } from '$lib/flow/exchange';
 import { uriParts } from '$lib/http/encoding';
@@ -232,6 +233,7 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 	const existing = feeds.get(id);
 	if (existing) return existing;
 	const window = loggedNow(workspace);
+	let flows = reconstruction(evidenceIn(window));
 	const arrived: LiveLogEntry[] = [];
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	let busy = false;
@@ -248,7 +250,7 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 			feeds.delete(id);
 		}
 	};
-	/** Builds what arrived, rebuilds the flows and diagnoses those that changed, yielding to requests as it goes. */
+	/** Builds what arrived, adds it to the flows and diagnoses those that changed, yielding to requests as it goes. */
 	async function push(): Promise<number> {
 		let spent = 0;
 		let mark = performance.now();
@@ -260,11 +262,20 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 		// Only the newest LOG_CAPACITY can be in the window: older arrivals are never built.
 		const batch = arrived.splice(0).slice(-LOG_CAPACITY);
 		for (let i = 0; i < batch.length; i++) {
-			window.push(batch[i]!.entry.build());
+			const logged = batch[i]!.entry.build();
+			window.push(logged);
+			const evidence = evidenceOf(logged);
+			if (evidence) flows.add(evidence);
 			if (i % BUILD_SLICE === BUILD_SLICE - 1) await pause();
 		}
-		window.splice(0, Math.max(0, window.length - LOG_CAPACITY));
-		const shown = shownFlowsOf(window, client.client_id);
+		// The window grows to twice the log's size, then drops its older half and is rebuilt once: each arrival costs
+		// its own addition, and a rebuild every LOG_CAPACITY arrivals, however long the flows it joins.
+		if (window.length >= 2 * LOG_CAPACITY) {
+			window.splice(0, window.length - LOG_CAPACITY);
+			flows = reconstruction(evidenceIn(window));
+			await pause();
+		}
+		const shown = flows.flows.filter((f) => f.clientId === client.client_id).slice(-LIVE_FLOWS_SHOWN);
 		const ids = new Set(shown.map((f) => f.id));
 		for (const flowId of feed.current.keys()) if (!ids.has(flowId)) feed.current.delete(flowId);
 		const changed: FlowEvent[] = [];

@@ -8,12 +8,13 @@ import { z } from 'zod';
 import { classifyCallback } from '$lib/flow/callback';
 import { parseCurl, parseRawHttp } from '$lib/features/runs/pure/curl-import';
 import { diagnoseRun } from '$lib/features/runs/pure/diagnose-run';
+import { describeCut, shownPart } from '$lib/features/runs/pure/exchange-cap';
 import { formatBytes, harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/features/runs/pure/har/har';
 import { scenariosReproducing } from '$lib/features/scenarios/pure';
 import { assembleRun, describeRedactions } from '$lib/features/runs/pure/redact/redact';
 import { runToMarkdown, runToShellScript } from '$lib/features/runs/pure/report';
 import { newRunId, type Run } from '$lib/features/runs/pure/run';
-import { timelineOf } from '$lib/features/runs/pure/join';
+import { onSandboxHosts, timelineOf } from '$lib/features/runs/pure/join';
 import { flowVerdict } from '$lib/flow/verdict';
 import { importTitle, parseRunFilters } from '$lib/features/runs/pure/triage';
 import type { FlowHints } from '$lib/flow/flags';
@@ -48,7 +49,9 @@ async function findRun(id: string, sessionId: string | undefined): Promise<Run> 
 }
 
 /** Everything the run page shows, derived from the stored (redacted) run (and what its source knows beyond it). */
-export function presentRun(run: Run, hints: FlowHints = {}) {
+export function presentRun(whole: Run, hints: FlowHints = {}) {
+	// A run of thousands of exchanges is diagnosed and shown as far as MAX_SHOWN_EXCHANGES, and says so.
+	const { run, cut } = shownPart(whole);
 	const linkRedirectUri = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('redirect_uri') : null;
 	const diagnosis = diagnoseRun(run, hints);
 	const { annotations, flags } = diagnosis;
@@ -61,6 +64,7 @@ export function presentRun(run: Run, hints: FlowHints = {}) {
 		callback,
 		redactionNotes: describeRedactions(run.redactions),
 		sanitised: run.sanitised ? describeSanitised(run.sanitised) : null,
+		cut: cut && describeCut(cut),
 		flags,
 		verdict: flowVerdict(run, diagnosis),
 		timeline: timelineOf(run),
@@ -71,7 +75,8 @@ export function presentRun(run: Run, hints: FlowHints = {}) {
 export async function loadRunPage(id: string, sessionId: string | undefined) {
 	const { run, owned } = await findOwnRun(id, sessionId);
 	// Only the owner adds evidence (server/evidence.ts refuses anyone else); the page offers it to the owner only.
-	return { ...presentRun(run), owned };
+	// The one-click sandbox log is offered for any run on this sandbox's hosts, imported or walked (evidence.ts).
+	return { ...presentRun(run), owned, sandboxLog: onSandboxHosts(run, config().sandbox) };
 }
 
 /**
@@ -87,9 +92,15 @@ export async function loadRunList(params: URLSearchParams, sessionId: string | u
 	return { query, filters, runs: runs.list({ query, limit: 100, owner, ...filters }), clients: runs.clients(owner) };
 }
 
+/** The report covers what the run page shows (exchange-cap.ts), and says so. */
+function markdownOf(whole: Run): string {
+	const { run, cut } = shownPart(whole);
+	return runToMarkdown(run, diagnoseRun(run), { origin: config().publicOrigin, cut });
+}
+
 const FORMATS = {
 	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
-	markdown: { type: 'text/markdown', extension: 'md', render: (run: Run) => runToMarkdown(run, diagnoseRun(run), { origin: config().publicOrigin }) },
+	markdown: { type: 'text/markdown', extension: 'md', render: markdownOf },
 	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin }) }
 } as const;
 
@@ -171,7 +182,8 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	const { runs } = await services();
 	// A run restored from the explorer's own export keeps the title it was saved with; others are titled by their verdict.
 	const restored = 'restored' in result && result.restored === true;
-	const titled = restored ? result.run : { ...result.run, title: importTitle(result.run, flowVerdict(result.run, diagnoseRun(result.run))) };
+	const shown = shownPart(result.run).run;
+	const titled = restored ? result.run : { ...result.run, title: importTitle(result.run, flowVerdict(shown, diagnoseRun(shown))) };
 	const saved = assembleRun(runs.save(titled, {}, runOwner(sessionId)));
 	const redacted = describeRedactions(saved.redactions);
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.

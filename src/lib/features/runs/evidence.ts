@@ -12,7 +12,7 @@ import { linkParameter } from '$lib/flow/record';
 import { requestClientId } from '$lib/flow/request-params';
 import { parseCurl, parseRawHttp, readCurl, readRawHttp } from '$lib/features/runs/pure/curl-import';
 import { harStreamToRun, MAX_HAR_BYTES } from '$lib/features/runs/pure/har/har';
-import { joinEvidence, sandboxLogEvidence, type Evidence } from '$lib/features/runs/pure/join';
+import { joinEvidence, onSandboxHosts, sandboxLogEvidence, type Evidence } from '$lib/features/runs/pure/join';
 import { headersToSend, requestToResend } from '$lib/features/runs/pure/resend';
 import type { ImportResult, Run } from '$lib/features/runs/pure/run';
 import { LOG_CAPACITY, type LoggedExchange } from '$lib/sandbox/log';
@@ -75,16 +75,20 @@ async function sendAgain(original: RecordedExchange, request: RecordedExchange['
 	return { ...exchange, evidence: { source: 'sent', timed: true, matchedBy: 'time' } };
 }
 
+/** The hosts a run reached, for a refusal. */
+const describeHosts = (run: Run) => [...new Set([run.target.authUrl, run.target.accountsUrl].filter((url) => url !== ''))].join(' and ') || 'no host it names';
+
 /** The sandbox's client of the run, and its workspace when this request may read that workspace's log. */
 async function readableClient(event: RequestEvent, run: Run) {
 	const clientId = linkParameter(run, 'client_id') ?? run.exchanges.map((e) => requestClientId(e.request)).find((id) => id !== undefined);
-	if (run.target.kind !== 'sandbox' || clientId === undefined) return { clientId, workspace: null };
+	if (!onSandboxHosts(run, config().sandbox) || clientId === undefined) return { clientId, workspace: null };
 	const workspace = await clientWorkspace(clientId);
 	return { clientId, workspace: workspace && (await mayReadWorkspaceLog(event, workspace)) ? workspace : null };
 }
 
 async function sandboxLog(event: RequestEvent, run: Run): Promise<Outcome> {
-	if (run.target.kind !== 'sandbox') return refused(400, "This run's target is not the built-in sandbox, so the sandbox has no log of it.");
+	if (!onSandboxHosts(run, config().sandbox))
+		return refused(400, `This run reached ${describeHosts(run)}, not this sandbox's hosts (${config().sandbox.authUrl}, ${config().sandbox.accountsUrl}), so the sandbox has no log of it.`);
 	const { clientId, workspace } = await readableClient(event, run);
 	if (clientId === undefined) return refused(400, "This run names no client_id, so the sandbox's log cannot be searched for it.");
 	if (!workspace)

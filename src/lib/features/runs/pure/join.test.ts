@@ -3,10 +3,12 @@ import { MASK } from '$lib/http/exchange';
 import { leaks } from '$lib/http/leak-forms';
 import { parseCurl, parseRawHttp } from './curl-import';
 import { diagnoseRun } from './diagnose-run';
-import { channelOf, joinEvidence, keepAddedEvidence, sandboxLogEvidence, timelineOf, type Evidence } from './join';
+import { channelOf, joinEvidence, keepAddedEvidence, onSandboxHosts, sandboxLogEvidence, timelineOf, type Evidence } from './join';
 import { redactRun } from './redact/redact';
 import type { Run } from './run';
 import { exchange, run } from './test-helpers';
+import { expectLinear } from '$lib/flow/testing/expect-linear';
+import { sharedCodeFlow } from '$lib/flow/testing/shared-code-flow';
 
 const SECRET = 'Sh0p-Secret-4f8a9b2c1d';
 const TOKEN = 'at_7Yq2Lm9Xw4Rt8Kp3Vn6Bz1Cd';
@@ -195,5 +197,45 @@ describe('sandboxLogEvidence', () => {
 		expect(diagnoseRun(joined.run).flags.filter((f) => f.severity === 'error').map((f) => f.message)).toEqual([]);
 		// Logged again (one click twice): nothing new.
 		expect(joinEvidence(joined.run, sandboxLogEvidence(entries, 'shop', joined.run)).added).toEqual([]);
+	});
+});
+
+describe('onSandboxHosts', () => {
+	const sandbox = { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' };
+	const target = (authUrl: string, accountsUrl: string, kind: 'sandbox' | 'custom' = 'custom') => ({ target: { kind, authUrl, accountsUrl } });
+
+	it('holds for a run of the built-in sandbox, and an imported one whose every host is the sandbox\'s', () => {
+		expect(onSandboxHosts(target('', '', 'sandbox'), sandbox)).toBe(true);
+		expect(onSandboxHosts(target('http://localhost:3001', ''), sandbox)).toBe(true);
+		expect(onSandboxHosts(target('http://localhost:3001', 'http://localhost:3002'), sandbox)).toBe(true);
+	});
+
+	it('does not hold for an import that reached another host, or none', () => {
+		expect(onSandboxHosts(target('http://localhost:3001', 'https://accounts.example.com'), sandbox)).toBe(false);
+		expect(onSandboxHosts(target('http://localhost:4001', ''), sandbox)).toBe(false);
+		expect(onSandboxHosts(target('', ''), sandbox)).toBe(false);
+	});
+});
+
+describe('joining a log to a run of thousands of exchanges', () => {
+	/** A full log's worth of the client's other exchanges (each its own code, told apart by its tail), among the run's in time. */
+	const log: Evidence = {
+		source: 'sandbox-log',
+		timed: true,
+		record: {
+			link: null,
+			callback: null,
+			exchanges: Array.from({ length: 500 }, (_, i) => ({
+				...exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', body: `grant_type=authorization_code&code=other-code-abcdefgh-${String(i).padStart(4, '0')}` }, { status: 400 }, `log-${i}`),
+				startedAt: new Date(Date.parse('2026-01-01T10:00:00.000Z') + i * 7).toISOString()
+			}))
+		},
+		redactions: []
+	};
+
+	it('adds each exchange once, in time linear in the run (each was compared with every exchange of the run)', () => {
+		const runs = new Map([1000, 4000].map((n) => [n, run(sharedCodeFlow(n))]));
+		expect(joinEvidence(runs.get(1000)!, log).added).toHaveLength(500);
+		expectLinear((n) => joinEvidence(runs.get(n)!, log), 1000);
 	});
 });

@@ -21,9 +21,9 @@ import type { FlowRecord } from '$lib/flow/record';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
 import type { SanitisedExport } from '$lib/flow/flags';
-import { inferTarget, type Redaction, type Run } from './run';
+import { inferTarget, originOf, type Redaction, type Run } from './run';
 import { stepOfRequest } from '$lib/flow/steps';
-import { exchangeCode, sameSecret, tokenTailsOf } from './redact/token-tails';
+import { exchangeCode, sameSecret, secretKey, tokenTailsOf } from './redact/token-tails';
 
 /** What is added: the exchanges read from it, and the link and callback when it has them (a browser's HAR). */
 export interface Evidence {
@@ -90,12 +90,14 @@ const sharesTail = (a: RecordedExchange, b: RecordedExchange) => {
 
 /** Whether two records are of the same exchange (see the module's note). */
 export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean {
-	if (a.step !== b.step || a.request.method.toUpperCase() !== b.request.method.toUpperCase()) return false;
-	if (pathOf(a.request.url) !== pathOf(b.request.url) || !answersCompatible(a, b)) return false;
+	if (a.step !== b.step || a.request.method.toUpperCase() !== b.request.method.toUpperCase() || !answersCompatible(a, b)) return false;
 	// A code is accepted once: two accepted exchanges of one code are one exchange, whatever the clocks that timed
 	// them say (a server's HAR may be minutes off the browser's).
-	if (a.step === 'token' && a.response?.status === 200 && b.response?.status === 200) return sameSecret(exchangeCode(a), exchangeCode(b));
-	if (isTimed(a) && isTimed(b) && Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt)) > CLOSE_MS) return false;
+	const accepted = a.step === 'token' && a.response?.status === 200 && b.response?.status === 200;
+	// The cheap tests first: an app's thousand exchanges of one code are told apart by time before any URL is parsed.
+	if (!accepted && isTimed(a) && isTimed(b) && Math.abs(Date.parse(a.startedAt) - Date.parse(b.startedAt)) > CLOSE_MS) return false;
+	if (pathOf(a.request.url) !== pathOf(b.request.url)) return false;
+	if (accepted) return sameSecret(exchangeCode(a), exchangeCode(b));
 	switch (a.step) {
 		case 'token':
 			return sameSecret(exchangeCode(a), exchangeCode(b));
@@ -105,6 +107,44 @@ export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean 
 			return sameSecret(exchangeCode(a), exchangeCode(b));
 		case 'link':
 			return ['client_id', 'state', 'redirect_uri'].every((name) => requestParam(a.request, name) === requestParam(b.request, name));
+	}
+}
+
+/**
+ * The keys under which an exchange can meet its copy: what `sameExchange` requires equal (the step, method and
+ * path, and the code, a token's tail, or the link's parameters). None when it can match nothing (a token exchange
+ * without a code).
+ */
+function matchKeys(e: RecordedExchange): string[] {
+	const at = `${e.step} ${e.request.method.toUpperCase()} ${pathOf(e.request.url)} `;
+	if (e.step === 'link') return [at + ['client_id', 'state', 'redirect_uri'].map((name) => requestParam(e.request, name) ?? '\u0000').join(' ')];
+	if (e.step === 'me') return tokenTailsOf(e).map((tail) => at + tail);
+	const code = exchangeCode(e);
+	return code ? [at + secretKey(code)] : [];
+}
+
+/** The exchanges of a run by their match keys, so that each piece of evidence finds its copy without a pass over all. */
+class CopyIndex {
+	private readonly byKey = new Map<string, RecordedExchange[]>();
+	constructor(exchanges: readonly RecordedExchange[]) {
+		for (const e of exchanges) this.add(e);
+	}
+	add(e: RecordedExchange): void {
+		for (const key of matchKeys(e)) {
+			const held = this.byKey.get(key);
+			if (held) held.push(e);
+			else this.byKey.set(key, [e]);
+		}
+	}
+	replace(held: RecordedExchange, by: RecordedExchange): void {
+		for (const key of matchKeys(held)) this.byKey.set(key, this.byKey.get(key)!.filter((e) => e !== held));
+		this.add(by);
+	}
+	/** The first exchange of `exchanges` (in their order) that is `read`'s copy; -1 when none is. */
+	copyOf(exchanges: readonly RecordedExchange[], read: RecordedExchange): number {
+		const candidates = new Set(matchKeys(read).flatMap((key) => this.byKey.get(key) ?? []));
+		const places = [...candidates].filter((e) => sameExchange(e, read)).map((e) => exchanges.indexOf(e));
+		return places.length === 0 ? -1 : Math.min(...places);
 	}
 }
 
@@ -125,9 +165,9 @@ function anchorOf(exchanges: RecordedExchange[], added: RecordedExchange, callba
 }
 
 /** Where a timed exchange goes: after the last timed one that started no later, and what was placed after that one. */
-function timedPlace(exchanges: RecordedExchange[], added: RecordedExchange): number {
-	const time = Date.parse(added.startedAt);
-	let at = exchanges.findLastIndex((e) => isTimed(e) && Date.parse(e.startedAt) <= time);
+function timedPlace(exchanges: RecordedExchange[], added: RecordedExchange, msOf: (e: RecordedExchange) => number): number {
+	const time = msOf(added);
+	let at = exchanges.findLastIndex((e) => isTimed(e) && msOf(e) <= time);
 	while (at + 1 < exchanges.length && !isTimed(exchanges[at + 1]!)) at++;
 	return at + 1;
 }
@@ -163,9 +203,13 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 	let duplicates = 0;
 	let answered = 0;
 	const anyTimed = () => exchanges.some(isTimed);
+	// Indexed and each time parsed once, so that joining a log to a run of thousands of exchanges stays linear.
+	const copies = new CopyIndex(exchanges);
+	const times = new WeakMap<RecordedExchange, number>();
+	const msOf = (e: RecordedExchange) => times.get(e) ?? times.set(e, Date.parse(e.startedAt)).get(e)!;
 	for (const [i, read] of evidence.record.exchanges.entries()) {
 		const tagged: RecordedExchange = { ...read, id: '', evidence: { source: evidence.source, timed: evidence.timed, matchedBy: 'step' } };
-		const copy = exchanges.findIndex((e) => sameExchange(e, tagged));
+		const copy = copies.copyOf(exchanges, tagged);
 		if (copy !== -1) {
 			duplicates++;
 			const held = exchanges[copy]!;
@@ -173,6 +217,7 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			if (!held.response && (tagged.response !== null || tagged.failure !== null)) {
 				answered++;
 				exchanges[copy] = { ...tagged, id: held.id, evidence: { ...tagged.evidence!, matchedBy: held.evidence?.matchedBy ?? 'step' } };
+				copies.replace(held, exchanges[copy]);
 				placed[i] = held.id;
 			}
 			continue;
@@ -182,7 +227,7 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 		placed[i] = tagged.id;
 		if (evidence.timed && anyTimed()) {
 			tagged.evidence = { ...tagged.evidence!, matchedBy: 'time' };
-			exchanges.splice(timedPlace(exchanges, tagged), 0, tagged);
+			exchanges.splice(timedPlace(exchanges, tagged, msOf), 0, tagged);
 		} else {
 			const anchor = anchorOf(exchanges, tagged, run.callback?.url ?? evidence.record.callback?.url);
 			tagged.evidence = { ...tagged.evidence!, matchedBy: anchor.by };
@@ -191,9 +236,11 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 			while (at < exchanges.length && !isTimed(exchanges[at]!) && STEP_ORDER[exchanges[at]!.step] <= STEP_ORDER[tagged.step]) at++;
 			exchanges.splice(at, 0, tagged);
 		}
+		copies.add(tagged);
 		added.push(tagged);
 	}
-	const placeOf = (id: string) => exchanges.findIndex((e) => e.id === id);
+	const places = new Map(exchanges.map((e, i) => [e.id, i]));
+	const placeOf = (id: string) => places.get(id) ?? -1;
 	const moved = new Map(run.exchanges.map((e, i) => [i, placeOf(e.id)]));
 	const evidenceMoved = new Map(evidence.record.exchanges.flatMap((_, i) => (placed[i] === undefined ? [] : [[i, placeOf(placed[i])] as const])));
 	const link = run.link ?? evidence.record.link;
@@ -215,6 +262,24 @@ export function joinEvidence(run: Run, evidence: Evidence): Joined {
 }
 
 /* ------------------------------------------------------------------ the sandbox's log */
+
+/** The built-in sandbox's two hosts, as this explorer publishes them. */
+export interface SandboxHosts {
+	authUrl: string;
+	accountsUrl: string;
+}
+
+/**
+ * Whether the sandbox's log may hold the run's flow: the run's target is the built-in sandbox, or every host the
+ * run reached is one of the sandbox's (a HAR, curl command or raw HTTP recorded against it and imported). Which
+ * entries are the run's is then told by its client and codes (sandboxLogEvidence).
+ */
+export function onSandboxHosts(run: Pick<Run, 'target'>, sandbox: SandboxHosts): boolean {
+	if (run.target.kind === 'sandbox') return true;
+	const own = new Set([originOf(sandbox.authUrl), originOf(sandbox.accountsUrl)]);
+	const reached = [run.target.authUrl, run.target.accountsUrl].filter((url) => url !== '');
+	return reached.length > 0 && reached.every((url) => own.has(originOf(url)));
+}
 
 /** One entry of the sandbox's request log, as the server reads it (already masked, codes and tokens to a tail). */
 export interface LoggedRequest {

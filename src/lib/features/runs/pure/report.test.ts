@@ -5,6 +5,8 @@ import { crossFlags } from '$lib/flow/flags';
 import { redactRun } from './redact/redact';
 import { runToMarkdown, runToShellScript } from './report';
 import { exchange, reusedCodeAnnotation, run } from './test-helpers';
+import { expectLinear } from '$lib/flow/testing/expect-linear';
+import { sharedCodeFlow } from '$lib/flow/testing/shared-code-flow';
 import { leaks } from '$lib/http/leak-forms';
 import { oneLine } from '$lib/markdown';
 import { HOSTILE_VALUES, renderMarkdown, textOf, unsafeMarkup } from '$lib/markdown-testing';
@@ -325,5 +327,23 @@ describe('runToMarkdown with hostile evidence', () => {
 		const blocks = [...html.matchAll(/<pre><code class="language-http">(.*?)<\/code><\/pre>/gs)].map((m) => textOf(m[1]!));
 		expect(blocks).toHaveLength(2);
 		expect(blocks[0]).toContain(`HTTP/1.1 418 ${value.replace(/\r/g, '\n')}`.trim());
+	});
+});
+
+describe('the reports of a run of thousands of exchanges of one code', () => {
+	const runs = new Map([250, 1000].map((n) => [n, run({ ...sharedCodeFlow(n), title: 'one code, again and again' })]));
+
+	it('write the shell script in time linear in the exchanges (each step re-read every later one: 26 s for 1,500)', () => {
+		expectLinear((n) => runToShellScript(runs.get(n)!, { origin: 'https://explorer.example.com' }), 250);
+	});
+
+	it('write the Markdown report in time linear in the exchanges', () => {
+		const diagnoses = new Map([...runs].map(([n, r]) => [n, diagnoseRun(r)]));
+		expectLinear((n) => runToMarkdown(runs.get(n)!, diagnoses.get(n)!, { origin: 'https://explorer.example.com' }), 250);
+	});
+
+	it('says in the Markdown report when it covers only the first exchanges', () => {
+		const markdown = runToMarkdown(runs.get(250)!, diagnoseRun(runs.get(250)!), { origin: 'https://explorer.example.com', cut: { shown: 250, total: 5000 } });
+		expect(markdown).toContain('- Cut: This run has 5,000 exchanges: the diagnosis and the steps shown cover the first 250 only');
 	});
 });

@@ -19,6 +19,7 @@ import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { channelOf, EVIDENCE_NAMES } from './join';
 import { describeSource, type Run } from './run';
 import { describeSanitised } from './har/sanitised';
+import { describeCut, type ExchangeCut } from './exchange-cap';
 import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
@@ -30,6 +31,8 @@ import { requestHeadersThatMatter, responseHeadersThatMatter } from './headers-t
 /** Where the explorer is reached (its PUBLIC_ORIGIN), so a report's links work outside it. */
 export interface ReportContext {
 	origin: string;
+	/** The exchanges left out of the run given (exchange-cap.ts): the report says so. */
+	cut?: ExchangeCut | null;
 }
 
 
@@ -166,7 +169,7 @@ const VERDICT_WORDS: Record<Verdict['severity'], string> = {
  * The report says what the run page says, each thing once: the verdict (with the permalink), the facts, the flags
  * the verdict did not tell, each step with the headers that matter, and the redaction notes in the page's words.
  */
-export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: ReportContext): string {
+export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin, cut }: ReportContext): string {
 	const { annotations, flags } = diagnosis;
 	const permalink = `${origin}/runs/${run.id}`;
 	const verdict = flowVerdict(run, diagnosis);
@@ -181,7 +184,8 @@ export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin }: Re
 		...(run.sandboxClock ? [`- Sandbox clock: ${mdText(run.sandboxClock)}`] : []),
 		...(run.link ? [`- Authorisation link: ${mdCode(run.link)}`] : []),
 		...(run.callback ? [`- Redirect back: ${mdCode(run.callback.url)} at ${mdText(run.callback.receivedAt)}: ${callbackOutcome(run, annotations.callback)}`] : []),
-		...(run.sanitised ? [`- Sanitised HAR: ${mdProse(describeSanitised(run.sanitised))}`] : [])
+		...(run.sanitised ? [`- Sanitised HAR: ${mdProse(describeSanitised(run.sanitised))}`] : []),
+		...(cut ? [`- Cut: ${mdProse(describeCut(cut))}`] : [])
 	];
 	const flagged = flagLines(flags, telling);
 	const steps = run.exchanges.map((e, i) => stepSection(e, i + 1, annotations.exchanges[i] ?? undefined, telling));
@@ -305,7 +309,13 @@ function codeLines(run: Run, code: string, usedUp: boolean): string[] {
 /** Whether curl replays the step: the browser's steps are opened in a browser, not replayed. */
 const replayed = (exchange: RecordedExchange) => exchange.step !== 'link' && exchange.step !== 'authorise';
 
-function scriptStep(exchange: RecordedExchange, n: number, code: string | undefined, usedBefore: boolean, laterUse: string): string[] {
+/** Whether a step after this one sends the access token, or the refresh token, an exchange issues. */
+interface LaterUse {
+	accessToken: boolean;
+	refreshToken: boolean;
+}
+
+function scriptStep(exchange: RecordedExchange, n: number, code: string | undefined, usedBefore: boolean, laterUse: LaterUse): string[] {
 	if (!replayed(exchange)) return [comment(`Step ${n} (${exchange.step}) happens in a browser; open: ${exchange.request.url}`)];
 	// Only what the service reads: a browser's headers would change nothing, or break the replay.
 	const request = { ...exchange.request, headers: requestHeadersThatMatter(exchange.request.headers) };
@@ -322,8 +332,8 @@ function scriptStep(exchange: RecordedExchange, n: number, code: string | undefi
 		return [
 			...lines,
 			curl,
-			...(laterUse.includes('$ACCESS_TOKEN') ? [takeField('ACCESS_TOKEN', 'access_token', what)] : []),
-			...(laterUse.includes('$REFRESH_TOKEN') ? [takeField('REFRESH_TOKEN', 'refresh_token', what)] : [])
+			...(laterUse.accessToken ? [takeField('ACCESS_TOKEN', 'access_token', what)] : []),
+			...(laterUse.refreshToken ? [takeField('REFRESH_TOKEN', 'refresh_token', what)] : [])
 		];
 	}
 	return [...lines, curl];
@@ -363,16 +373,20 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 	if (!run.exchanges.some(replayed)) return [...head, ...nothingToReplay(run), ''].join('\n');
 
 	const code = run.callback ? (queryValue(uriParts(run.callback.url).query, 'code') ?? undefined) : undefined;
-	const tokenSteps = run.exchanges.map((e) => e.step === 'token' && e.response?.status === 200);
-	// Written from the last step back, so a token exchange reads only the tokens the steps after it send.
-	const stepTexts: string[][] = [];
+	const firstAccepted = run.exchanges.findIndex((e) => e.step === 'token' && e.response?.status === 200);
+	// Written from the last step back, so a token exchange reads only the tokens the steps after it send; what
+	// those steps send is carried along, not re-read, so a run of thousands of steps stays linear.
+	const stepTexts: string[][] = new Array(run.exchanges.length);
+	const later: LaterUse = { accessToken: false, refreshToken: false };
 	for (let i = run.exchanges.length - 1; i >= 0; i--) {
-		const later = stepTexts.flat().join('\n');
-		stepTexts.unshift(['', ...scriptStep(run.exchanges[i]!, i + 1, code, tokenSteps.slice(0, i).includes(true), later)]);
+		const lines = scriptStep(run.exchanges[i]!, i + 1, code, firstAccepted !== -1 && firstAccepted < i, later);
+		stepTexts[i] = ['', ...lines];
+		later.accessToken ||= lines.some((line) => line.includes('$ACCESS_TOKEN'));
+		later.refreshToken ||= lines.some((line) => line.includes('$REFRESH_TOKEN'));
 	}
 	const body = stepTexts.flat().join('\n');
 	const usesCode = body.includes('"$CODE"') && code !== undefined;
-	const codes = usesCode ? codeLines(run, code, tokenSteps.includes(true)) : [];
+	const codes = usesCode ? codeLines(run, code, firstAccepted !== -1) : [];
 	const readsJson = [body, ...codes].some((line) => line.includes('answer_field'));
 	const issued = (name: string) => body.includes(`${name}=$(answer_field`);
 	const needs = (name: string, why: string) => (body.includes(`$${name}`) ? [`: "\${${name}:?${why}}"`] : []);

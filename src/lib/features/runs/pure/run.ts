@@ -47,7 +47,8 @@ export interface ImportOptions {
 	now?: Date;
 }
 
-function originOf(url: string | undefined): string {
+/** A URL's origin; empty when it has none. */
+export function originOf(url: string | undefined): string {
 	return url && URL.canParse(url) ? new URL(url).origin : '';
 }
 

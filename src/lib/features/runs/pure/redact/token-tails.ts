@@ -35,6 +35,14 @@ export function sameSecret(a: string | undefined, b: string | undefined): boolea
 	return tail !== null && tail === valueTail(db);
 }
 
+/**
+ * What `sameSecret` compares a value by: its tail when one shows, else the value itself. Two values that may be
+ * the same secret have the same key, so evidence is matched by looking its keys up instead of comparing each pair.
+ */
+export function secretKey(recorded: string): string {
+	return valueTail(recorded) ?? decoded(recorded);
+}
+
 function issuedToken(exchange: RecordedExchange): string | undefined {
 	if (exchange.step !== 'token' || exchange.response?.status !== 200) return undefined;
 	try {
