@@ -25,6 +25,7 @@ import { ruleOf } from './outcome-rule';
 import { serverSideOf, specialInMe, succeeded, type ServerSide } from './server-side';
 import { stepOfRequest } from './steps';
 import { requestHeader } from './request-params';
+import { appCallFlags } from './app-call-flags';
 import { LIBRARY_MESSAGES, wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
 /** Why an app sends a cancelled user straight back to the authorisation page, most often, in any stack. */
@@ -428,7 +429,7 @@ export function readBrowserSide(flow: FlowRecord): BrowserSide {
 export function browserFlags(side: BrowserSide): CrossFlag[] {
 	const { flow, arrivals: all } = side;
 	if (all.length === 0) return [];
-	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(all)];
+	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(all), ...appCallFlags(flow, all)];
 }
 
 /**

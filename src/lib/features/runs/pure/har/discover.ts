@@ -1,10 +1,12 @@
 /**
  * Finding the flow among the requests of a browser's HAR, which also holds pages, scripts, fonts and analytics:
  * the authorisation link (GET …/sso/{supergroup} with `response_type` or `client_id`), the arrival at the redirect
- * URI (a request to it, or else a 30x whose Location points at it), the token exchange and me.json.
+ * URI (a request to it, or else a 30x whose Location points at it), the token exchange and me.json, and the app's own
+ * calls that carry the arrival's code or, after a cancel, send none (a single-page app's API; app-calls.ts).
  */
 import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
+import { carriesCode, sendsEmptyCode } from '$lib/flow/app-calls';
 import { isNotOfTheFlow } from '$lib/flow/noise';
 import { stepOfRequest } from '$lib/flow/steps';
 import { headerValue } from '$lib/http/headers';
@@ -84,6 +86,28 @@ function arrivals(entries: HarEntry[], redirectPart: string): Arrival[] {
 	});
 }
 
+const CODE_CALL = "from the HAR: your app's own request carrying the code";
+const NO_CODE_CALL = "from the HAR: your app's own request sending no code, after the cancel";
+
+/** Whether a request of the browser's is the app's own call with an arrival's code, or with none after a cancel. */
+function appCallLabel(entry: HarEntry, codes: readonly string[], afterCancel: boolean): string | null {
+	// A CORS preflight repeats the call's URL, but the browser sends it by itself.
+	if (isNotOfTheFlow(entry.request.url) || entry.request.method === 'OPTIONS') return null;
+	const request = { url: entry.request.url, body: entry.request.postData?.text ?? null };
+	if (codes.some((code) => carriesCode(request, code))) return CODE_CALL;
+	return afterCancel && sendsEmptyCode(request) ? NO_CODE_CALL : null;
+}
+
+/** The app's own calls among the entries not already taken (app-calls.ts). */
+function appCalls(entries: HarEntry[], back: Arrival[], taken: ReadonlySet<number>): FoundEntry[] {
+	const codes = back.flatMap((a) => param(a.url, 'code') ?? []);
+	const firstCancel = back.find((a) => param(a.url, 'code') === null)?.index ?? Infinity;
+	return entries.flatMap((entry, index) => {
+		const label = taken.has(index) ? null : appCallLabel(entry, codes, index > firstCancel);
+		return label === null ? [] : [{ index, step: 'authorise' as const, label }];
+	});
+}
+
 export function discoverFlow(entries: HarEntry[]): FoundFlow {
 	const found: FoundEntry[] = [];
 	entries.forEach((entry, index) => {
@@ -99,7 +123,8 @@ export function discoverFlow(entries: HarEntry[]): FoundFlow {
 	// A link answered straight away with the redirect is the callback's source, but stays the link's exchange.
 	const claimed = new Set(found.map((f) => f.index));
 	const authorise = back.filter((a) => !claimed.has(a.index)).map((a) => ({ index: a.index, step: 'authorise' as const, label: a.label }));
-	const all = [...found, ...authorise];
+	const calls = appCalls(entries, back, new Set([...claimed, ...back.map((a) => a.index)]));
+	const all = [...found, ...authorise, ...calls];
 	const last = back.at(-1);
 	const linkBefore = found.filter((f) => f.step === 'link' && (!last || f.index < last.index)).at(-1);
 	return {
@@ -114,16 +139,17 @@ const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : '')
 /** A HAR entry as far as the membership test reads it: the request, and the answer's status and Location. */
 type EntryHead = Pick<HarEntry, 'request'> & { response?: Pick<HarEntry['response'], 'status' | 'redirectURL' | 'headers'> };
 
-/** Whether the browser's request arrives at the redirect URI, or is answered with a redirect there. */
-function reachesRedirectUri(entry: EntryHead, redirectPart: string): boolean {
-	if (registeredPart(entry.request.url) === redirectPart) return true;
+/** The URL at the redirect URI the browser's request arrives at, or is answered with a redirect to; null when neither. */
+function arrivalAt(entry: EntryHead, redirectPart: string): string | null {
+	if (registeredPart(entry.request.url) === redirectPart) return entry.request.url;
 	const target = entry.response ? redirectTarget(entry as HarEntry) : null;
-	return target !== null && registeredPart(target) === redirectPart;
+	return target !== null && registeredPart(target) === redirectPart ? target : null;
 }
 
 /**
  * Which entries of a HAR read one at a time belong to the flow, as `discoverFlow` will find it: the link, token
- * and me.json requests, and the arrivals at the redirect URI (or the redirects there). The redirect URI is the
+ * and me.json requests, the arrivals at the redirect URI (or the redirects there), and the app's own calls after an
+ * arrival that carry its code or, after a cancel, send none. The redirect URI is the
  * first link's; until a link names it, other entries are held pending (without the bodies `wantsBody` refuses),
  * and those that do not reach it are let go once it is known, or at the end (then the token request's is used).
  */
@@ -131,6 +157,9 @@ export class FlowMembership {
 	private redirectPart: string | null = null;
 	private readonly pending = new Map<number, HarEntry>();
 	private tokenRedirectUri: string | null = null;
+	/** The codes the arrivals read so far brought, and whether one of them was a cancel (no code). */
+	private readonly codes: string[] = [];
+	private cancelled = false;
 
 	/** The flow's hosts seen so far: the link's, the token and me.json requests', the redirect URI's. */
 	private readonly origins = new Set<string>();
@@ -158,7 +187,7 @@ export class FlowMembership {
 			if (part !== null) return { keep: true, release: this.settle(part) };
 		}
 		if (step !== null) return { keep: true, release: [] };
-		if (this.redirectPart !== null) return { keep: reachesRedirectUri(entry, this.redirectPart), release: [] };
+		if (this.redirectPart !== null) return { keep: this.arrivalOrCall(entry), release: [] };
 		this.pending.set(index, entry);
 		return { keep: true, release: [] };
 	}
@@ -172,10 +201,20 @@ export class FlowMembership {
 		return all;
 	}
 
+	/** Whether the entry is an arrival at the redirect URI (noting its code), or the app's call after one. */
+	private arrivalOrCall(entry: HarEntry): boolean {
+		const arrival = this.redirectPart === null ? null : arrivalAt(entry, this.redirectPart);
+		if (arrival === null) return appCallLabel(entry, this.codes, this.cancelled) !== null;
+		const code = param(arrival, 'code');
+		if (code === null) this.cancelled = true;
+		else this.codes.push(code);
+		return true;
+	}
+
 	private settle(part: string): number[] {
 		this.redirectPart = part;
 		this.origins.add(originOf(part));
-		const release = [...this.pending].filter(([, entry]) => !reachesRedirectUri(entry, part)).map(([index]) => index);
+		const release = [...this.pending].filter(([, entry]) => !this.arrivalOrCall(entry)).map(([index]) => index);
 		this.pending.clear();
 		return release;
 	}

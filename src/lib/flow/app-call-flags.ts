@@ -1,0 +1,77 @@
+/**
+ * What a single-page app's own API calls show (app-calls.ts): the same grant code sent to the app's server more
+ * times than it arrived (each call is an exchange attempt, and a code works once), and a call to sign in with no
+ * code after the user cancelled.
+ */
+import { SECTIONS, errorCause } from '$lib/protocol';
+import { carriesCode, sendsEmptyCode } from './app-calls';
+import type { Arrival } from './browser-arrivals';
+import type { RecordedExchange } from './exchange';
+import type { CrossFlag } from './flags';
+import type { FlowRecord } from './record';
+
+interface Call {
+	exchange: RecordedExchange;
+	/** Its place among the run's exchanges, 1-based. */
+	n: number;
+}
+
+/** "exchange 4 (POST /api/session, answered 200)". */
+function describeCall({ exchange, n }: Call): string {
+	const path = URL.canParse(exchange.request.url) ? new URL(exchange.request.url).pathname : exchange.request.url;
+	const answer = exchange.response ? `answered ${exchange.response.status}` : 'no response recorded';
+	return `exchange ${n} (${exchange.request.method} ${path}, ${answer})`;
+}
+
+/** The browser's requests that are neither an arrival nor a step of the service's (the app's own, maybe). */
+function ownRequests(flow: FlowRecord, all: Arrival[]): Call[] {
+	const arrivals = new Set(all.map((a) => a.index));
+	return flow.exchanges.flatMap((exchange, index) =>
+		exchange.step === 'authorise' && !arrivals.has(index) ? [{ exchange, n: index + 1 }] : []
+	);
+}
+
+const requestOf = (call: Call) => ({ url: call.exchange.request.url, body: call.exchange.request.body });
+
+function codeSentTwiceFlags(calls: Call[], all: Arrival[]): CrossFlag[] {
+	const codes = [...new Set(all.flatMap((a) => a.code ?? []))];
+	return codes.flatMap((code): CrossFlag[] => {
+		const sent = calls.filter((call) => carriesCode(requestOf(call), code));
+		const arrived = all.filter((a) => a.code === code).length;
+		// One call per arrival is a repeated arrival, which `code-arrived-again` already reports.
+		if (sent.length < 2 || sent.length <= arrived) return [];
+		return [
+			{
+				id: 'code-sent-twice',
+				severity: 'error',
+				message: `Your app's page sent the same grant code to your app's server ${sent.length} times: ${sent.map(describeCall).join('; ')}, though it arrived at the redirect URI ${arrived === 1 ? 'once' : `${arrived} times`}. Each call is an attempt to exchange the code, and a code works once (2.2): the first exchange used it, so the next gets invalid_grant at the token endpoint. A page that runs its sign-in code twice (a component rendered twice, a retry, two listeners) does this.`,
+				section: SECTIONS.code,
+				fix: `Send the code from the page once: guard the call (a flag set before it is sent) and take the code out of the address bar (history.replaceState) once read; on your server, exchange each code at most once. ${errorCause('token-invalid-grant', 'used').fix}`,
+				exchangeId: sent.at(-1)!.exchange.id
+			}
+		];
+	});
+}
+
+function signInAfterCancelFlags(calls: Call[], all: Arrival[]): CrossFlag[] {
+	const cancel = all.find((a) => a.code === null);
+	if (!cancel) return [];
+	const sent = calls.filter((call) => call.n > cancel.n && sendsEmptyCode(requestOf(call)));
+	if (sent.length === 0) return [];
+	return [
+		{
+			id: 'sign-in-after-cancel',
+			severity: 'error',
+			message: `The user cancelled (arrival ${cancel.k}, exchange ${cancel.n}, came back without \`code\`), and your app's page still asked your server to sign in, sending no code: ${sent.map(describeCall).join('; ')}. A cancel is not a failed sign-in: there is no code to exchange, and exchanging none gets invalid_request.`,
+			section: SECTIONS.states,
+			fix: `On the page at the redirect URI, check for \`code\` before calling your server: without one, show the user that they cancelled, with a way to try again. ${errorCause('token-invalid-request', 'missing-code').fix}`,
+			exchangeId: sent[0]!.exchange.id
+		}
+	];
+}
+
+/** The flags of the app's own calls that carry (or should have carried) an arrival's code. */
+export function appCallFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	const calls = ownRequests(flow, all);
+	return [...codeSentTwiceFlags(calls, all), ...signInAfterCancelFlags(calls, all)];
+}
