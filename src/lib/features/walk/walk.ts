@@ -220,7 +220,7 @@ function resetSteps(walk: Walk) {
  * Now as the walk records it: real time, and against the sandbox how far the sandbox's clock (`clock`, what the
  * walk's code expires by) is ahead, so the saved run reads the same code age (flow-time.ts).
  */
-export function readClock(walk: Walk, clock: () => Date): ClockReading {
+function readClock(walk: Walk, clock: () => Date): ClockReading {
 	const wall = Date.now();
 	const at = new Date(wall).toISOString();
 	return walk.target.kind === 'sandbox' ? { at, sandboxOffsetMs: clock().getTime() - wall } : { at };
