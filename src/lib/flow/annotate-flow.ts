@@ -5,7 +5,6 @@
  */
 import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose/diagnose';
-import { annotateAuthorisationAnswer } from './diagnose/authorisation-page';
 import { classifyCallback } from './callback';
 import { callbackTime, exchangeTime, flowIso } from './flow-time';
 import type { RecordedExchange } from './exchange';
@@ -15,7 +14,7 @@ import { meCredential, requestClientId, requestHeader, requestParam } from './re
 
 export interface AnnotatedFlow {
 	callback: Annotation | null;
-	/** One per exchange, in order; null for a link or page that answered no 7.1 error, and for the redirect. */
+	/** One per exchange, in order; null for steps that are not annotated (the link, the redirect). */
 	exchanges: (Annotation | null)[];
 }
 
@@ -69,8 +68,7 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 				today: (exchange.sandboxOffsetMs === undefined ? (flow.sandboxClock ?? exchange.startedAt) : flowIso(exchangeTime(exchange))).slice(0, 10)
 			});
 		}
-		// The link and the sign-in pages: an error page of 7.1, which the service shows and never redirects.
-		return annotateAuthorisationAnswer(exchange);
+		return null;
 	});
 	// The redirect may be fine while the app's own page at the redirect URI then failed: that is no success.
 	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(browser ?? readBrowserSide(flow))) ?? annotateCallback(callbackResult) : null;

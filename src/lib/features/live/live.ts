@@ -13,6 +13,7 @@
  * (LIVE_SHARE) however many tabs watch, and only the flows that changed are diagnosed and sent.
  */
 import type { RequestEvent } from '@sveltejs/kit';
+import { annotateAuthorisationAnswer } from '$lib/flow/diagnose/authorisation-page';
 import { reconstructFlows, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
 import { flowStepOf } from '$lib/flow/steps';
 import type { StepId } from '$lib/flow/exchange';
@@ -161,7 +162,9 @@ async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Ru
 async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
 	const run = redactRun(await runOf(flow, client), { clientSecrets: [client.client_secret] });
 	const presented = presentRun(run, { followsCancel: flow.followsCancel });
-	return { ...presented, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
+	// A run's annotations cover the token endpoint and me.json; a live flow has the pages too, whose errors are 7.1's.
+	const exchanges = presented.annotations.exchanges.map((a, i) => a ?? annotateAuthorisationAnswer(run.exchanges[i]!));
+	return { ...presented, annotations: { ...presented.annotations, exchanges }, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
 }
 
 /** The entries of the workspace's log, oldest first, as flow evidence. */
