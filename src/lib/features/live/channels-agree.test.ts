@@ -100,7 +100,7 @@ function live(w: Walk): Run {
 			durationMs: exchange.durationMs,
 			request: exchange.request as RecordedExchange['request'],
 			response: exchange.response as LoggedExchange['response'],
-			keys: literalKeys(exchange as RecordedExchange)
+			keys: keysOf(exchange as RecordedExchange)
 		}))
 	];
 	const flows = reconstructFlows(logged.flatMap((e) => evidenceOf(e) ?? []));
@@ -110,6 +110,12 @@ function live(w: Walk): Run {
 		{ id: flow.id, title: 'live', createdAt: flow.startedAt, target: { ...w.target }, sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges, redactions: [], source: 'live' },
 		walkSecrets(w)
 	);
+}
+
+/** The keys the log gives an exchange: digests of these values, which join alike. */
+function keysOf(exchange: RecordedExchange): LoggedExchange['keys'] {
+	const { issued, ...keys } = literalKeys(exchange);
+	return { ...keys, ...(issued ? { issued: [...issued] } : {}) };
 }
 
 const CASES: { name: string; code: string; steps: ExchangeOptions[]; row: string }[] = [
