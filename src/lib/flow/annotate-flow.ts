@@ -6,6 +6,7 @@
 import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose/diagnose';
 import { classifyCallback } from './callback';
+import { callbackTime, exchangeTime, flowIso } from './flow-time';
 import type { RecordedExchange } from './exchange';
 import { MASK } from '$lib/http/exchange';
 import { ruleAnnotation, ruleOf } from './outcome-rule';
@@ -44,10 +45,11 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 				target,
 				linkRedirectUri: redirectUri,
 				linkClientId,
-				codeReceivedAt: flow.callback?.receivedAt,
-				codeExchangedBefore: sentCode !== undefined && exchangedCodes.has(sentCode),
+				// Both on the clock the service judged the code by, whatever each was recorded on.
+				codeReceivedAt: flow.callback ? flowIso(callbackTime(flow.callback)) : undefined,
+				codeExchangedBefore: sentCode !== undefined && (exchangedCodes.has(sentCode) || (flow.codeExchangedBefore === true && sentCode === issuedCode)),
 				codeClientId: linkClientId,
-				now: exchange.startedAt,
+				now: flowIso(exchangeTime(exchange)),
 				sentRedirectUri: requestParam(request, 'redirect_uri'),
 				sentClientId: requestClientId(request),
 				sentGrantType: requestParam(request, 'grant_type'),
@@ -64,7 +66,7 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 				sentGrantCode: token !== undefined && !token.includes(MASK) && token === issuedCode,
 				sentUserAgent: requestHeader(exchange.request, 'user-agent') !== undefined,
 				sentToken: token !== undefined ? true : strippedHeader(exchange, 'authorization') ? 'unknown' : false,
-				today: (flow.sandboxClock ?? exchange.startedAt).slice(0, 10)
+				today: (exchange.sandboxOffsetMs === undefined ? (flow.sandboxClock ?? exchange.startedAt) : flowIso(exchangeTime(exchange))).slice(0, 10)
 			});
 		}
 		return null;

@@ -22,7 +22,10 @@ export interface RecordedExchange {
 	step: StepId;
 	/** What the user asked for: e.g. "exchange the code (query string)", "tamper: wrong secret". */
 	label: string;
-	startedAt: string; // ISO 8601
+	/** Real time, ISO 8601 (the live log's: the sandbox's clock). */
+	startedAt: string;
+	/** Against the sandbox, how far its clock was ahead of `startedAt` then: what codes expire by (flow-time.ts). */
+	sandboxOffsetMs?: number;
 	durationMs: number;
 	request: RecordedRequest;
 	response: RecordedResponse | null;

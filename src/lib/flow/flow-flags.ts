@@ -8,6 +8,7 @@ import { cancelLoopAdvice } from './browser-flags';
 import type { CrossFlag } from './flags';
 import type { ReconstructedFlow } from './reconstruct';
 import { requestParam } from './request-params';
+import { callbackTime, exchangeTime, flowMs } from './flow-time';
 
 /** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */
 export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges'> & { followsCancel?: FollowedCancel | null };
@@ -18,9 +19,9 @@ export type FollowedCancel = NonNullable<ReconstructedFlow['followsCancel']>;
 function lateExchangeFlags(flow: FlaggedFlow): CrossFlag[] {
 	const callback = flow.callback;
 	if (!callback) return [];
-	const issuedAt = Date.parse(callback.receivedAt);
+	const issuedAt = flowMs(callbackTime(callback));
 	return flow.exchanges.flatMap((exchange, i): CrossFlag[] => {
-		const elapsed = Math.floor((Date.parse(exchange.startedAt) - issuedAt) / 1000);
+		const elapsed = Math.floor((flowMs(exchangeTime(exchange)) - issuedAt) / 1000);
 		if (exchange.step !== 'token' || requestParam(exchange.request, 'grant_type') === 'refresh_token' || elapsed <= LIMITS.codeTtlSeconds) return [];
 		return [
 			{

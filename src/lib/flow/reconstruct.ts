@@ -19,6 +19,7 @@ import { splitRawQuery } from '../http/form';
 import type { RecordedExchange, StepId } from './exchange';
 import { ENDPOINT_PATHS } from '$lib/protocol/endpoints';
 import { flowStepOf } from './steps';
+import type { FlowCallback } from './record';
 
 /** What joins a request to its flow (see `CorrelationValues`): values, or digests of them. All optional. */
 export interface FlowKeys {
@@ -42,7 +43,7 @@ export interface ReconstructedFlow {
 	/** The authorisation link as requested (absolute URL), when the flow began with one. */
 	link: string | null;
 	/** The redirect back to the client: its address and when the sign-in answered with it. */
-	callback: { url: string; receivedAt: string } | null;
+	callback: FlowCallback | null;
 	/** Every request of the flow, in time order: the link, the pages, the exchanges, me.json. */
 	exchanges: RecordedExchange[];
 	/** The flow that ended in a cancel just before this one began: the cancel loop. */
@@ -132,7 +133,7 @@ export class FlowReconstruction {
 			if (!flow) return null;
 			const redirect = redirectOf(exchange);
 			if (redirect !== undefined && flow.callback === null) {
-				flow.callback = { url: redirect, receivedAt: exchange.startedAt };
+				flow.callback = { url: redirect, receivedAt: exchange.startedAt, ...(exchange.sandboxOffsetMs === undefined ? {} : { sandboxOffsetMs: exchange.sandboxOffsetMs }) };
 				if (isCancel(redirect) && flow.clientId !== null) this.cancels.set(flow.clientId, { flow, at: exchange.startedAt });
 			}
 		} else if (exchange.step === 'token') {

@@ -13,15 +13,26 @@ export interface FlowTarget {
 	accountsUrl: string;
 }
 
+export interface FlowCallback {
+	url: string;
+	receivedAt: string;
+	sandboxOffsetMs?: number;
+}
+
 export interface FlowRecord {
 	target: FlowTarget;
 	/** The sandbox's clock when the flow ran, when the sandbox was the target and its clock was set. */
 	sandboxClock: string | null;
 	/** The authorisation link the flow started from. */
 	link: string | null;
-	/** The browser's arrival at the redirect URI that the flow went on from. */
-	callback: { url: string; receivedAt: string } | null;
+	/** The browser's arrival at the redirect URI that the flow went on from (its time as an exchange's: flow-time.ts). */
+	callback: FlowCallback | null;
 	exchanges: RecordedExchange[];
+	/**
+	 * The redirect's code was exchanged before this record began: a walk knows it of its own earlier run (a new client
+	 * secret starts a new run with the same code), which the record's exchanges cannot show.
+	 */
+	codeExchangedBefore?: boolean;
 }
 
 /** A parameter of the flow's authorisation link, decoded once, as the service reads it. */

@@ -6,6 +6,7 @@
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { classifyCallback } from '$lib/flow/callback';
+import { callbackTime, flowIso } from '$lib/flow/flow-time';
 import { parseCurl, parseRawHttp } from '$lib/features/runs/pure/curl-import';
 import { diagnoseRun } from '$lib/features/runs/pure/diagnose-run';
 import { describeCut, shownPart } from '$lib/features/runs/pure/exchange-cap';
@@ -56,7 +57,12 @@ export function presentRun(whole: Run, hints: FlowHints = {}) {
 	const diagnosis = diagnoseRun(run, hints);
 	const { annotations, flags } = diagnosis;
 	const callback = run.callback
-		? { ...run.callback, result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url }) }
+		? {
+				url: run.callback.url,
+				// On the clock the code expired by, as the walk showed it (flow-time.ts).
+				receivedAt: flowIso(callbackTime(run.callback)),
+				result: classifyCallback(run.callback.url, { redirectUri: linkRedirectUri ?? run.callback.url })
+			}
 		: null;
 	return {
 		run,

@@ -150,7 +150,7 @@ export async function loadWalkPage(sessionId: string | undefined) {
 
 export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {
 	const s = await session(sessionId);
-	recordCallback(s.walk, url, (await clockFor(s))());
+	recordCallback(s.walk, url, await clockFor(s));
 	if (s.returnTo === '/learn/cancel' && s.walk.callback) {
 		const { callback } = (await view(s));
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;

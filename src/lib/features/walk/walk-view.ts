@@ -4,10 +4,11 @@
  */
 import { codeExpiresAt } from '$lib/flow/callback';
 import { maskExchange } from '$lib/flow/mask';
-import type { ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
+import { callbackTime, flowIso } from '$lib/flow/flow-time';
+import type { CallbackView, ExchangeEntry, WalkStep, WalkView } from '$lib/flow/view';
 import { walkTitle, type KnownSecrets, type Run } from '$lib/features/runs/pure';
 import type { Frozen } from '$lib/frozen';
-import { linkFindings, secretsOf, secretValue, shownAs, type Walk, type WalkEntry, type WalkSecrets } from './walk';
+import { linkFindings, secretsOf, secretValue, shownAs, walkRecord, type Walk, type WalkEntry, type WalkSecrets } from './walk';
 
 /** An exchange as the browser may see it, masked again only when the walk's secrets changed since. */
 function shownEntry(entry: WalkEntry, secrets: WalkSecrets, secretsKey: string): ExchangeEntry {
@@ -33,15 +34,21 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 		},
 		link: walk.link,
 		serverFindings: walk.link ? linkFindings(walk, walk.link) : [],
-		callback: walk.callback && {
-			...walk.callback,
-			...(walk.callback.result.kind === 'code'
-				? { codeExpiresAt: codeExpiresAt(new Date(walk.callback.receivedAt)).toISOString() }
-				: {})
-		},
+		callback: walk.callback && callbackView(walk.callback),
 		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets, secretsKey)),
 		hasAccessToken: walk.accessToken !== null,
 		sandboxNow: sandboxNow?.toISOString() ?? null
+	};
+}
+
+/** The redirect as the page shows it: on the walk's clock (the sandbox's against the sandbox), as the codes expire. */
+function callbackView(callback: NonNullable<Walk['callback']>): CallbackView {
+	const receivedAt = flowIso(callbackTime(callback));
+	return {
+		url: callback.url,
+		receivedAt,
+		result: callback.result,
+		...(callback.result.kind === 'code' ? { codeExpiresAt: codeExpiresAt(new Date(receivedAt)).toISOString() } : {})
 	};
 }
 
@@ -80,11 +87,8 @@ export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Froze
 			...(last ? { last } : {})
 		}),
 		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
-		target: { ...walk.target },
+		...walkRecord(walk, walk.exchanges.map((e) => e.exchange)),
 		sandboxClock: sandboxNow?.toISOString() ?? null,
-		link: walk.link,
-		callback: walk.callback && { url: walk.callback.url, receivedAt: walk.callback.receivedAt },
-		exchanges: walk.exchanges.map((e) => e.exchange),
 		redactions: [],
 		source: 'walk'
 	};

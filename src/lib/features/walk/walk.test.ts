@@ -63,7 +63,7 @@ describe('walkView', () => {
 	it('shows neither the client secret nor a token, in any encoding, after every kind of exchange', async () => {
 		const w = walk();
 		expect(startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`)).toEqual({ ok: true });
-		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
 		// A view after every step, as the browser gets one: earlier exchanges' masked views are reused.
 		const views: string[] = [];
 		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) {
@@ -86,7 +86,7 @@ describe('walkView', () => {
 	it('starts a new walk when the client secret changes, so no exchange carrying the old one is shown unmasked', async () => {
 		const w = walk();
 		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
-		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
 		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
 		const runBefore = w.runId;
 		const settings = { target: { kind: 'sandbox' as const }, clientId: 'demo-client', redirectUri: w.client.redirectUri, supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
@@ -104,7 +104,7 @@ describe('walkView', () => {
 	it('keeps the code received across a change of client, and the tamper sends it with the new client’s credentials', async () => {
 		const w = walk();
 		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
-		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
 		const settings = { target: { kind: 'sandbox' as const }, clientId: 'other-client', clientSecret: 'other-secret-value', redirectUri: w.client.redirectUri, supergroup: 'student', country: 'uk', responseType: 'code', extraLinkParams: [] };
 		expect(applySettings(w, settings, config)).toEqual({ ok: true });
 		expect(w.callback?.result).toMatchObject({ kind: 'code', code: 'grant-code-1' });
@@ -141,7 +141,7 @@ describe('the secret held, bound to its target', () => {
 	});
 	const withCode = (w: Walk) => {
 		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=x&country=uk`);
-		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
 	};
 	const sentText = (w: Walk) => w.exchanges.map(({ exchange: { request } }) => `${request.url} ${JSON.stringify(request.headers)} ${request.body}`).join('\n');
 
@@ -213,7 +213,7 @@ describe('walkStep', () => {
 			return answer;
 		};
 		await step(() => startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`));
-		await step(() => recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date()));
+		await step(() => recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date()));
 		const read = () => readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
 		for (const transport of ['query', 'basic'] as const) {
 			// A new token: every exchange shown before is masked again with it, so the answer carries them all.
@@ -233,7 +233,7 @@ describe('walkStep', () => {
 	it('does not follow a view that another tab left behind: the browser is told to ask for the whole view', async () => {
 		const w = walk();
 		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
-		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', new Date());
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
 		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
 		const thisTab = walkView(w, null);
 		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());

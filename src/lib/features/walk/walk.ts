@@ -6,7 +6,10 @@
 import { z } from 'zod';
 import { SECRET_VALUE_FINDING, lintLink, type Finding } from '$lib/flow/link/lint';
 import { classifyCallback, type CallbackResult } from '$lib/flow/callback';
-import { annotateMeExchange, annotateTokenExchange, type Annotation } from '$lib/flow/diagnose/diagnose';
+import type { Annotation } from '$lib/flow/diagnose/diagnose';
+import { diagnoseFlow } from '$lib/flow/diagnose-flow';
+import type { ClockReading } from '$lib/flow/flow-time';
+import type { FlowRecord } from '$lib/flow/record';
 import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
 import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
@@ -58,11 +61,14 @@ export interface Walk {
 	/** The redirect URI and client ID of the link the browser was sent to; the exchange must repeat them. */
 	linkRedirectUri: string | null;
 	linkClientId: string | null;
-	callback: { url: string; receivedAt: string; result: CallbackResult } | null;
+	/** When the redirect came back: real time, and the sandbox's lead then (flow-time.ts). */
+	callback: { url: string; receivedAt: string; sandboxOffsetMs?: number; result: CallbackResult } | null;
 	exchanges: WalkEntry[];
 	accessToken: string | null;
 	refreshToken: string | null;
 	codeExchanged: boolean;
+	/** The code received was exchanged in an earlier run of this walk (a new secret starts a new run, keeping the code). */
+	codeExchangedBeforeRun: boolean;
 }
 
 export type WalkResult = { ok: true } | { ok: false; message: string };
@@ -81,7 +87,8 @@ export function newWalk(target: Target, { clientSecret, ...demo }: WalkClient & 
 		exchanges: [],
 		accessToken: null,
 		refreshToken: null,
-		codeExchanged: false
+		codeExchanged: false,
+		codeExchangedBeforeRun: false
 	};
 }
 
@@ -193,6 +200,7 @@ function restartExchanges(walk: Walk) {
 	walk.exchanges = [];
 	walk.accessToken = null;
 	walk.refreshToken = null;
+	walk.codeExchangedBeforeRun = walk.codeExchanged;
 }
 
 function resetSteps(walk: Walk) {
@@ -205,15 +213,29 @@ function resetSteps(walk: Walk) {
 	walk.accessToken = null;
 	walk.refreshToken = null;
 	walk.codeExchanged = false;
+	walk.codeExchangedBeforeRun = false;
 }
 
-export function recordCallback(walk: Walk, url: string, now: Date) {
+/**
+ * Now as the walk records it: real time, and against the sandbox how far the sandbox's clock (`clock`, what the
+ * walk's code expires by) is ahead, so the saved run reads the same code age (flow-time.ts).
+ */
+function readClock(walk: Walk, clock: () => Date): ClockReading {
+	const wall = Date.now();
+	const at = new Date(wall).toISOString();
+	return walk.target.kind === 'sandbox' ? { at, sandboxOffsetMs: clock().getTime() - wall } : { at };
+}
+
+/** `now`: the walk's clock (the sandbox's against the sandbox). */
+export function recordCallback(walk: Walk, url: string, now: () => Date) {
 	const expected = walk.linkRedirectUri ?? walk.client.redirectUri;
-	walk.callback = { url, receivedAt: now.toISOString(), result: classifyCallback(url, { redirectUri: expected }) };
+	const { at, sandboxOffsetMs } = readClock(walk, now);
+	walk.callback = { url, receivedAt: at, ...(sandboxOffsetMs === undefined ? {} : { sandboxOffsetMs }), result: classifyCallback(url, { redirectUri: expected }) };
 	walk.exchanges = [];
 	walk.accessToken = null;
 	walk.refreshToken = null;
 	walk.codeExchanged = false;
+	walk.codeExchangedBeforeRun = false;
 }
 
 function issuedCode(walk: Walk): string | undefined {
@@ -255,30 +277,49 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 	const omit = options.tamper === 'drop' && options.drop ? [options.drop] : [];
 	const request = buildTokenRequest({ accountsUrl: walk.target.accountsUrl, ...sent, transport: options.transport, omit });
 	const label = `${options.tamper ? TAMPER_LABELS[options.tamper] : 'exchange the code'} (${options.transport})`;
-	const exchange = await send(request, { config, step: 'token', label, holds: held(walk) });
-	const exchangedBefore = walk.codeExchanged;
+	const exchange = await sendTimed(walk, request, { config, step: 'token', label, holds: held(walk) }, now);
 	const tokens = issuedTokens(exchange);
 	if (tokens) {
 		walk.accessToken = tokens.access_token;
 		walk.refreshToken = tokens.refresh_token;
 		walk.codeExchanged = true;
 	}
+	record(walk, exchange, tokens);
+}
+
+/** `send`, its exchange stamped with the sandbox's lead at the time it was sent (see readClock). */
+async function sendTimed(walk: Walk, request: Parameters<typeof send>[0], options: Parameters<typeof send>[1], now: () => Date) {
+	const { sandboxOffsetMs } = readClock(walk, now);
+	const exchange = await send(request, options);
+	return sandboxOffsetMs === undefined ? exchange : { ...exchange, sandboxOffsetMs };
+}
+
+/**
+ * The walk as the flow engine reads it, `exchanges` its exchanges (or some of them). What only the walk saw goes
+ * in as evidence: that its code was exchanged in an earlier run (before a new secret), whose exchanges are not in it.
+ */
+export function walkRecord<E extends Frozen<RecordedExchange>>(walk: Walk, exchanges: readonly E[]): Omit<FlowRecord, 'exchanges'> & { exchanges: E[] } {
+	return {
+		target: { ...walk.target },
+		sandboxClock: null,
+		link: walk.link,
+		callback: walk.callback && { url: walk.callback.url, receivedAt: walk.callback.receivedAt, ...offsetOf(walk.callback) },
+		exchanges: [...exchanges],
+		...(walk.codeExchangedBeforeRun ? { codeExchangedBefore: true } : {})
+	};
+}
+
+const offsetOf = ({ sandboxOffsetMs }: { sandboxOffsetMs?: number }) => (sandboxOffsetMs === undefined ? {} : { sandboxOffsetMs });
+
+/**
+ * Adds an exchange to the walk, annotated by the flow engine as its saved run will be (diagnoseFlow over the walk's
+ * record). It is made from the masked exchanges, as the page shows them: it quotes bodies, and goes to the browser.
+ */
+function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | null) {
 	const secrets = secretsOf(walk, exchange);
 	const masked = maskExchange(exchange, secrets);
-	const annotation = annotateTokenExchange(masked, {
-		target: walk.target.kind,
-		linkRedirectUri: walk.linkRedirectUri ?? undefined,
-		linkClientId: walk.linkClientId ?? undefined,
-		codeReceivedAt: walk.callback?.receivedAt,
-		codeExchangedBefore: exchangedBefore,
-		codeClientId: walk.linkClientId ?? undefined,
-		now: now().toISOString(),
-		sentRedirectUri: omit.includes('redirect_uri') ? undefined : sent.redirectUri,
-		sentClientId: omit.includes('client_id') ? undefined : sent.clientId,
-		sentGrantType: omit.includes('grant_type') ? undefined : sent.grantType,
-		sentCode: omit.includes('code') ? undefined : code,
-		issuedCode: code
-	});
+	const earlier = walk.exchanges.map((e) => e.shown?.entry.exchange ?? maskExchange(e.exchange, secrets));
+	const annotation = diagnoseFlow(walkRecord(walk, [...earlier, masked])).annotations.exchanges.at(-1)!;
 	walk.exchanges.push({ exchange, annotation, tokens, shown: shownAs(masked, annotation, secrets) });
 }
 
@@ -309,17 +350,8 @@ export async function readMe(walk: Walk, options: MeOptions, config: ExplorerCon
 	});
 	const what = options.credential === 'token' ? 'access token' : options.credential === 'code' ? 'grant code instead of a token' : 'no token';
 	const label = `read me.json (${what}, ${options.transport}${options.userAgent ? '' : ', no User-Agent'}${options.host ? '' : ', no Host'})`;
-	const exchange = await send(request, { config, step: 'me', label, holds: held(walk) });
-	const secrets = secretsOf(walk, exchange);
-	const masked = maskExchange(exchange, secrets);
-	const annotation = annotateMeExchange(masked, {
-		target: walk.target.kind,
-		today: now().toISOString().slice(0, 10),
-		sentGrantCode: options.credential === 'code',
-		sentUserAgent: options.userAgent,
-		sentToken: options.credential !== 'none'
-	});
-	walk.exchanges.push({ exchange, annotation, tokens: null, shown: shownAs(masked, annotation, secrets) });
+	const exchange = await sendTimed(walk, request, { config, step: 'me', label, holds: held(walk) }, now);
+	record(walk, exchange, null);
 	return { ok: true };
 }
 

@@ -321,18 +321,21 @@ export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, r
 		.flatMap(({ entry, ms }, i): LoggedStep[] => {
 			const step = stepOfRequest(entry.request.method, entry.request.url);
 			if (!step) return [];
+			const sandboxMs = entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms;
 			const exchange: RecordedExchange = {
 				id: `log-${i + 1}`,
 				step,
 				label: LOG_LABELS[step],
 				startedAt: new Date(ms).toISOString(),
+				// Real time, and the sandbox's lead then: what the code's age is read on (flow-time.ts).
+				sandboxOffsetMs: sandboxMs - ms,
 				durationMs: entry.durationMs,
 				request: entry.request,
 				response: entry.response,
 				failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
 				masked: []
 			};
-			return [{ exchange, ms, sandboxMs: entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms }];
+			return [{ exchange, ms, sandboxMs }];
 		});
 	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
 	const codes = [codeIn(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
