@@ -15,7 +15,7 @@ export { SandboxControlError } from '$lib/embedded-sandbox';
 export type * from '$lib/embedded-sandbox';
 
 /** One flow, diagnosed: each step's row (the sign-in pages' too), the flags across its requests, the verdict. */
-export function diagnosedFlow(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): SandboxFlow {
+function diagnosedFlow(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): SandboxFlow {
 	const record = sandboxFlowRecord(flow, hosts);
 	const diagnosis = diagnoseFlow(record, { followsCancel: flow.followsCancel });
 	const annotations = withPageAnnotations(record, diagnosis.annotations.exchanges);
@@ -45,7 +45,7 @@ export function diagnosedFlow(flow: ReconstructedFlow, hosts: { authUrl: string;
 }
 
 /** The flows of the logged requests, oldest first. */
-export function flowsOfLog(logged: readonly LoggedRequest[], hosts: { authUrl: string; accountsUrl: string }): SandboxFlow[] {
+function flowsOfLog(logged: readonly LoggedRequest[], hosts: { authUrl: string; accountsUrl: string }): SandboxFlow[] {
 	return reconstructFlows(logged.flatMap((e) => evidenceOf(e) ?? [])).map((f) => diagnosedFlow(f, hosts));
 }
 
