@@ -73,4 +73,13 @@ describe('the callback', () => {
 		]);
 		expect(JSON.stringify(seen)).not.toContain(CLIENT_SECRET);
 	});
+
+	it('exchanges a code that the sandbox refuses as the interface says: the flow\'s diagnosis names the row and the fix', async () => {
+		await sandbox.outcomes.set(CLIENT_ID, 'token-invalid-grant');
+		await signIn();
+		const flow = (await sandbox.flows()).at(-1)!; // oldest first
+		expect(flow.steps.map((s) => `${s.step} ${s.response?.status}`)).toEqual(['token 400']);
+		expect(flow.steps[0]!.diagnosis).toMatchObject({ outcome: 'error', rowId: 'token-invalid-grant' });
+		expect(flow.verdict.fix).not.toBe('');
+	});
 });

@@ -28,6 +28,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	sqlite: [],
 	/** The service implementation: nothing of the explorer. */
 	sandbox: ['protocol', 'http', 'sqlite'],
+	/** The package's embeddable sandbox: the sandbox's helpers with the flow engine's diagnosis of its log. */
+	embed: ['protocol', 'http', 'flow', 'sandbox'],
 	/** Types of what the server hands to components. */
 	view: ['protocol', 'http'],
 	/** UI pieces: never server code nor the sandbox, not even for a type; a feature's pure half is theirs to use. */
@@ -174,6 +176,8 @@ describe('layers', () => {
 		expect(packageBreach(layerOf('src/lib/features/runs/pure/har/har.ts'), 'node:fs')).toMatch(/no Node module/);
 		expect(packageBreach(layerOf('src/lib/features/runs/store.ts'), 'node:fs')).toBeNull();
 		expect(breach(layerOf('src/lib/sandbox/mask.ts'), layerOf('src/lib/flow/exchange'))).toMatch(/sandbox\/ may import only protocol, http/);
+		expect(breach(layerOf('src/lib/embed/sandbox.ts'), layerOf('src/lib/flow/verdict'))).toBeNull();
+		expect(breach(layerOf('src/lib/embed/sandbox.ts'), layerOf('src/lib/platform/config'))).toMatch(/embed\/ may import only protocol, http, flow, sandbox/);
 		expect(breach(layerOf('src/lib/protocol/errors.ts'), layerOf('src/lib/http/exchange'))).toMatch(/nothing of ours/);
 		expect(breach(layerOf('src/lib/recent.ts'), layerOf('src/lib/flow/view'))).toMatch(/leaf/);
 		expect(breach(layerOf('src/lib/newfolder/x.ts'), layerOf('src/lib/flow/view'))).toMatch(/no rule/);

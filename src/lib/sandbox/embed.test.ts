@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { OutcomeId } from '../protocol';
-import { SandboxControlError, startSandbox, type EmbeddedSandbox, type OutcomeRule } from './embed';
+import { SandboxControlError, startSandbox, type SandboxHosts, type OutcomeRule } from './embed';
 
 const CLIENT = { client_id: 'embedded-test-app', client_secret: 'embedded-test-secret', redirect_uris: ['http://127.0.0.1:9/callback'], countries: ['uk'] };
 const STUDENT = 'student@example.com';
 
-let sandbox: EmbeddedSandbox;
+let sandbox: SandboxHosts;
 beforeAll(async () => {
 	sandbox = await startSandbox();
 	await sandbox.clients.register(CLIENT);

@@ -4,184 +4,34 @@
  * users, the clock, outcome rules, a headless authorise) and the request log.
  *
  * The helpers call the control API over HTTP, as any other client does: its validation and its messages are the
- * ones a test sees. The public types are declared here and import nothing, so the package's one .d.ts is this
- * file's (scripts/bundle.js checks that).
+ * ones a test sees. The public types are the leaf embedded-sandbox.ts's. The flows of the log and their diagnosis
+ * are the flow engine's, which this layer may not use: src/lib/embed/sandbox.ts adds them (the package's entry).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox as startHosts } from './index';
+import type { LoggedExchange } from './log';
+import {
+	SandboxControlError,
+	type Authorization,
+	type AuthorizeRequest,
+	type ClockReading,
+	type EmbeddedSandbox,
+	type EmbeddedSandboxOptions,
+	type SandboxClientView,
+	type SandboxRequest,
+	type SandboxUserView
+} from '$lib/embedded-sandbox';
 
-export interface EmbeddedSandboxOptions {
-	/** Interface both hosts listen on; 127.0.0.1 when absent. */
-	hostname?: string;
-	/** Ports; 0 (any free one) when absent. */
-	authPort?: number;
-	accountsPort?: number;
-	/** The origin whose `/callback` the demo fixture clients are registered for; http://localhost:3000 when absent. */
-	explorerOrigin?: string;
-	/** A SQLite file to keep the sandbox in (kept after close); a temporary one, removed by close(), when absent. */
-	databasePath?: string;
-}
+export * from '$lib/embedded-sandbox';
 
-export type Supergroup = 'student' | 'graduate' | 'key-worker' | 'social-assistance' | (string & {});
-
-/** The control API's outcome rules: what the next request of a stage gets (README, "Outcome rules"). */
-export type OutcomeRule =
-	| 'authorise-cancel'
-	| 'token-invalid-grant'
-	| 'token-invalid-client'
-	| 'me-401'
-	| 'me-403'
-	| 'me-404'
-	| 'me-empty-verifications'
-	| 'me-expired-verification'
-	| 'me-group-key';
-
-export interface ClientRegistration {
-	client_id: string;
-	client_secret: string;
-	/** Matched on scheme, authority and path; register them without `?` or `#`. */
-	redirect_uris: string[];
-	/** `uk` or ISO 3166 alpha-2 codes, lower case. */
-	countries: string[];
-	name?: string;
-	verification_key?: 'supergroup' | 'group';
-}
-
-/** A client as the control API shows it: never its secret. */
-export interface SandboxClientView {
-	client_id: string;
-	name: string;
-	redirect_uris: string[];
-	countries: string[];
-	verification_key: 'supergroup' | 'group';
-}
-
-export interface UserRegistration {
-	login: string;
-	password: string;
-	/** `expires_on`: YYYY-MM-DD, the first day the verification is no longer valid. */
-	verifications: { supergroup: Supergroup; expires_on: string }[];
-	deletion_requested?: boolean;
-}
-
-export interface SandboxUserView {
-	login: string;
-	sbid_number: string;
-	verifications: { supergroup: Supergroup; expires_on: string }[];
-	deletion_requested: boolean;
-}
-
-/** The sandbox clock (all its users' verifications and codes age by it). */
-export interface ClockReading {
-	now: string;
-	/** YYYY-MM-DD on the sandbox clock. */
-	today: string;
-}
-
-export interface OutcomeRuleView {
-	outcome: OutcomeRule;
-	stage: 'authorise' | 'token' | 'me';
-	label: string;
-	set_at: string;
-}
-
-export interface OutcomeRules {
-	client_id: string;
-	pending: OutcomeRuleView[];
-	/** The latest used first. */
-	used: (OutcomeRuleView & { used_at: string; request: string })[];
-}
-
-export interface AuthorizeRequest {
-	client_id: string;
-	/** The user who signs in; they need an active verification for the supergroup (a fixture user has one). */
-	login: string;
-	supergroup: Supergroup;
-	/** The client's first registered redirect URI when absent; may carry extra query parameters (4.1.1). */
-	redirect_uri?: string;
-	/** The client's first country when absent. */
-	country?: string;
-	/** `cancel`: the user declines; the redirect carries no code. `authorize` when absent. */
-	decision?: 'authorize' | 'cancel';
-}
-
-export interface Authorization {
-	/** Where the authorisation page would send the browser: the redirect URI with the code (or without, on cancel). */
-	location: string;
-	/** The grant code, or null when the redirect carries none (cancel, or the `authorise-cancel` rule). */
-	code: string | null;
-}
-
-export interface RecordedHeader {
-	name: string;
-	value: string;
-}
-
-/** One request the sandbox received, as its request log has it: secrets, codes and tokens masked. */
-export interface SandboxRequest {
-	id: number;
-	host: 'authorisation' | 'accounts';
-	/** When it arrived, on the sandbox clock. */
-	sandboxAt: string;
-	durationMs: number;
-	request: { method: string; url: string; headers: RecordedHeader[]; body: string | null };
-	/** Null when the client went away before an answer. */
-	response: { status: number; statusText: string; headers: RecordedHeader[]; body: string; truncated: boolean } | null;
-}
-
-export interface EmbeddedSandbox {
-	/** `{auth_url}`: the authorisation page's host, e.g. http://127.0.0.1:41233. */
-	authUrl: string;
-	/** `{accounts_url}`: the token endpoint, me.json and the control API. */
-	accountsUrl: string;
-	clients: {
-		register(client: ClientRegistration): Promise<SandboxClientView>;
-		list(): Promise<SandboxClientView[]>;
-	};
-	users: {
-		register(user: UserRegistration): Promise<SandboxUserView>;
-		list(): Promise<SandboxUserView[]>;
-	};
-	clock: {
-		now(): Promise<ClockReading>;
-		set(instant: Date | string): Promise<ClockReading>;
-		advance(seconds: number): Promise<ClockReading>;
-		/** Back to real time. */
-		reset(): Promise<ClockReading>;
-	};
-	outcomes: {
-		/** The client's next request of the rule's stage gets this outcome, once. */
-		set(clientId: string, outcome: OutcomeRule): Promise<OutcomeRules>;
-		list(clientId: string): Promise<OutcomeRules>;
-		/** Removes the client's pending rules, or only `outcome`'s. */
-		clear(clientId: string, outcome?: OutcomeRule): Promise<OutcomeRules>;
-	};
-	/** What the authorisation page does when `login` signs in and decides, without a browser. */
-	authorize(request: AuthorizeRequest): Promise<Authorization>;
-	/** The requests the sandbox received from anyone but these helpers, oldest first (the latest 500 at most). */
-	requests(): Promise<SandboxRequest[]>;
-	/** Back to the fixtures: the demo clients and users, no codes, tokens or rules, the clock on real time. */
-	reset(): Promise<void>;
-	/** Stops both hosts and removes the temporary database. */
-	close(): Promise<void>;
-}
+/** The embedded sandbox without its flows, and its log as logged (with each entry's ref and correlation keys). */
+export type SandboxHosts = Omit<EmbeddedSandbox, 'flows'> & { loggedRequests(): Promise<LoggedExchange[]> };
 
 /** The most entries GET /sandbox/log gives. */
 const LOG_LIMIT = 500;
 const CONTROL_PATH = /^\/sandbox(\/|$)/;
-
-/** An answer other than 2xx from the control API, with its message (it says what was wrong and what to send). */
-export class SandboxControlError extends Error {
-	constructor(
-		readonly status: number,
-		message: string
-	) {
-		super(message);
-		this.name = 'SandboxControlError';
-	}
-}
 
 function controlClient(accountsUrl: string) {
 	return async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
@@ -204,14 +54,14 @@ interface State {
 interface LogEntryBody {
 	id: number;
 	host: SandboxRequest['host'];
-	entry: Omit<SandboxRequest, 'id'> & { ref: string; keys: unknown };
+	entry: LoggedExchange;
 }
 
 function requestPath(url: string): string {
 	return new URL(url, 'http://sandbox.invalid').pathname;
 }
 
-export async function startSandbox(options: EmbeddedSandboxOptions = {}): Promise<EmbeddedSandbox> {
+export async function startSandbox(options: EmbeddedSandboxOptions = {}): Promise<SandboxHosts> {
 	const dir = options.databasePath ? null : mkdtempSync(join(tmpdir(), 'sso-sandbox-'));
 	const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
 	let hosts: Awaited<ReturnType<typeof startHosts>>;
@@ -246,12 +96,14 @@ export async function startSandbox(options: EmbeddedSandboxOptions = {}): Promis
 		return { location: answer.location, code: new URL(answer.location).searchParams.get('code') };
 	}
 
-	async function requests(): Promise<SandboxRequest[]> {
+	/** The log's entries of requests from anyone but these helpers, oldest first. */
+	async function logged(): Promise<LogEntryBody[]> {
 		const { entries } = await call<{ entries: LogEntryBody[] }>('GET', `/sandbox/log?limit=${LOG_LIMIT}`);
-		return entries
-			.filter((e) => !CONTROL_PATH.test(requestPath(e.entry.request.url)))
-			.map(({ id, host, entry }) => ({ id, host, sandboxAt: entry.sandboxAt, durationMs: entry.durationMs, request: entry.request, response: entry.response }))
-			.sort((a, b) => a.id - b.id);
+		return entries.filter((e) => !CONTROL_PATH.test(requestPath(e.entry.request.url))).sort((a, b) => a.id - b.id);
+	}
+
+	async function requests(): Promise<SandboxRequest[]> {
+		return (await logged()).map(({ id, host, entry }) => ({ id, host, sandboxAt: entry.sandboxAt, durationMs: entry.durationMs, request: entry.request, response: entry.response }));
 	}
 
 	return {
@@ -281,6 +133,7 @@ export async function startSandbox(options: EmbeddedSandboxOptions = {}): Promis
 		},
 		authorize,
 		requests,
+		loggedRequests: async () => (await logged()).map((e) => e.entry),
 		reset: async () => {
 			await call('POST', '/sandbox/reset');
 		},

@@ -19,7 +19,7 @@ import { walkSecrets, walkToRun } from '../walk/walk-view';
 import { resolveTarget } from '../../platform/outbound/targets';
 import { testConfig } from '../../platform/test-config';
 import type { ExplorerConfig } from '../../platform/config';
-import { evidenceOf } from './live';
+import { evidenceOf } from '$lib/flow/log-evidence';
 
 const INVALID_GRANT = JSON.stringify({ error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' });
 const REDIRECT = 'http://localhost:3000/callback';

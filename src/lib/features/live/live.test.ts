@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogListener, LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { FlowReconstruction } from '$lib/flow/reconstruct';
-import { STREAMS_PER_WORKSPACE, evidenceOf, liveEventStream } from './live';
+import { evidenceOf } from '$lib/flow/log-evidence';
+import { STREAMS_PER_WORKSPACE, liveEventStream } from './live';
 
 vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: null }) }));
 
@@ -171,25 +172,5 @@ describe('live views per workspace', () => {
 		const abort = new AbortController();
 		expect(liveEventStream(workspace, client, abort.signal, always).status).toBe(200);
 		abort.abort();
-	});
-});
-
-describe('evidenceOf', () => {
-	const logged = (method: string, url: string): LoggedExchange => ({
-		ref: 'p.1',
-		host: 'authorisation',
-		sandboxAt: '2030-01-01T00:00:00.000Z',
-		durationMs: 2,
-		request: { method, url, headers: [], body: null },
-		response: { status: 200, statusText: 'OK', headers: [], body: '', truncated: false },
-		keys: { authFlow: 'digest' }
-	});
-
-	it('makes a flow step of a sign-in request, timed on the sandbox clock, with its keys; nothing of other requests', () => {
-		expect(evidenceOf(logged('POST', 'http://auth.test/flow/abc/consent'))).toMatchObject({
-			exchange: { id: 'p.1', step: 'authorise', label: 'sign-in: consent', startedAt: '2030-01-01T00:00:00.000Z' },
-			keys: { authFlow: 'digest' }
-		});
-		expect(evidenceOf(logged('POST', 'http://api.test/sandbox/clock'))).toBeNull();
 	});
 });

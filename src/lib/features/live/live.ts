@@ -14,11 +14,8 @@
  * flows that changed are diagnosed and sent.
  */
 import type { RequestEvent } from '@sveltejs/kit';
-import { annotateAuthorisationAnswer } from '$lib/flow/diagnose/authorisation-page';
 import { reconstructFlows, reconstruction, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
-import { flowStepOf } from '$lib/flow/steps';
-import type { StepId } from '$lib/flow/exchange';
-import { uriParts } from '$lib/http/encoding';
+import { evidenceOf, sandboxFlowRecord, withPageAnnotations } from '$lib/flow/log-evidence';
 import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { assembleRun, redactRun } from '$lib/features/runs/pure';
@@ -98,34 +95,6 @@ export function liveClient(workspace: SandboxWorkspace, clientId: string): Sandb
 	return client;
 }
 
-function label(step: StepId, url: string): string {
-	if (step === 'link') return 'authorisation link';
-	if (step === 'token') return 'token exchange';
-	if (step === 'me') return 'me.json';
-	const page = uriParts(url).path.split('/')[3];
-	return page ? `sign-in: ${page}` : 'sign-in page';
-}
-
-/** A log entry as evidence of a flow; null for requests that are no step of one (the control API, errors pages). */
-export function evidenceOf(logged: LoggedExchange): FlowEvidence | null {
-	const step = flowStepOf(logged.request.method, logged.request.url);
-	if (step === null) return null;
-	return {
-		exchange: {
-			id: logged.ref,
-			step,
-			label: label(step, logged.request.url),
-			startedAt: logged.sandboxAt,
-			durationMs: logged.durationMs,
-			request: logged.request,
-			response: logged.response,
-			failure: null,
-			masked: []
-		},
-		keys: logged.keys
-	};
-}
-
 /** How a flow stands, for its heading and a saved run's title. */
 function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof presentRun>): string {
 	const i = flow.exchanges.findLastIndex((e) => e.step === 'token' || e.step === 'me');
@@ -134,37 +103,17 @@ function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof present
 	return 'signing in';
 }
 
-/** The origin a flow's request reached: the sandbox by whichever name the app used (localhost, 127.0.0.1, …). */
-function reachedOrigin(flow: ReconstructedFlow, steps: readonly StepId[]): string | undefined {
-	const url = flow.exchanges.find((e) => steps.includes(e.step))?.request.url;
-	return url && URL.canParse(url) ? new URL(url).origin : undefined;
-}
-
 async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Run> {
 	const { sandbox } = await services();
-	// The hosts as the requests named them: the linter would otherwise warn of a link to "another" host.
-	const authUrl = reachedOrigin(flow, ['link', 'authorise']) ?? sandbox?.authUrl ?? '';
-	const accountsUrl = reachedOrigin(flow, ['token', 'me']) ?? sandbox?.accountsUrl ?? '';
-	return {
-		id: flow.id,
-		title: `Live flow, ${client.client_id}`,
-		createdAt: flow.startedAt,
-		target: { kind: 'sandbox', authUrl, accountsUrl },
-		sandboxClock: flow.updatedAt,
-		link: flow.link,
-		callback: flow.callback,
-		exchanges: flow.exchanges,
-		redactions: [],
-		source: 'live'
-	};
+	const record = sandboxFlowRecord(flow, { authUrl: sandbox?.authUrl ?? '', accountsUrl: sandbox?.accountsUrl ?? '' });
+	return { ...record, id: flow.id, title: `Live flow, ${client.client_id}`, createdAt: flow.startedAt, redactions: [], source: 'live' };
 }
 
 /** A flow diagnosed: redacted as a saved run, annotated, its cross-request flags and its own. */
 async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
 	const run = redactRun(await runOf(flow, client), { clientSecrets: [client.client_secret] });
 	const presented = presentRun(run, { followsCancel: flow.followsCancel });
-	// A run's annotations cover the token endpoint and me.json; a live flow has the pages too, whose errors are 7.1's.
-	const exchanges = presented.annotations.exchanges.map((a, i) => a ?? annotateAuthorisationAnswer(run.exchanges[i]!));
+	const exchanges = withPageAnnotations(run, presented.annotations.exchanges);
 	return { ...presented, annotations: { ...presented.annotations, exchanges }, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
 }
 

@@ -45,7 +45,9 @@ const DESCRIPTION_HINTS: { [R in TokenErrorId]?: [RegExp, CauseIdOf<R>][] } = {
 	'token-invalid-grant': [
 		[/already (been )?used|reused|consumed|redeemed/i, 'used'],
 		[/expired/i, 'expired'],
-		[/redirect/i, 'redirect-mismatch'],
+		// The parameter, not any "redirect": the sandbox's unknown code tells the app to pass the one "from the redirect".
+		[/redirect[ _-]?ur[il]/i, 'redirect-mismatch'],
+		[/not one this service issued|unknown code|no such code/i, 'unknown-code'],
 		[/revoked/i, 'revoked'],
 		[/another client|different client|client id/i, 'other-client']
 	],

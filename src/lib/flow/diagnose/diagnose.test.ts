@@ -151,6 +151,13 @@ describe('annotateTokenExchange: invalid_grant causes from the walk', () => {
 		const a = annotateTokenExchange(grantError('The code has expired'), custom);
 		expect(a.candidates[0]).toMatchObject({ causeId: 'expired', likelihood: 'likely' });
 	});
+
+	it('reads the sandbox\'s unknown code as `unknown-code`, though it says to pass the code "from the redirect"', () => {
+		const unknown = grantError('The code is not one this service issued: pass the `code` from the redirect unchanged (decoded once).');
+		expect(annotateTokenExchange(unknown, custom).causeId).toBe('unknown-code');
+		const mismatch = grantError('`redirect_uri` does not match the one in the authorisation link exactly (extra query parameters included).');
+		expect(annotateTokenExchange(mismatch, custom).causeId).toBe('redirect-mismatch');
+	});
 });
 
 describe('annotateTokenExchange: the other 7.2 rows', () => {

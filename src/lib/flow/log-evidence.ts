@@ -1,0 +1,80 @@
+/**
+ * The sandbox's request log as the flow engine reads it: each logged request as evidence of a flow step (with the
+ * log's correlation keys), and the target a flow of it reached. Shared by the live view and the embedded sandbox,
+ * so both rebuild and diagnose the same flows from the same log.
+ */
+import { uriParts } from '$lib/http/encoding';
+import { annotateAuthorisationAnswer } from './diagnose/authorisation-page';
+import type { Annotation } from './diagnose/diagnose';
+import type { RecordedExchange, StepId } from './exchange';
+import type { FlowEvidence, FlowKeys, ReconstructedFlow } from './reconstruct';
+import type { FlowRecord, FlowTarget } from './record';
+import { flowStepOf } from './steps';
+
+/** One entry of the sandbox's request log, as far as a flow needs it (the log's entry has this shape). */
+export interface LoggedRequest {
+	/** Unique in the log: the exchange's id. */
+	ref: string;
+	/** Sandbox clock time when the request arrived. */
+	sandboxAt: string;
+	durationMs: number;
+	request: RecordedExchange['request'];
+	response: RecordedExchange['response'];
+	keys: FlowKeys;
+}
+
+function label(step: StepId, url: string): string {
+	if (step === 'link') return 'authorisation link';
+	if (step === 'token') return 'token exchange';
+	if (step === 'me') return 'me.json';
+	const page = uriParts(url).path.split('/')[3];
+	return page ? `sign-in: ${page}` : 'sign-in page';
+}
+
+/** A log entry as evidence of a flow; null for requests that are no step of one (the control API, errors pages). */
+export function evidenceOf(logged: LoggedRequest): FlowEvidence | null {
+	const step = flowStepOf(logged.request.method, logged.request.url);
+	if (step === null) return null;
+	return {
+		exchange: {
+			id: logged.ref,
+			step,
+			label: label(step, logged.request.url),
+			startedAt: logged.sandboxAt,
+			durationMs: logged.durationMs,
+			request: logged.request,
+			response: logged.response,
+			failure: null,
+			masked: []
+		},
+		keys: logged.keys
+	};
+}
+
+/** The origin a flow's request reached: the sandbox by whichever name the app used (localhost, 127.0.0.1, …). */
+function reachedOrigin(flow: ReconstructedFlow, steps: readonly StepId[]): string | undefined {
+	const url = flow.exchanges.find((e) => steps.includes(e.step))?.request.url;
+	return url && URL.canParse(url) ? new URL(url).origin : undefined;
+}
+
+/**
+ * The sandbox as the flow's requests named its hosts, else as `hosts` says: the linter would otherwise warn of a
+ * link to "another" host when the app reached the sandbox by another name.
+ */
+export function sandboxTargetOf(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowTarget {
+	return {
+		kind: 'sandbox',
+		authUrl: reachedOrigin(flow, ['link', 'authorise']) ?? hosts.authUrl,
+		accountsUrl: reachedOrigin(flow, ['token', 'me']) ?? hosts.accountsUrl
+	};
+}
+
+/** A reconstructed flow as the record the engine diagnoses. */
+export function sandboxFlowRecord(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowRecord {
+	return { target: sandboxTargetOf(flow, hosts), sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges };
+}
+
+/** Each exchange's annotation, the sign-in pages' included: the engine annotates the token endpoint and me.json only. */
+export function withPageAnnotations(record: FlowRecord, annotations: readonly (Annotation | null)[]): (Annotation | null)[] {
+	return annotations.map((a, i) => a ?? annotateAuthorisationAnswer(record.exchanges[i]!));
+}
