@@ -9,9 +9,10 @@ import { shownPart } from '../src/lib/features/runs/pure/exchange-cap';
 import { diagnoseRun } from '../src/lib/features/runs/pure/diagnose-run';
 import { runToHar } from '../src/lib/features/runs/pure/har/har';
 import { redactRun } from '../src/lib/features/runs/pure/redact/redact';
-import { runToMarkdown, runToShellScript } from '../src/lib/features/runs/pure/report';
+import { runToMarkdown } from '../src/lib/features/runs/pure/report';
+import { runToShellScript } from '../src/lib/features/runs/pure/shell-script';
 import type { Run } from '../src/lib/features/runs/pure/run';
-import { reconstruction } from '../src/lib/flow/reconstruct';
+import { reconstruction } from '../src/lib/flow/reconstruct/reconstruct';
 import { sharedCodeFlow } from '../src/lib/flow/testing/shared-code-flow';
 import type { Measurement } from './report';
 

@@ -3,7 +3,7 @@
  * browser never sends, and checks it in the browser; an old ?link= address still works, moved to the fragment. The
  * reference page's curl scripts read CLIENT_SECRET, and the page shows the demo client's (public) secret beside them.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { AUTH_HOST, DEMO_SECRET, EXPLORER, open } from './support/walk';
 import { VIEWPORTS, seriousViolations } from './support/viewports';
 

@@ -3,7 +3,7 @@
  * client, unregistered redirect URI, country off the plan), in the walk's step 1 and on /check, before anything is
  * opened, with the registered values shown; the sandbox's error page links back to the step that made the link.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { AUTH_HOST, EXPLORER, open } from './support/walk';
 import { VIEWPORTS, seriousViolations } from './support/viewports';
 

@@ -2,7 +2,7 @@
  * Issue 27, point 6: masked values read as the mask (`code=••••••x4Tw`), not as percent-encoded bullets
  * (`code=%E2%80%A2…`), on /live and in the sandbox's request log.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { authorise, exchange, open } from './support/walk';
 import { VIEWPORTS, seriousViolations } from './support/viewports';
 

@@ -2,7 +2,7 @@
  * Issue 27, point 4: a pasted curl command that was never sent reads as "not sent yet", with Send as the next
  * action, not as a failure ("What went wrong", "No response recorded", a ✕ in the diagram).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ACCOUNTS_HOST, EXPLORER, open } from './support/walk';
 import { VIEWPORTS, seriousViolations } from './support/viewports';
 

@@ -4,7 +4,7 @@
  * box) and the exchange's diagnosis says it expired; the link never silently differs from the saved settings; an
  * exchange under way says so.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ACCOUNTS_HOST, STUDENT, annotationOf, authorise, exchange, open } from './support/walk';
 import { VIEWPORTS, seriousViolations } from './support/viewports';
 

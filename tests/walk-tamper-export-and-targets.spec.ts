@@ -3,7 +3,7 @@
  * from a customer's app is checked; a change of client keeps the code for a tamper; the exports work outside the explorer (the shell script runs end to end against the sandbox); the diagnosis says
  * each thing once; the runs list says how each walk ended; the target form says which custom targets are allowed.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

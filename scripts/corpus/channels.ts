@@ -8,12 +8,13 @@
  * Each gives the verdict and every finding's text, for grading.
  */
 import { readFileSync } from 'node:fs';
-import { reconstructFlows, type ReconstructedFlow } from '../../src/lib/flow/reconstruct';
+import { reconstructFlows, type ReconstructedFlow } from '../../src/lib/flow/reconstruct/reconstruct';
 import type { Verdict } from '../../src/lib/flow/verdict';
 import { evidenceOf } from '../../src/lib/features/live/live';
 import { presentRun } from '../../src/lib/features/runs/controller';
 import { harToRun } from '../../src/lib/features/runs/pure/har/har';
-import { joinEvidence, sandboxLogEvidence } from '../../src/lib/features/runs/pure/join';
+import { joinEvidence } from '../../src/lib/features/runs/pure/join';
+import { sandboxLogEvidence } from '../../src/lib/features/runs/pure/sandbox-log-evidence';
 import { redactRun } from '../../src/lib/features/runs/pure/redact/redact';
 import type { Run } from '../../src/lib/features/runs/pure/run';
 import type { LogEntry } from '../../src/lib/sandbox/log/entry';

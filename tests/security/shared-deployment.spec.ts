@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACCOUNTS_HOST, AUTH_HOST, EXPLORER, EXTRA_EXPLORER_PORTS, HOSTILE_PORT, PORT } from './support/ports';
+import { ACCOUNTS_HOST, EXPLORER, EXTRA_EXPLORER_PORTS, HOSTILE_PORT, PORT } from './support/ports';
 import { ExplorerSession } from './support/explorer';
 import { spawnExplorer, startTarget, type SpawnedExplorer } from './support/servers';
 

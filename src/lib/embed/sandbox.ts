@@ -5,8 +5,8 @@
  * are the leaf embedded-sandbox.ts's.
  */
 import { diagnoseFlow } from '$lib/flow/diagnose-flow';
-import { sandboxFlowRecord, evidenceOf, withPageAnnotations, type LoggedRequest } from '$lib/flow/log-evidence';
-import { reconstructFlows, type ReconstructedFlow } from '$lib/flow/reconstruct';
+import { sandboxFlowRecord, evidenceOf, withPageAnnotations, type LoggedRequest } from '$lib/flow/reconstruct/log-evidence';
+import { reconstructFlows, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { flowVerdict } from '$lib/flow/verdict';
 import type { EmbeddedSandbox, EmbeddedSandboxOptions, SandboxFlow } from '$lib/embedded-sandbox';
 import { startSandbox as startHosts } from '../sandbox/embed';

@@ -3,7 +3,7 @@
  * link and callback give what the walk knew. A walk, its saved run's permalink, an imported HAR of it and the
  * sandbox's live log of it are therefore annotated identically, with no state beyond the record.
  */
-import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser-flags';
+import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser/browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose/diagnose';
 import { classifyCallback } from './callback';
 import { callbackTime, exchangeTime, flowIso } from './flow-time';

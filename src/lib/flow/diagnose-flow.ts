@@ -3,7 +3,7 @@
  * an imported run and the sandbox's live flows are all diagnosed here, so each source shows the same findings.
  */
 import { annotateFlow, type AnnotatedFlow } from './annotate-flow';
-import { readBrowserSide } from './browser-flags';
+import { readBrowserSide } from './browser/browser-flags';
 import { crossFlags, type CrossFlag, type FlowHints } from './flags';
 import type { FlowRecord } from './record';
 

@@ -9,7 +9,7 @@
 import { SECTIONS, errorCause } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback, codeIn } from './callback';
-import { browserFlags, readBrowserSide, type BrowserSide } from './browser-flags';
+import { browserFlags, readBrowserSide, type BrowserSide } from './browser/browser-flags';
 import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose/diagnose';
 import type { RecordedExchange } from './exchange';

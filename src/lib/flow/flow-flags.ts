@@ -4,9 +4,9 @@
  * sign-in started right after that one's cancel (the cancel loop; browser-flags.ts finds it inside one record).
  */
 import { LIMITS, CODE_VALIDITY, SECTIONS, durationWords, errorCause } from '$lib/protocol';
-import { cancelLoopAdvice } from './browser-flags';
+import { cancelLoopAdvice } from './browser/cancel-advice';
 import type { CrossFlag } from './flags';
-import type { ReconstructedFlow } from './reconstruct';
+import type { ReconstructedFlow } from './reconstruct/reconstruct';
 import { requestParam } from './request-params';
 import { callbackTime, exchangeTime, flowMs } from './flow-time';
 

@@ -8,8 +8,8 @@
  */
 import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
 import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
-import { ADD_SERVER_SIDE } from './browser-flags';
-import { arrivals } from './browser-arrivals';
+import { ADD_SERVER_SIDE } from './browser/browser-flags';
+import { arrivals } from './browser/browser-arrivals';
 import { codeIn } from './callback';
 import { RULE_FIX, ruleOf, ruleSentence } from './outcome-rule';
 import type { Annotation } from './diagnose/diagnose';

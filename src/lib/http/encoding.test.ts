@@ -4,7 +4,6 @@ import {
 	base64EncodeUtf8,
 	encodeComponent,
 	encodeQuery,
-	formEncode,
 	memoizeByString,
 	parseHttpUrl,
 	uriParts

@@ -21,7 +21,7 @@ import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
-import { isBrowserOwnRequest } from '$lib/flow/noise';
+import { isBrowserOwnRequest } from '$lib/flow/browser/noise';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
@@ -195,7 +195,7 @@ class Watcher {
 
 	constructor(
 		private readonly page: Page,
-		private readonly authOrigins: readonly string[]
+		authOrigins: readonly string[]
 	) {
 		page.on('request', (request) => {
 			if (this.link === null && request.isNavigationRequest() && request.frame() === page.mainFrame() && isSignInLink(request.url(), authOrigins)) {

@@ -8,7 +8,6 @@
  */
 import { isIP } from 'node:net';
 import { isLoopbackAddress } from '$lib/sandbox/admin-access';
-import { permissionFor } from '../../platform/outbound/allowlist';
 import type { ExplorerConfig } from '../../platform/config';
 import { checkOutboundUrl, type Resolver } from '../../platform/outbound/ssrf';
 import { ownServiceReached } from './own-services';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { literalKeys, reconstructFlows } from '$lib/flow/reconstruct';
+import { literalKeys, reconstructFlows } from '$lib/flow/reconstruct/reconstruct';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import type { FlowRecord } from '$lib/flow/record';
 import type { RecordedExchange } from '$lib/flow/exchange';
@@ -19,7 +19,7 @@ import { walkSecrets, walkToRun } from '../walk/walk-view';
 import { resolveTarget } from '../../platform/outbound/targets';
 import { testConfig } from '../../platform/test-config';
 import type { ExplorerConfig } from '../../platform/config';
-import { evidenceOf } from '$lib/flow/log-evidence';
+import { evidenceOf } from '$lib/flow/reconstruct/log-evidence';
 
 const INVALID_GRANT = JSON.stringify({ error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' });
 const REDIRECT = 'http://localhost:3000/callback';

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogListener, LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
-import { FlowReconstruction } from '$lib/flow/reconstruct';
-import { evidenceOf } from '$lib/flow/log-evidence';
+import { FlowReconstruction } from '$lib/flow/reconstruct/reconstruct';
 import { STREAMS_PER_WORKSPACE, liveEventStream } from './live';
 
 vi.mock('../../platform/services', () => ({ services: async () => ({ sandbox: null }) }));

@@ -14,8 +14,8 @@
  * flows that changed are diagnosed and sent.
  */
 import type { RequestEvent } from '@sveltejs/kit';
-import { reconstructFlows, reconstruction, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct';
-import { evidenceOf, sandboxFlowRecord, withPageAnnotations } from '$lib/flow/log-evidence';
+import { reconstructFlows, reconstruction, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
+import { evidenceOf, sandboxFlowRecord, withPageAnnotations } from '$lib/flow/reconstruct/log-evidence';
 import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { assembleRun, redactRun } from '$lib/features/runs/pure';

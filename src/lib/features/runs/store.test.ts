@@ -175,11 +175,13 @@ const triaged = (stored: Run) => {
 const VERSION_4_COLUMNS = 'ALTER TABLE runs DROP COLUMN client_id; ALTER TABLE runs DROP COLUMN verdict; ALTER TABLE runs DROP COLUMN verdict_what;';
 
 describe('run store: what the list triages by', () => {
-	/** The walk with its token exchange repeating the link's redirect_uri: nothing wrong. */
+	/** The walk with its token exchange repeating the link's redirect_uri, then me.json read: nothing wrong. */
 	const succeeded = (id = 'run-1', source: Run['source'] = 'walk'): Run => {
 		const base = run({ id, source });
 		const token = base.exchanges[0]!;
-		return { ...base, exchanges: [{ ...token, request: { ...token.request, url: `${token.request.url}&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fcallback` } }] };
+		const read = meRead(1);
+		const me = { ...read, request: { ...read.request, headers: [...read.request.headers, { name: 'User-Agent', value: 'shop/1.0' }] } };
+		return { ...base, exchanges: [{ ...token, request: { ...token.request, url: `${token.request.url}&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fcallback` } }, me] };
 	};
 	const failedToken = (id: string, source: Run['source'] = 'walk'): Run => {
 		const base = succeeded(id, source);

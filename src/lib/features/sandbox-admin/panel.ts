@@ -10,7 +10,6 @@ import { publicClient } from '$lib/sandbox/accounts/control';
 import { ClientBody, ClockBody, UserBody, realDate } from '$lib/sandbox/accounts/control-schemas';
 import { writeClient, writeUser, type WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { resetToFixtures } from '$lib/sandbox/fixtures';
-import type { LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxUser, SandboxWorkspace } from '$lib/sandbox/store';
 import { isActiveIn } from '$lib/sandbox/verifications';
 import type { ClientFormValues, Feedback, PanelClient, PanelForm, PanelLogEntry, PanelState, PanelUser, UserFormValues } from '$lib/view/panel';

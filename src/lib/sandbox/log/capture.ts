@@ -23,7 +23,7 @@ import { createServer, IncomingMessage, ServerResponse, type OutgoingHttpHeader,
 import { randomBytes } from 'node:crypto';
 import { correlationValues } from '../../http/correlation';
 import { uriParts } from '../../http/encoding';
-import { MASK, type HttpHeader } from '../../http/exchange';
+import type { HttpHeader } from '../../http/exchange';
 import { isSignInStepPath } from '../../protocol/endpoints';
 import { maskBody, maskHeader, maskUrl } from '../mask';
 import type { SandboxStore, SandboxWorkspace } from '../store';

@@ -7,9 +7,9 @@
  */
 import { diagnoseFlow } from '$lib/flow/diagnose-flow';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
-import { reconstructFlows, type FlowEvidence, type FlowKeys, type ReconstructedFlow } from '$lib/flow/reconstruct';
+import { reconstructFlows, type FlowEvidence, type FlowKeys, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { flowStepOf } from '$lib/flow/steps';
-import { libraryShown } from '$lib/flow/browser-flags';
+import { libraryShown } from '$lib/flow/browser/cancel-advice';
 import { flowVerdict } from '$lib/flow/verdict';
 import type { HttpHeader } from '$lib/http/exchange';
 import type { OutcomeRule } from './checks';

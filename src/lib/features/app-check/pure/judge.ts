@@ -3,7 +3,7 @@
  * names what was seen; a failure carries the check's fix. A check whose outcome never happened (the browser
  * never came back to the app, the sandbox's rule was never applied) is `not-run`, never a pass.
  */
-import { isDefaultErrorPage } from '$lib/flow/default-error-page';
+import { isDefaultErrorPage } from '$lib/flow/browser/default-error-page';
 import { ruleStage, type AppCheck, type AppCheckId } from './checks';
 import type { AppCheckEvidence } from './evidence';
 

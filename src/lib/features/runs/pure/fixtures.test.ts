@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { harToRun, runToHar } from './har/har';
 import { diagnoseRun } from './diagnose-run';
 import { flowVerdict } from '$lib/flow/verdict';
-import { runToMarkdown, runToShellScript } from './report';
+import { runToMarkdown } from './report';
+import { runToShellScript } from './shell-script';
 import { FIXTURE_COOKIES, FIXTURE_SECRETS } from './test-helpers';
 import { leaks } from '$lib/http/leak-forms';
 

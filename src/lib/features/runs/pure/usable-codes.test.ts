@@ -5,7 +5,8 @@ import { hideLiveCodes, liveCodes } from './usable-codes';
 import { WHAT } from './redact/redact-name';
 import { describeRedactions } from './redact/redact-assembly';
 import { redactRun } from './redact/redact';
-import { runToMarkdown, runToShellScript } from './report';
+import { runToMarkdown } from './report';
+import { runToShellScript } from './shell-script';
 import { diagnoseRun } from './diagnose-run';
 import type { Run } from './run';
 

@@ -6,8 +6,8 @@
  */
 import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
-import { carriesCode, sendsEmptyCode } from '$lib/flow/app-calls';
-import { isNotOfTheFlow } from '$lib/flow/noise';
+import { carriesCode, sendsEmptyCode } from '$lib/flow/browser/app-calls';
+import { isNotOfTheFlow } from '$lib/flow/browser/noise';
 import { stepOfRequest } from '$lib/flow/steps';
 import { headerValue } from '$lib/http/headers';
 

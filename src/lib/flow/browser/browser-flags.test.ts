@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { errorCause } from '$lib/protocol';
-import { annotateFlow } from './annotate-flow';
+import { annotateFlow } from '../annotate-flow';
 import { browserFlags as flagsOfSide, readBrowserSide } from './browser-flags';
-import { crossFlags } from './flags';
-import { STATE_CHECK_FIX } from './link/lint-params';
-import { exchange, flow } from './test-helpers';
-import type { RecordedExchange } from './exchange';
-import type { FlowRecord } from './record';
+import { crossFlags } from '../flags';
+import { STATE_CHECK_FIX } from '../link/lint-params';
+import { exchange, flow } from '../test-helpers';
+import type { RecordedExchange } from '../exchange';
+import type { FlowRecord } from '../record';
 
 const browserFlags = (record: FlowRecord) => flagsOfSide(readBrowserSide(record));
 

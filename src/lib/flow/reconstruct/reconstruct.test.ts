@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedExchange, StepId } from './exchange';
-import { MASK } from '../http/exchange';
+import type { RecordedExchange, StepId } from '../exchange';
+import { MASK } from '../../http/exchange';
 import { CANCEL_LOOP_SECONDS, reconstructFlows, type FlowEvidence } from './reconstruct';
-import { expectLinear } from './testing/expect-linear';
-import { sharedCodeFlow } from './testing/shared-code-flow';
+import { expectLinear } from '../testing/expect-linear';
+import { sharedCodeFlow } from '../testing/shared-code-flow';
 
 const AUTH = 'http://auth.test';
 const API = 'http://api.test';

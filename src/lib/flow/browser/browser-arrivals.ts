@@ -4,11 +4,11 @@
  */
 import { TOKEN_ERRORS, type TokenErrorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
-import { classifyCallback, codeIn, registeredPart } from './callback';
-import { formatDuration } from './diagnose/diagnose-annotation';
-import type { RecordedExchange } from './exchange';
+import { classifyCallback, codeIn, registeredPart } from '../callback';
+import { formatDuration } from '../diagnose/diagnose-annotation';
+import type { RecordedExchange } from '../exchange';
 import { isNotOfTheFlow } from './noise';
-import { linkRedirectUri, type FlowRecord } from './record';
+import { linkRedirectUri, type FlowRecord } from '../record';
 
 /** What a client library says when the step after the redirect failed, and what that means. */
 export interface LibraryMessage {

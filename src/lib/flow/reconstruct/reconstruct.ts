@@ -12,14 +12,13 @@
  * A new link from a client right after one of its flows ended in a cancel starts a separate flow, marked as
  * following the cancel: the cancel loop of an app that restarts the sign-in whenever the redirect has no code.
  */
-import { correlationValues } from '../http/correlation';
-import { MASK } from '../http/exchange';
-import { uriParts } from '../http/encoding';
-import { splitRawQuery } from '../http/form';
-import type { RecordedExchange, StepId } from './exchange';
+import { correlationValues } from '../../http/correlation';
+import { MASK } from '../../http/exchange';
+import { uriParts } from '../../http/encoding';
+import { splitRawQuery } from '../../http/form';
+import type { RecordedExchange } from '../exchange';
 import { ENDPOINT_PATHS } from '$lib/protocol/endpoints';
-import { flowStepOf } from './steps';
-import type { FlowCallback } from './record';
+import type { FlowCallback } from '../record';
 
 /** What joins a request to its flow (see `CorrelationValues`): values, or digests of them. All optional. */
 export interface FlowKeys {

@@ -6,9 +6,9 @@
 import { SECTIONS, errorCause } from '$lib/protocol';
 import { carriesCode, sendsEmptyCode } from './app-calls';
 import type { Arrival } from './browser-arrivals';
-import type { RecordedExchange } from './exchange';
-import type { CrossFlag } from './flags';
-import type { FlowRecord } from './record';
+import type { RecordedExchange } from '../exchange';
+import type { CrossFlag } from '../flags';
+import type { FlowRecord } from '../record';
 
 interface Call {
 	exchange: RecordedExchange;

@@ -11,46 +11,21 @@
  * The record is read once per diagnosis (`readBrowserSide`): the arrivals, the app's answer to each and why it
  * failed, shared by the flags (`browserFlags`) and the callback's annotation (`callbackAppFailure`).
  */
-import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
+import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
-import { classifyCallback, codeIn, registeredPart } from './callback';
-import { expiredAgo, formatDuration, type Annotation, type Candidate } from './diagnose/diagnose-annotation';
-import { rankCandidates, type EvidenceOf } from './diagnose/diagnose-rank';
-import type { RecordedExchange } from './exchange';
-import type { CrossFlag } from './flags';
-import { STATE_CHECK_FIX } from './link/lint-params';
-import { linkParameter, linkRedirectUri, type FlowRecord } from './record';
+import { formatDuration, type Annotation, type Candidate } from '../diagnose/diagnose-annotation';
+import type { RecordedExchange } from '../exchange';
+import type { CrossFlag } from '../flags';
+import { STATE_CHECK_FIX } from '../link/lint-params';
+import { linkParameter, type FlowRecord } from '../record';
 import { isDefaultErrorPage } from './default-error-page';
-import { ruleOf } from './outcome-rule';
-import { serverSideOf, specialInMe, succeeded, type ServerSide } from './server-side';
-import { stepOfRequest } from './steps';
-import { requestHeader } from './request-params';
+import { ruleOf } from '../outcome-rule';
+import { serverSideOf, specialInMe, succeeded, type ServerSide } from '../server-side';
+import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
-import { LIBRARY_MESSAGES, wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
-
-/** Why an app sends a cancelled user straight back to the authorisation page, most often, in any stack. */
-const CANCEL_LOOP_GENERAL =
-	'The usual cause: the callback route treats a redirect without `code` as "not signed in yet" and starts the sign-in again; the service\'s cancel carries neither `code` nor `error` (3).';
-const CANCEL_LOOP_PASSPORT =
-	'This is passport-oauth2 (the record shows it): it treats a redirect with neither `code` nor `error` as "start sign-in", and redirects to the authorisation page again; the service\'s cancel carries neither (3).';
-const CANCEL_LOOP_FIX_GENERAL = `${errorCause('token-invalid-request', 'missing-code').fix} Show the user a page saying they cancelled, with a way to try again, and do not start a new sign-in by yourself: in the callback route, check for \`code\` before anything starts or completes the sign-in.`;
-
-/** The client library the record shows the app uses, by its own words or its requests' User-Agent; null when none. */
-export function libraryShown(exchanges: readonly RecordedExchange[]): 'passport-oauth2' | null {
-	const passport = exchanges.some(
-		(e) =>
-			/^Node-oauth\b/i.test(requestHeader(e.request, 'user-agent') ?? '') ||
-			LIBRARY_MESSAGES.some((m) => m.library === 'passport-oauth2' && m.pattern.test(wordsOfAnswer(e.response)))
-	);
-	return passport ? 'passport-oauth2' : null;
-}
-
-/** The cancel loop's likely cause and fix, naming passport-oauth2 only when the record shows it. */
-export function cancelLoopAdvice(exchanges: readonly RecordedExchange[]): { cause: string; fix: string } {
-	return libraryShown(exchanges) === 'passport-oauth2'
-		? { cause: CANCEL_LOOP_PASSPORT, fix: `${CANCEL_LOOP_FIX_GENERAL} With passport-oauth2, check for \`code\` in the callback route before calling \`passport.authenticate\`.` }
-		: { cause: CANCEL_LOOP_GENERAL, fix: CANCEL_LOOP_FIX_GENERAL };
-}
+import { cancelLoopAdvice } from './cancel-advice';
+import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
+import { wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
 const RESTART_MS = 5000;
@@ -66,58 +41,6 @@ interface Failure {
 	message: string;
 	candidates: Candidate[];
 	fix: string;
-}
-
-/** Evidence for the causes of `invalid_grant`, from what the recording shows of this arrival. */
-function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Arrival[]): EvidenceOf<'token-invalid-grant'>[] {
-	const first = all.find((a) => a.code === arrival.code);
-	if (first && first !== arrival) {
-		const age = (millis(arrival.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000;
-		const firstAnswer = describeAnswer(first.exchange, first.answer);
-		return [
-			{
-				causeId: 'used',
-				likelihood: 'likely',
-				why: `This code already arrived at the redirect URI ${gap(age)} earlier (arrival ${first.k}, exchange ${first.n}, answered ${firstAnswer}): your app exchanged it then, and a code works once. A reload, the back button or a second tab repeats the arrival.`
-			},
-			...(age >= LIMITS.codeTtlSeconds
-				? [{ causeId: 'expired' as const, likelihood: 'likely' as const, why: `The code first arrived ${formatDuration(age)} before this arrival: ${expiredAgo(age, LIMITS.codeTtlSeconds)}.` }]
-				: [])
-		];
-	}
-	const query = linkRedirectUri(flow)?.split('?')[1];
-	const age = codeAge(flow, arrival);
-	return [
-		...(query
-			? [
-					{
-						causeId: 'redirect-mismatch' as const,
-						likelihood: 'likely' as const,
-						why: `The code is fresh (its first arrival), and the link's \`redirect_uri\` carries extra query parameters (\`?${query}\`): a client library that sends its configured callback URL without them, or the URL the browser landed on (with \`code\`), sends a \`redirect_uri\` that is not the link's.`
-					}
-				]
-			: []),
-		...(age && age.seconds >= LIMITS.codeTtlSeconds
-			? [
-					{
-						causeId: 'expired' as const,
-						likelihood: 'possible' as const,
-						why: `The browser arrived ${describeAge(age)}: if this arrival replays an old redirect (history, a bookmark, a restored tab), its code is older than ${formatDuration(LIMITS.codeTtlSeconds)}.`
-					}
-				]
-			: [])
-	];
-}
-
-/** The `error` values of the candidates' rows, e.g. "invalid_grant". */
-function errorNames(candidates: Candidate[]): string {
-	return [...new Set(candidates.map((c) => TOKEN_ERRORS.find((r) => r.id === c.rowId)?.error ?? c.rowId))].join(', ');
-}
-
-/** Candidates across rows, likely ones first, each row's causes in the order `rankCandidates` gives. */
-function rankAcross(rows: readonly TokenErrorRow[], evidence: EvidenceOf<'token-invalid-grant'>[]): Candidate[] {
-	const ranked = rows.flatMap((row) => rankCandidates(row, row.id === 'token-invalid-grant' ? evidence : [], 'custom'));
-	return [...ranked.filter((c) => c.likelihood === 'likely'), ...ranked.filter((c) => c.likelihood === 'possible')];
 }
 
 function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {

@@ -4,12 +4,12 @@
  * so both rebuild and diagnose the same flows from the same log.
  */
 import { uriParts } from '$lib/http/encoding';
-import { annotateAuthorisationAnswer } from './diagnose/authorisation-page';
-import type { Annotation } from './diagnose/diagnose';
-import type { RecordedExchange, StepId } from './exchange';
+import { annotateAuthorisationAnswer } from '../diagnose/authorisation-page';
+import type { Annotation } from '../diagnose/diagnose';
+import type { RecordedExchange, StepId } from '../exchange';
 import type { FlowEvidence, FlowKeys, ReconstructedFlow } from './reconstruct';
-import type { FlowRecord, FlowTarget } from './record';
-import { flowStepOf } from './steps';
+import type { FlowRecord, FlowTarget } from '../record';
+import { flowStepOf } from '../steps';
 
 /** One entry of the sandbox's request log, as far as a flow needs it (the log's entry has this shape). */
 export interface LoggedRequest {

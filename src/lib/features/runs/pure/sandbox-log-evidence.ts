@@ -1,0 +1,107 @@
+/**
+ * The sandbox's own log as evidence for a run: whether the log may hold the run's flow (a run on the sandbox's
+ * hosts, walked or imported), and which of its entries are the run's, told by the run's client and codes.
+ */
+import type { RecordedExchange, StepId } from '$lib/flow/exchange';
+import { codeIn } from '$lib/flow/callback';
+import { requestClientId } from '$lib/flow/request-params';
+import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import { stepOfRequest } from '$lib/flow/steps';
+import type { Evidence } from './join';
+import { originOf, type Run } from './run';
+import { exchangeCode, sameSecret, tokenTailsOf } from './redact/token-tails';
+
+/** The built-in sandbox's two hosts, as this explorer publishes them. */
+export interface SandboxHosts {
+	authUrl: string;
+	accountsUrl: string;
+}
+
+/**
+ * Whether the sandbox's log may hold the run's flow: the run's target is the built-in sandbox, or every host the
+ * run reached is one of the sandbox's (a HAR, curl command or raw HTTP recorded against it and imported). Which
+ * entries are the run's is then told by its client and codes (sandboxLogEvidence).
+ */
+export function onSandboxHosts(run: Pick<Run, 'target'>, sandbox: SandboxHosts): boolean {
+	if (run.target.kind === 'sandbox') return true;
+	const own = new Set([originOf(sandbox.authUrl), originOf(sandbox.accountsUrl)]);
+	const reached = [run.target.authUrl, run.target.accountsUrl].filter((url) => url !== '');
+	return reached.length > 0 && reached.every((url) => own.has(originOf(url)));
+}
+
+/** One entry of the sandbox's request log, as the server reads it (already masked, codes and tokens to a tail). */
+export interface LoggedRequest {
+	/** Real time when it was logged, as the response ended. */
+	at: string;
+	/** When it arrived, on the sandbox's clock (the workspace's, which may have been moved). */
+	sandboxAt?: string;
+	durationMs: number;
+	request: RecordedRequest;
+	response: RecordedResponse | null;
+}
+
+const LOG_LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
+	link: "the sandbox's log: the authorisation link",
+	token: "the sandbox's log: the token exchange",
+	me: "the sandbox's log: the me.json call"
+};
+
+/** After a cancel, how long the client's token exchanges without a code are taken as this flow's. */
+const AFTER_CANCEL_MS = 10 * 60 * 1000;
+
+interface LoggedStep {
+	exchange: RecordedExchange;
+	/** Real time, and sandbox time, when it arrived. */
+	ms: number;
+	sandboxMs: number;
+}
+
+/**
+ * The sandbox's log entries of this run's flow, oldest first, as evidence. The log holds every flow of the client
+ * (other walks, other people's), so only this one's are taken: the token exchanges of the run's grant codes (after
+ * a cancel, the client's exchanges without a code that soon followed), the me.json calls made with the tokens they
+ * or the run issued, and the client's authorisation link that started it (the last one before the redirect back).
+ */
+export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
+	const steps = [...entries]
+		.map((entry) => ({ entry, ms: Date.parse(entry.at) - entry.durationMs }))
+		.sort((a, b) => a.ms - b.ms)
+		.flatMap(({ entry, ms }, i): LoggedStep[] => {
+			const step = stepOfRequest(entry.request.method, entry.request.url);
+			if (!step) return [];
+			const sandboxMs = entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms;
+			const exchange: RecordedExchange = {
+				id: `log-${i + 1}`,
+				step,
+				label: LOG_LABELS[step],
+				startedAt: new Date(ms).toISOString(),
+				// Real time, and the sandbox's lead then: what the code's age is read on (flow-time.ts).
+				sandboxOffsetMs: sandboxMs - ms,
+				durationMs: entry.durationMs,
+				request: entry.request,
+				response: entry.response,
+				failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
+				masked: []
+			};
+			return [{ exchange, ms, sandboxMs }];
+		});
+	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
+	const codes = [codeIn(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
+	const callbackMs = run.callback ? Date.parse(run.callback.receivedAt) : NaN;
+	// The redirect back is on the sandbox's clock for a walk, on real time for a browser's HAR: either may be it.
+	const before = (s: LoggedStep, ms: number) => s.ms <= ms || s.sandboxMs <= ms;
+	const cancelled = run.callback !== null && codeIn(run.callback.url) === undefined;
+	const tokens = ofClient.filter(
+		(s) =>
+			s.exchange.step === 'token' &&
+			(codes.some((code) => sameSecret(exchangeCode(s.exchange), code)) ||
+				(cancelled && !exchangeCode(s.exchange) && !before(s, callbackMs) && (s.ms <= callbackMs + AFTER_CANCEL_MS || s.sandboxMs <= callbackMs + AFTER_CANCEL_MS)))
+	);
+	const tails = new Set([...tokens.map((s) => s.exchange), ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
+	const mes = steps.filter((s) => s.exchange.step === 'me' && tokenTailsOf(s.exchange).some((t) => tails.has(t)));
+	const firstToken = tokens[0]?.ms ?? Infinity;
+	const link = ofClient.filter((s) => s.exchange.step === 'link' && (Number.isNaN(callbackMs) ? s.ms <= firstToken : before(s, callbackMs) && s.ms <= firstToken)).at(-1);
+	const taken = new Set([link, ...tokens, ...mes]);
+	const exchanges = steps.filter((s) => taken.has(s)).map((s) => s.exchange);
+	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [] };
+}
