@@ -34,7 +34,9 @@ test('evidence joins the run: a curl of the token exchange, sent from the run, t
 	const redirectUri = link.searchParams.get('redirect_uri')!;
 
 	await open(page, permalink!);
-	await expect(page.getByTestId('verdict')).toHaveAttribute('data-severity', 'success');
+	// A code and nothing after it: never "succeeded" for an exchange nobody saw.
+	await expect(page.getByTestId('verdict')).toHaveAttribute('data-severity', 'warning');
+	await expect(page.getByTestId('verdict-what')).toContainText('the token exchange and the me.json call were not observed');
 	expect(await verdictFirst(page)).toBe(true);
 
 	// The integrator's server sent another redirect_uri than the link's: only the two channels together show it.
@@ -108,7 +110,9 @@ test('a pasted curl sent at once is added with its answer, a server-side HAR joi
 	await expect(page.getByTestId('evidence-message')).toContainText('added 1 exchange');
 	const token = page.locator('[data-testid^="timeline-"][data-step="token"]');
 	await expect(token).toContainText('200');
-	await expect(page.getByTestId('verdict')).toHaveAttribute('data-severity', 'success');
+	// The exchange went through; me.json was never read, and the verdict says so rather than "succeeded".
+	await expect(page.getByTestId('verdict')).toHaveAttribute('data-severity', 'warning');
+	await expect(page.getByTestId('verdict-what')).toContainText('the me.json call was not observed');
 	const html = await page.content();
 	expect(html).not.toContain(DEMO_SECRET);
 	// A server-side HAR, uploaded: its exchanges join by time, labelled with where they came from.

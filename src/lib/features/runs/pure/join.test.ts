@@ -151,6 +151,10 @@ describe('channelOf', () => {
 	it("takes one without a browser's headers for the server's", () => {
 		expect(channelOf(me({ 'User-Agent': 'shop/1', Authorization: 'Bearer x' }))).toBe('back');
 	});
+
+	it("takes a call from Node's fetch, which sends Sec-Fetch-Mode alone, for the server's", () => {
+		expect(channelOf(me({ 'User-Agent': 'node', 'Sec-Fetch-Mode': 'cors', Authorization: 'Bearer x' }))).toBe('back');
+	});
 });
 
 describe('timelineOf', () => {

@@ -52,7 +52,11 @@ export interface Joined {
  */
 export type Channel = 'front' | 'back';
 
-const sentByBrowser = (name: string) => name === 'origin' || name.startsWith('sec-fetch-');
+/**
+ * Headers only a browser sends. Not `Sec-Fetch-Mode` alone: Node's own fetch (undici) sends `sec-fetch-mode: cors`
+ * on every request, so an app's server using it would pass for a browser.
+ */
+const sentByBrowser = (name: string) => name === 'origin' || name === 'sec-fetch-site' || name === 'sec-fetch-dest';
 
 export function channelOf(exchange: RecordedExchange): Channel {
 	if (exchange.step === 'link' || exchange.step === 'authorise') return 'front';
