@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { startSandbox, type EmbeddedSandbox } from '../src/lib/sandbox/embed';
+import { startSandbox, type EmbeddedSandbox } from '../src/lib/embed/sandbox';
 import type { LogEntry } from '../src/lib/sandbox/log/entry';
 import { CASES, caseName, type CorpusCase } from '../tests/corpus/cases';
 import { CHANNELS, runChannel, type Channel, type Told } from './corpus/channels';
@@ -62,7 +62,7 @@ async function runCase(sandbox: EmbeddedSandbox, browser: import('playwright-cor
 		await sandbox.clients.register({ client_id: clientId, client_secret: clientSecret, redirect_uris: [app.callbackUrl], countries: ['uk'], name: name.slice(0, 80), verification_key: c.journey.verificationKey ?? 'supergroup' });
 		if (c.journey.outcome) await sandbox.outcomes.set(clientId, c.journey.outcome);
 		const journey = await runJourney(browser, c.journey, app, sandbox.authUrl);
-		const evidence = { harPath: journey.harPath, log: await sandboxLog(sandbox), clientId, clientSecret };
+		const evidence = { harPath: journey.harPath, log: await sandboxLog(sandbox), clientId, clientSecret, hosts: { authUrl: sandbox.authUrl, accountsUrl: sandbox.accountsUrl } };
 		const told: Partial<Record<Channel, Told | null>> = {};
 		for (const channel of CHANNELS) told[channel] = runChannel(channel, evidence);
 		return { name, told };

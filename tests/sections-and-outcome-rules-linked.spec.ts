@@ -1,7 +1,7 @@
 /**
  * Issue 27, point 11 (the rest): outcome rules are set in one place, the client's live page, and the sandbox panel,
  * which lists them, links there; a section number the explorer's texts cite ("section 3", "(5.6)") links to that
- * section on the reference page.
+ * section on the reference page, which shows the interface document's own text for it.
  */
 import { expect, test } from '@playwright/test';
 import { AUTH_HOST, EXPLORER, authorise, open } from './support/walk';
@@ -36,6 +36,8 @@ for (const viewport of VIEWPORTS) {
 			await cited.click();
 			await page.waitForURL((url) => url.pathname === '/reference');
 			await expect(page.locator('#section-5')).toBeInViewport();
+			// The reference shows the interface document's own words for the section, not only its title.
+			await expect(page.locator('#section-5')).toContainText('The OAuth state parameter is not used.');
 		});
 
 		test("the walk's cancel says which section makes it no error, linked", async ({ page }) => {
@@ -44,6 +46,7 @@ for (const viewport of VIEWPORTS) {
 			await expect(cited).toHaveAttribute('href', '/reference#section-3');
 			await cited.click();
 			await expect(page.locator('#section-3')).toBeInViewport();
+			await expect(page.locator('#section-3')).toContainText('Only the lifecycle of the authorisation grant code and the cancel outcome are described.');
 		});
 	});
 }

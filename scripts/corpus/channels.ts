@@ -1,16 +1,17 @@
 /**
  * The channels a user has to a diagnosis of the same sign-in, each run the way the explorer runs it, in process:
- * - live: the client's flows rebuilt from the sandbox's request log (features/live: evidenceOf, reconstructFlows),
- *   redacted and presented as the live page does;
+ * - live: the client's flows rebuilt from the sandbox's request log (flow/reconstruct: evidenceOf, reconstructFlows),
+ *   presented by the live page's own presentFlow;
  * - har / har-sanitised: the browser's HAR imported (runs/pure harToRun, redacted as the store saves it) and
  *   diagnosed as its run page does; sanitised as Chrome's default export;
  * - har+log: that run with the sandbox's log of the client added as evidence (runs/pure join).
  * Each gives the verdict and every finding's text, for grading.
  */
 import { readFileSync } from 'node:fs';
-import { reconstructFlows, type ReconstructedFlow } from '../../src/lib/flow/reconstruct/reconstruct';
+import { reconstructFlows } from '../../src/lib/flow/reconstruct/reconstruct';
 import type { Verdict } from '../../src/lib/flow/verdict';
-import { evidenceOf } from '../../src/lib/features/live/live';
+import { evidenceOf } from '../../src/lib/flow/reconstruct/log-evidence';
+import { presentFlow } from '../../src/lib/features/live/live';
 import { presentRun } from '../../src/lib/features/runs/controller';
 import { harToRun } from '../../src/lib/features/runs/pure/har/har';
 import { joinEvidence } from '../../src/lib/features/runs/pure/join';
@@ -37,6 +38,8 @@ export interface Evidence {
 	log: LogEntry[];
 	clientId: string;
 	clientSecret: string;
+	/** The sandbox's two hosts. */
+	hosts: { authUrl: string; accountsUrl: string };
 }
 
 function told(presented: ReturnType<typeof presentRun>): Told {
@@ -60,31 +63,10 @@ function mostTelling(all: Told[]): Told | null {
 	return null;
 }
 
-/** As features/live presents a flow: the run of its requests, redacted, diagnosed with whether it followed a cancel. */
-function presentLiveFlow(flow: ReconstructedFlow, evidence: Evidence): Told {
-	const origin = (steps: string[]) => {
-		const url = flow.exchanges.find((e) => steps.includes(e.step))?.request.url;
-		return url && URL.canParse(url) ? new URL(url).origin : '';
-	};
-	const run: Run = {
-		id: flow.id,
-		title: `Live flow, ${evidence.clientId}`,
-		createdAt: flow.startedAt,
-		target: { kind: 'sandbox', authUrl: origin(['link', 'authorise']), accountsUrl: origin(['token', 'me']) },
-		sandboxClock: flow.updatedAt,
-		link: flow.link,
-		callback: flow.callback,
-		exchanges: flow.exchanges,
-		redactions: [],
-		source: 'live'
-	};
-	return told(presentRun(redactRun(run, { clientSecrets: [evidence.clientSecret] }), { followsCancel: flow.followsCancel }));
-}
-
 function live(evidence: Evidence): Told | null {
 	const entries = [...evidence.log].reverse().map((e) => e.entry);
 	const flows = reconstructFlows(entries.flatMap((e) => evidenceOf(e) ?? [])).filter((f) => f.clientId === evidence.clientId);
-	return mostTelling(flows.reverse().map((f) => presentLiveFlow(f, evidence)));
+	return mostTelling(flows.reverse().map((f) => told(presentFlow(f, { client_id: evidence.clientId, client_secret: evidence.clientSecret }, evidence.hosts))));
 }
 
 /** As POST /api/import stores a HAR: read, redacted (with no secret known to it). */

@@ -103,18 +103,32 @@ function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof present
 	return 'signing in';
 }
 
-async function runOf(flow: ReconstructedFlow, client: SandboxClient): Promise<Run> {
-	const { sandbox } = await services();
-	const record = sandboxFlowRecord(flow, { authUrl: sandbox?.authUrl ?? '', accountsUrl: sandbox?.accountsUrl ?? '' });
-	return { ...record, id: flow.id, title: `Live flow, ${client.client_id}`, createdAt: flow.startedAt, redactions: [], source: 'live' };
-}
+/** The sandbox's two hosts, as this explorer publishes them. */
+type SandboxHosts = { authUrl: string; accountsUrl: string };
 
-/** A flow diagnosed: redacted as a saved run, annotated, its cross-request flags and its own. */
-async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
-	const run = redactRun(await runOf(flow, client), { clientSecrets: [client.client_secret] });
+/**
+ * A flow diagnosed as the live page shows it: redacted as a saved run, annotated (its sign-in pages too), its
+ * cross-request flags and its own. Pure given the sandbox's hosts, so the corpus's live channel runs the same.
+ */
+export function presentFlow(flow: ReconstructedFlow, client: Pick<SandboxClient, 'client_id' | 'client_secret'>, hosts: SandboxHosts): LiveFlow {
+	const run = redactRun(liveRun(flow, client.client_id, hosts), { clientSecrets: [client.client_secret] });
 	const presented = presentRun(run, { followsCancel: flow.followsCancel });
 	const exchanges = withPageAnnotations(run, presented.annotations.exchanges);
 	return { ...presented, annotations: { ...presented.annotations, exchanges }, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
+}
+
+/** A flow as a run (not yet redacted). */
+function liveRun(flow: ReconstructedFlow, clientId: string, hosts: SandboxHosts): Run {
+	return { ...sandboxFlowRecord(flow, hosts), id: flow.id, title: `Live flow, ${clientId}`, createdAt: flow.startedAt, redactions: [], source: 'live' };
+}
+
+async function sandboxHosts(): Promise<SandboxHosts> {
+	const { sandbox } = await services();
+	return { authUrl: sandbox?.authUrl ?? '', accountsUrl: sandbox?.accountsUrl ?? '' };
+}
+
+async function present(flow: ReconstructedFlow, client: SandboxClient): Promise<LiveFlow> {
+	return presentFlow(flow, client, await sandboxHosts());
 }
 
 /** The entries of the workspace's log, oldest first, as flow evidence. */
@@ -146,7 +160,7 @@ export async function saveLiveFlow(workspace: SandboxWorkspace, client: SandboxC
 	const flow = flowsOf(loggedNow(workspace), client.client_id).find((f) => f.id === flowId);
 	if (!flow) throw notFound('That flow is no longer in the sandbox\'s request log (it keeps the newest 500 requests).');
 	const { runs } = await services();
-	const run = await runOf(flow, client);
+	const run = liveRun(flow, client.client_id, await sandboxHosts());
 	const presented = presentRun(redactRun(run, { clientSecrets: [client.client_secret] }));
 	const saved = runs.save({ ...run, id: globalThis.crypto.randomUUID(), title: `Live flow, ${client.client_id}: ${outcomeOf(flow, presented)}` }, { clientSecrets: [client.client_secret] }, runOwner(sessionId));
 	return assembleRun(saved).id;
