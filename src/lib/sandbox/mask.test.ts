@@ -27,6 +27,9 @@ describe('masking for the request log', () => {
 	});
 	it('masks Authorization, cookies and codes in Location', () => {
 		expect(maskHeader({ name: 'Authorization', value: 'Basic ZGVtbzpzZWNyZXQ=' })).toEqual({ name: 'Authorization', value: `Basic ${MASK}` });
+		// A bearer token keeps its tail, as in the token's answer, so a me.json call joins the exchange that issued it.
+		expect(maskHeader({ name: 'Authorization', value: `Bearer ${TOKEN}` })).toEqual({ name: 'Authorization', value: `Bearer ${MASK}${TOKEN.slice(-4)}` });
+		expect(maskHeader({ name: 'Authorization', value: 'Bearer short' }).value).toBe(`Bearer ${MASK}`);
 		expect(maskHeader({ name: 'cookie', value: 'a=1; b=2' }).value).toBe(`a=${MASK}; b=${MASK}`);
 		expect(maskHeader({ name: 'set-cookie', value: 'sid=xyz; HttpOnly; SameSite=Lax' }).value).toBe(`sid=${MASK}; HttpOnly; SameSite=Lax`);
 		expect(maskHeader({ name: 'location', value: `http://x/cb?code=${TOKEN}` }).value).not.toContain(TOKEN);

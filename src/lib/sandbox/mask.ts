@@ -67,14 +67,17 @@ function maskSetCookie(value: string): string {
 	return value.replace(/^([^=;]+)=([^;]*)/, `$1=${MASK}`);
 }
 
-/** Masks credential-bearing headers: Authorization (scheme kept), cookies, and codes in a Location. */
+/** Masks credential-bearing headers: Authorization (scheme kept; a bearer token's tail kept), cookies, and codes in a Location. */
 export function maskHeader(header: HttpHeader): HttpHeader {
 	switch (secretHeader(header.name)) {
 		case 'token':
 			return { name: header.name, value: MASK };
 		case 'authorization': {
-			const scheme = header.value.split(/\s+/)[0] ?? '';
-			return { name: header.name, value: `${scheme} ${MASK}` };
+			const [scheme = '', credential = ''] = header.value.trim().split(/\s+/);
+			// A bearer credential is an access token: the log keeps its tail, as it does in a token's answer, so a
+			// me.json call can be matched to the exchange that issued its token (runs/pure/sandbox-log-evidence.ts).
+			const masked = scheme.toLowerCase() === 'bearer' ? maskValue('access_token', credential) : MASK;
+			return { name: header.name, value: `${scheme} ${masked}` };
 		}
 		case 'cookie':
 			return { name: header.name, value: maskCookieHeader(header.value) };
