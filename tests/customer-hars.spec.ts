@@ -157,7 +157,7 @@ test.describe('done when: a full, sanitised 60 MB customer HAR', () => {
 	const MB = 1024 * 1024;
 	const CASES = [
 		{ journey: 'reload', severity: 'error', what: /went wrong/, cause: /^used \(likely\)/, fix: /code|once/i },
-		{ journey: 'good', severity: 'warning', what: /^The browser's side went as far as your app's callback .* not observed/, cause: /^The record holds only the browser's requests/, fix: /the sandbox's log for this client/ }
+		{ journey: 'good', severity: 'unobserved', what: /^The browser's side went as far as your app's callback .* not observed/, cause: /^The record holds only the browser's requests/, fix: /the sandbox's log for this client/ }
 	] as const;
 	for (const c of CASES) {
 		test(`${c.journey}: the first lines say what happened, the likely cause and the fix`, async ({ browser, page }) => {

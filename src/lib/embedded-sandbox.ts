@@ -223,7 +223,7 @@ export interface SandboxFlowFlag {
 
 /** The live page's verdict on a flow: what happened, the row it is, the likely cause and the fix. */
 export interface SandboxVerdict {
-	severity: 'error' | 'warning' | 'cancel' | 'unsent' | 'success';
+	severity: 'error' | 'warning' | 'cancel' | 'unsent' | 'unobserved' | 'success';
 	what: string;
 	reference: SandboxReference;
 	/** The step it is about: its id and its number in the flow, from 1. */

@@ -127,7 +127,7 @@ describe('flowVerdict', () => {
 		const page = exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Welcome, you are signed in</body></html>' }, 'a1');
 		const har = flow({ link: LINK, callback: authorised, exchanges: [exchange('link', { url: LINK }, { status: 302, headers: { Location: '/sso/student/flow/1' } }, 'l'), consent, page] });
 		const verdict = flowVerdict(har, diagnoseFlow(har));
-		expect(verdict.severity).toBe('warning');
+		expect(verdict.severity).toBe('unobserved');
 		expect(verdict.what).toBe("The browser's side went as far as your app's callback (it answered 200), but the token exchange and the me.json call were not observed: whether the sign-in succeeded is not known.");
 		expect(verdict.fix).toContain("the sandbox's log for this client (one click, under Add evidence), or your server's HAR or curl");
 		// With the server's side, an exchange and no me.json call: the app skipped it.

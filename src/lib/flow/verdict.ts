@@ -19,8 +19,12 @@ import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
 
 export interface Verdict {
-	/** `cancel`: the user cancelled, which is normal; `unsent`: a request was never sent, so sending it is next; `success`: nothing to fix. */
-	severity: 'error' | 'warning' | 'cancel' | 'unsent' | 'success';
+	/**
+	 * `cancel`: the user cancelled, which is normal; `unsent`: a request was never sent, so sending it is next;
+	 * `unobserved`: the record cannot show whether the sign-in succeeded (only the browser's side), so adding the
+	 * server's side is next; `success`: nothing to fix.
+	 */
+	severity: 'error' | 'warning' | 'cancel' | 'unsent' | 'unobserved' | 'success';
 	/** What happened, one sentence. */
 	what: string;
 	/** Where the reference explains it: a row of the tables, else a section of the interface. */
@@ -188,7 +192,7 @@ function unobservedVerdict(flow: FlowRecord): Verdict | null {
 	const page = arrivals(flow).at(-1)?.exchange.response;
 	if (!flow.exchanges.some((e) => e.step === 'token' || e.step === 'me') && page !== undefined)
 		return {
-			severity: 'warning',
+			severity: 'unobserved',
 			what: `The browser's side went as far as your app's callback${page ? ` (it answered ${page.status})` : ''}, but ${unseen} were not observed: whether the sign-in succeeded is not known.`,
 			reference: sectionReference(SECTIONS.tokenEndpoint),
 			exchange: null,

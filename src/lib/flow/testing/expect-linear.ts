@@ -19,7 +19,14 @@ export function expectLinear(work: (n: number) => unknown, n: number): void {
 	// Once each first: the code compiled for the sizes it runs at.
 	work(n);
 	work(4 * n);
-	const small = best(n);
-	const large = best(4 * n);
-	expect(large, `${n} took ${small.toFixed(1)} ms, ${4 * n} took ${large.toFixed(1)} ms`).toBeLessThan(8 * small + 20);
+	// Quadratic work takes 16 times as long at four times the size, every time; a busy machine (CI's two cores, a
+	// collection) can stretch one measurement, so up to three rounds are taken, and one linear round suffices.
+	const rounds: string[] = [];
+	for (let round = 0; round < 3; round++) {
+		const small = best(n);
+		const large = best(4 * n);
+		if (large < 8 * small + 20) return;
+		rounds.push(`${n} took ${small.toFixed(1)} ms, ${4 * n} took ${large.toFixed(1)} ms`);
+	}
+	expect.fail(`not linear in three rounds: ${rounds.join('; ')}`);
 }

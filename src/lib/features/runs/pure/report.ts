@@ -155,6 +155,7 @@ const VERDICT_WORDS: Record<Verdict['severity'], string> = {
 	warning: 'What to look at',
 	cancel: 'What happened',
 	unsent: 'What to do next',
+	unobserved: 'What is not known',
 	success: 'What happened'
 };
 
