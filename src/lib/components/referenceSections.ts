@@ -2,8 +2,8 @@
  * The interface's sections as the reference page lists them, so findings and annotations that cite a section
  * (`SECTIONS` in the protocol model) land on an anchor: `/reference#section-<number>`.
  */
-import { SECTIONS } from '$lib/protocol';
-import { sectionAnchor } from '$lib/flow/verdict';
+import { SECTIONS } from '$lib/protocol/limits';
+import { sectionAnchor } from '$lib/flow/section-anchor';
 
 type SectionKey = keyof typeof SECTIONS;
 

@@ -17,6 +17,7 @@ import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
+import { sectionAnchor } from './section-anchor';
 
 export interface Verdict {
 	/**
@@ -35,10 +36,7 @@ export interface Verdict {
 	fix: string;
 }
 
-/** The reference page's anchor of a section of the interface (the page's sections are `section-{number}`). */
-export function sectionAnchor(number: string): string {
-	return `section-${number}`;
-}
+export { sectionAnchor };
 
 const STEP_NAMES: Record<StepId, string> = { link: 'authorisation link', authorise: 'redirect back', token: 'token exchange', me: 'me.json call' };
 
