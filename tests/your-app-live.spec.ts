@@ -42,7 +42,9 @@ test('the live page shows the naive app\'s cancel loop as it happens, and its ap
 		// One line per flow: the looping flow's requests and flags open on demand.
 		await live.getByTestId('live-flow').filter({ has: loop }).getByTestId('flow-toggle').click();
 		await expect(loop).toBeVisible();
-		await expect(loop).toContainText('passport-oauth2');
+		// The sandbox's log shows no token request of the looping flow (none is made), so nothing names the library:
+		// the advice fits any stack.
+		await expect(loop).toContainText('starts the sign-in again');
 		await expect(live.locator('[data-testid="live-flow"]')).toHaveCount(2);
 
 		await live.getByTestId('app-check-start-url').fill(`${naive.app.url}/login`);
