@@ -36,7 +36,6 @@ export interface Verdict {
 	fix: string;
 }
 
-export { sectionAnchor };
 
 const STEP_NAMES: Record<StepId, string> = { link: 'authorisation link', authorise: 'redirect back', token: 'token exchange', me: 'me.json call' };
 
