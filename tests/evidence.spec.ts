@@ -116,7 +116,8 @@ test('a pasted curl sent at once is added with its answer, a server-side HAR joi
 	const html = await page.content();
 	expect(html).not.toContain(DEMO_SECRET);
 	// A server-side HAR, uploaded: its exchanges join by time, labelled with where they came from.
-	await page.getByTestId('evidence-har').setInputFiles('src/lib/features/runs/pure/har/fixtures/wrong-secret.har.json');
+	await page.getByTestId('evidence-har-file').setInputFiles('src/lib/features/runs/pure/har/fixtures/wrong-secret.har.json');
+	await page.getByTestId('evidence-har-chosen').getByRole('button', { name: 'Add wrong-secret.har.json' }).click();
 	await expect(page.getByTestId('evidence-message')).toContainText(/added \d+ exchange/);
 	await expect(page.locator('[data-testid^="timeline-"]', { hasText: 'from a HAR' }).first()).toBeVisible();
 	expect(await page.content()).not.toContain('Sh0p-Secret-4f8a9b2c1d');

@@ -2,7 +2,7 @@
  * Issue 27, point 12: the smaller things a newcomer trips over. Focus lands on what a save did, not on the page; the
  * two Target radios are one Tab stop; the diagram names the real hosts, and for an imported run the app and the
  * path it came back to; an exchange's summary line carries the path; a me.json call a browser sent is labelled as
- * the browser's; choosing a HAR file shows what will be imported before it is; error texts show names as code, not
+ * the browser's; choosing a HAR file (to import, or to add to a run) shows what will be sent before it is; error texts show names as code, not
  * backticks; the clock and reset of the shared default workspace say they affect everyone.
  */
 import { readFile } from 'node:fs/promises';
@@ -124,6 +124,33 @@ for (const viewport of VIEWPORTS) {
 			await page.getByTestId('import-chosen').getByRole('button', { name: 'Cancel' }).click();
 			await expect(page.getByTestId('import-chosen')).toHaveCount(0);
 			expect(new URL(page.url()).pathname).toBe('/runs');
+		});
+
+		test("a server-side HAR chosen on a run's page is added only once confirmed", async ({ page }) => {
+			await open(page, '/runs');
+			await page.getByTestId('import-file').setInputFiles({ name: 'customer.har', mimeType: 'application/json', buffer: await browserHar() });
+			await page.getByTestId('import-chosen').getByRole('button', { name: 'Import customer.har' }).click();
+			await page.waitForURL(/\/runs\/[\w-]+\?/);
+			const entries = page.locator('[data-testid^="timeline-"]');
+			const before = await entries.count();
+			const sent: string[] = [];
+			page.on('request', (request) => void (request.method() === 'POST' && sent.push(request.url())));
+			const server = await readFile('src/lib/features/runs/pure/har/fixtures/wrong-secret.har.json');
+			await page.getByTestId('evidence-har-file').setInputFiles({ name: 'server.har', mimeType: 'application/json', buffer: server });
+			const chosen = page.getByTestId('evidence-har-chosen');
+			await expect(chosen).toContainText('server.har');
+			await expect(chosen).toContainText(/\d+(\.\d+)? KB/);
+			// Choosing is not adding: Cancel puts the file back, and nothing was sent.
+			await chosen.getByRole('button', { name: 'Cancel' }).click();
+			await expect(chosen).toHaveCount(0);
+			await expect(page.getByTestId('evidence-message')).toHaveCount(0);
+			expect(sent).toEqual([]);
+			expect(await entries.count()).toBe(before);
+			await page.getByTestId('evidence-har-file').setInputFiles({ name: 'server.har', mimeType: 'application/json', buffer: server });
+			expect(await seriousViolations(page)).toEqual([]);
+			await page.getByTestId('evidence-har-chosen').getByRole('button', { name: 'Add server.har' }).click();
+			await expect(page.getByTestId('evidence-message')).toContainText(/added \d+ exchange/);
+			await expect(page.locator('[data-testid^="timeline-"]', { hasText: 'from a HAR' }).first()).toBeVisible();
 		});
 
 		test('an error text shows the names it quotes as code, without backticks', async ({ page }) => {
