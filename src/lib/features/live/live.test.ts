@@ -150,6 +150,24 @@ describe("a client's feed", () => {
 		abort.abort();
 		added.mockRestore();
 	});
+
+	it('brings the first arrival after a page opened it within a push interval, however long showing the window took', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		// Every push takes "long": 50 ms between any two readings of the clock it is timed on.
+		let clock = 0;
+		const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 50));
+		const { workspace, listeners } = watchedWorkspace();
+		const abort = new AbortController();
+		const { reader } = await firstChunk(liveEventStream(workspace, client, abort.signal, always));
+		await vi.advanceTimersByTimeAsync(0);
+		for (const listener of listeners) listener(tokenEntry(1));
+		await vi.advanceTimersByTimeAsync(300);
+		let sent = '';
+		while (!sent.includes('"t.1"')) sent += new TextDecoder().decode((await reader.read()).value);
+		expect(sent).toMatch(/^event: flow$/m);
+		abort.abort();
+		now.mockRestore();
+	});
 });
 
 describe('live views per workspace', () => {

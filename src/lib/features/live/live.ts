@@ -254,11 +254,17 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 		for (const watcher of feed.watchers) watcher(changed);
 		return spent + (performance.now() - mark);
 	}
-	async function run(): Promise<void> {
+	/**
+	 * `arrivals`: whether this push builds what arrived, whose cost sets the rest before the next. The feed's first
+	 * push shows the window as it is, once, for the page being opened: resting 1 / LIVE_SHARE times its cost would
+	 * hold the first request to arrive back by seconds.
+	 */
+	async function run(arrivals = true): Promise<void> {
 		timer = undefined;
 		busy = true;
 		try {
-			restUntil = Date.now() + (await push()) / LIVE_SHARE;
+			const spent = await push();
+			if (arrivals) restUntil = Date.now() + spent / LIVE_SHARE;
 		} catch (cause) {
 			console.error('live flows:', cause);
 		} finally {
@@ -275,7 +281,7 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 		wake();
 	});
 	feeds.set(id, feed);
-	void run();
+	void run(false);
 	return feed;
 }
 
