@@ -24,7 +24,8 @@ function eventClock(body: ReadableStream<Uint8Array>) {
 	const decoder = new TextDecoder();
 	let buffered = '';
 	let lastEventAt = performance.now();
-	let waiting: ((at: number) => void) | null = null;
+	// Set by next(); the cast keeps the reader loop from narrowing it to null.
+	let waiting = null as ((at: number) => void) | null;
 	const done = (async () => {
 		for (;;) {
 			const { value, done: ended } = await reader.read();
