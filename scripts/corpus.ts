@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startSandbox, type EmbeddedSandbox } from '../src/lib/embed/sandbox';
-import type { LogEntry } from '../src/lib/sandbox/log/entry';
+import type { LogEntry } from '../src/lib/http/logged-exchange';
 import { CASES, caseName, type CorpusCase } from '../tests/corpus/cases';
 import { CHANNELS, runChannel, type Channel, type Told } from './corpus/channels';
 import { grade, regressions, type Grade, type Matrix } from './corpus/grade';

@@ -18,7 +18,7 @@ import { joinEvidence } from '../../src/lib/features/runs/pure/join';
 import { sandboxLogEvidence } from '../../src/lib/features/runs/pure/sandbox-log-evidence';
 import { redactRun } from '../../src/lib/features/runs/pure/redact/redact';
 import type { Run } from '../../src/lib/features/runs/pure/run';
-import type { LogEntry } from '../../src/lib/sandbox/log/entry';
+import type { LogEntry } from '../../src/lib/http/logged-exchange';
 import { sanitise } from '../../tests/support/record-har';
 import type { Har } from '../../src/lib/features/runs/pure/har/har-schema';
 
@@ -83,8 +83,7 @@ function harText(evidence: Evidence, sanitised: boolean): string {
 
 /** As the run page's "add the sandbox's log" does: the client's entries joined to the run, redacted again. */
 function withSandboxLog(run: Run, evidence: Evidence): Run {
-	const entries = evidence.log.map(({ at, entry }) => ({ at, ...entry }));
-	const joined = joinEvidence(run, sandboxLogEvidence(entries, evidence.clientId, run));
+	const joined = joinEvidence(run, sandboxLogEvidence(evidence.log, evidence.clientId, run));
 	return redactRun(joined.run, { clientSecrets: [evidence.clientSecret] });
 }
 

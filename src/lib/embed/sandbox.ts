@@ -5,7 +5,8 @@
  * are the leaf embedded-sandbox.ts's.
  */
 import { diagnoseFlow } from '$lib/flow/diagnose-flow';
-import { sandboxFlowRecord, evidenceOf, withPageAnnotations, type LoggedRequest } from '$lib/flow/reconstruct/log-evidence';
+import { sandboxFlowRecord, evidenceOf, withPageAnnotations } from '$lib/flow/reconstruct/log-evidence';
+import type { LoggedExchange } from '$lib/http/logged-exchange';
 import { reconstructFlows, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { flowVerdict } from '$lib/flow/verdict';
 import type { EmbeddedSandbox, EmbeddedSandboxOptions, SandboxFlow } from '$lib/embedded-sandbox';
@@ -45,7 +46,7 @@ function diagnosedFlow(flow: ReconstructedFlow, hosts: { authUrl: string; accoun
 }
 
 /** The flows of the logged requests, oldest first. */
-function flowsOfLog(logged: readonly LoggedRequest[], hosts: { authUrl: string; accountsUrl: string }): SandboxFlow[] {
+function flowsOfLog(logged: readonly LoggedExchange[], hosts: { authUrl: string; accountsUrl: string }): SandboxFlow[] {
 	return reconstructFlows(logged.flatMap((e) => evidenceOf(e) ?? [])).map((f) => diagnosedFlow(f, hosts));
 }
 

@@ -5,7 +5,7 @@
  * the sandbox answers this machine).
  */
 import { FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/fixtures';
-import type { LogEntryLike } from '$lib/features/app-check/pure/sandbox-log';
+import { readLogEntry, type LogEntry } from '$lib/http/logged-exchange';
 import type { OutcomeRule } from '$lib/features/app-check/pure/checks';
 import { addDays } from '$lib/dates';
 
@@ -81,11 +81,12 @@ export async function logMark(access: SandboxAccess): Promise<number> {
 	return entries[0]?.id ?? 0;
 }
 
-export async function readLog(access: SandboxAccess, limit = 500): Promise<LogEntryLike[]> {
+/** The log's entries, read through its schema; one this version cannot read (a sandbox of another version) is left out. */
+export async function readLog(access: SandboxAccess, limit = 500): Promise<LogEntry[]> {
 	const answer = await call(access, 'GET', `/sandbox/log?limit=${limit}`);
 	if (answer.status !== 200) throw refusal('read the request log', answer);
 	const entries = Array.isArray(answer.body['entries']) ? answer.body['entries'] : [];
-	return entries.filter((e): e is LogEntryLike => typeof (e as LogEntryLike)?.id === 'number');
+	return entries.flatMap((raw: unknown) => readLogEntry(raw) ?? []);
 }
 
 /** Sets a one-shot outcome for the client's next matching request; a message when the sandbox refused. */

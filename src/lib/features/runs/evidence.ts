@@ -94,8 +94,7 @@ async function sandboxLog(event: RequestEvent, run: Run): Promise<Outcome> {
 	if (clientId === undefined) return refused(400, "This run names no client_id, so the sandbox's log cannot be searched for it.");
 	if (!workspace)
 		return refused(403, `You may not read the log of the sandbox workspace that holds client ${clientId}: only its members (and, for the default workspace, whoever administers the sandbox) may.`);
-	const entries = workspace.recentLog(LOG_CAPACITY).map(({ at, entry }) => ({ at, ...entry }));
-	return { ok: true, evidence: sandboxLogEvidence(entries, clientId, run) };
+	return { ok: true, evidence: sandboxLogEvidence(workspace.recentLog(LOG_CAPACITY), clientId, run) };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceOf, type LoggedRequest } from './log-evidence';
+import type { LoggedExchange } from '$lib/http/logged-exchange';
+import { evidenceOf } from './log-evidence';
 
 describe('evidenceOf', () => {
-	const logged = (method: string, url: string): LoggedRequest => ({
+	const logged = (method: string, url: string): LoggedExchange => ({
 		ref: 'p.1',
+		host: 'authorisation',
 		sandboxAt: '2030-01-01T00:00:00.000Z',
 		durationMs: 2,
 		request: { method, url, headers: [], body: null },

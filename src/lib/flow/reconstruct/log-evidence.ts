@@ -4,24 +4,13 @@
  * so both rebuild and diagnose the same flows from the same log.
  */
 import { uriParts } from '$lib/http/encoding';
+import type { LoggedExchange } from '$lib/http/logged-exchange';
 import { annotateAuthorisationAnswer } from '../diagnose/authorisation-page';
 import type { Annotation } from '../diagnose/diagnose';
-import type { RecordedExchange, StepId } from '../exchange';
-import type { FlowEvidence, FlowKeys, ReconstructedFlow } from './reconstruct';
+import type { StepId } from '../exchange';
+import type { FlowEvidence, ReconstructedFlow } from './reconstruct';
 import type { FlowRecord, FlowTarget } from '../record';
 import { flowStepOf } from '../steps';
-
-/** One entry of the sandbox's request log, as far as a flow needs it (the log's entry has this shape). */
-export interface LoggedRequest {
-	/** Unique in the log: the exchange's id. */
-	ref: string;
-	/** Sandbox clock time when the request arrived. */
-	sandboxAt: string;
-	durationMs: number;
-	request: RecordedExchange['request'];
-	response: RecordedExchange['response'];
-	keys: FlowKeys;
-}
 
 function label(step: StepId, url: string): string {
 	if (step === 'link') return 'authorisation link';
@@ -32,7 +21,7 @@ function label(step: StepId, url: string): string {
 }
 
 /** A log entry as evidence of a flow; null for requests that are no step of one (the control API, errors pages). */
-export function evidenceOf(logged: LoggedRequest): FlowEvidence | null {
+export function evidenceOf(logged: LoggedExchange): FlowEvidence | null {
 	const step = flowStepOf(logged.request.method, logged.request.url);
 	if (step === null) return null;
 	return {

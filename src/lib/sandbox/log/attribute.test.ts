@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../fixtures';
 import { DEFAULT_WORKSPACE_POLICY } from '../workspaces';
 import { startSandbox, type RunningSandbox, type SandboxWorkspace } from '../index';
-import type { LoggedExchange } from './entry';
+import type { LoggedExchange } from '../../http/logged-exchange';
 
 const ORIGIN = 'http://localhost:3000';
 const CALLBACK = `${ORIGIN}/callback`;

@@ -5,7 +5,8 @@
  */
 import type Database from 'better-sqlite3';
 import { WORKSPACE_LIMITS } from '../workspaces';
-import { readLoggedExchange, type LogEntry, type LogEntryInput, type LogEntrySource, type SandboxHost } from './entry';
+import { readLoggedExchange, type LogEntry, type SandboxHost } from '../../http/logged-exchange';
+import type { LogEntryInput, LogEntrySource } from './entry';
 
 /** How many log entries each workspace keeps; older ones are dropped as new ones arrive. */
 export const LOG_CAPACITY = WORKSPACE_LIMITS.logEntries;
@@ -139,7 +140,7 @@ export function openLogBuffer(db: Database.Database): LogBuffer {
 		recent(workspace, limit) {
 			flushLog();
 			return recentLog.all(workspace, limit).flatMap((row) => {
-				const entry = readLoggedExchange(row.entry, row.id);
+				const entry = readLoggedExchange(JSON.parse(row.entry), row.id);
 				return entry ? [{ ...row, entry }] : [];
 			});
 		},

@@ -28,7 +28,8 @@ import { isSignInStepPath } from '../../protocol/endpoints';
 import { maskBody, maskHeader, maskUrl } from '../mask';
 import type { SandboxStore, SandboxWorkspace } from '../store';
 import { correlationKeys } from './correlation';
-import type { LogEntrySource, LoggedExchange, SandboxHost } from './entry';
+import type { LoggedExchange, SandboxHost } from '../../http/logged-exchange';
+import type { LogEntrySource } from './entry';
 
 /** Tells this process's entries apart from each other and from a previous run's (ids are given only when written). */
 const PROCESS_TAG = randomBytes(4).toString('hex');

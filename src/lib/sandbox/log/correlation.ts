@@ -1,7 +1,7 @@
 /** The correlation keys of a logged exchange: keyed digests that join equal values and reveal none. */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { CorrelationValues } from '../../http/correlation';
-import type { CorrelationKeys } from './entry';
+import type { CorrelationKeys } from '../../http/logged-exchange';
 
 const CORRELATION_KEY = randomBytes(32);
 

@@ -1,5 +1,5 @@
 /** For tests of the log's buffer: the smallest exchange the log's schema accepts, told apart by its ref. */
-import type { LoggedExchange } from './entry';
+import type { LoggedExchange } from '../../http/logged-exchange';
 
 export function exchangeRef(ref: string): LoggedExchange {
 	return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnoseServer, libraryOf } from './engine';
-import type { LogEntryLike } from './sandbox-log';
+import type { LogEntry } from '$lib/http/logged-exchange';
 
 const AUTH = 'http://localhost:4174';
 const API = 'http://localhost:4175';
@@ -10,9 +10,10 @@ const M = '••••••';
 let id = 100;
 let second = 0;
 /** A log entry as GET /sandbox/log answers it: masked values, the correlation keys' digests. */
-function logged(host: 'authorisation' | 'accounts', method: string, url: string, status: number, extra: { body?: string; answer?: string; location?: string; headers?: [string, string][]; keys?: object } = {}): LogEntryLike {
+function logged(host: 'authorisation' | 'accounts', method: string, url: string, status: number, extra: { body?: string; answer?: string; location?: string; headers?: [string, string][]; keys?: object } = {}): LogEntry {
 	return {
 		id: id++,
+		at: `2030-01-01T10:00:${String(second).padStart(2, '0')}.003Z`,
 		host,
 		entry: {
 			ref: `r${id}`,
@@ -27,7 +28,7 @@ function logged(host: 'authorisation' | 'accounts', method: string, url: string,
 }
 
 /** The sign-in of the check: link, pages, consent with the redirect, then what the app's server sent. */
-function signIn(exchangeRedirect: string, tokenStatus: number, answer: string, userAgent = 'shop/1.0'): LogEntryLike[] {
+function signIn(exchangeRedirect: string, tokenStatus: number, answer: string, userAgent = 'shop/1.0'): LogEntry[] {
 	const link = `${AUTH}/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
 	return [
 		logged('authorisation', 'GET', link, 303, { location: '/flow/F1', keys: { clientId: 'shop', authFlow: 'f' } }),

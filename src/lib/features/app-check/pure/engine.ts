@@ -6,14 +6,13 @@
  * not a fault: a verdict about it is left out.
  */
 import { diagnoseFlow } from '$lib/flow/diagnose-flow';
-import type { RecordedExchange, StepId } from '$lib/flow/exchange';
-import { reconstructFlows, type FlowEvidence, type FlowKeys, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
-import { flowStepOf } from '$lib/flow/steps';
+import type { StepId } from '$lib/flow/exchange';
+import { reconstructFlows } from '$lib/flow/reconstruct/reconstruct';
+import { evidenceOf, sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
 import { libraryShown } from '$lib/flow/browser/cancel-advice';
 import { flowVerdict } from '$lib/flow/verdict';
-import type { HttpHeader } from '$lib/http/exchange';
+import type { LogEntry } from '$lib/http/logged-exchange';
 import type { OutcomeRule } from './checks';
-import { record, text, type LogEntryLike } from './sandbox-log';
 
 /** The engine's account of a failed request of the app's server: which, what happened, why, and the fix. */
 export interface ServerDiagnosis {
@@ -23,65 +22,19 @@ export interface ServerDiagnosis {
 	fix: string;
 }
 
-const headersOf = (value: unknown): HttpHeader[] =>
-	Array.isArray(value) ? value.flatMap((h) => (text(record(h)['name']) !== null && text(record(h)['value']) !== null ? [{ name: text(record(h)['name'])!, value: text(record(h)['value'])! }] : [])) : [];
-
-/** A log entry as the control API answers it, read as flow evidence; null for requests that are no step of a flow. */
-export function logEvidence(raw: LogEntryLike): FlowEvidence | null {
-	const entry = record(raw.entry);
-	const request = record(entry['request']);
-	const method = text(request['method']);
-	const url = text(request['url']);
-	if (method === null || url === null) return null;
-	const step = flowStepOf(method, url);
-	if (step === null) return null;
-	const response = entry['response'] === null ? null : record(entry['response']);
-	const keys = record(entry['keys']);
-	const exchange: RecordedExchange = {
-		id: text(entry['ref']) ?? `log-${raw.id}`,
-		step,
-		label: step,
-		startedAt: text(entry['sandboxAt']) ?? new Date(0).toISOString(),
-		durationMs: typeof entry['durationMs'] === 'number' ? entry['durationMs'] : 0,
-		request: { method, url, headers: headersOf(request['headers']), body: text(request['body']) },
-		response:
-			response && typeof response['status'] === 'number'
-				? { status: response['status'], statusText: text(response['statusText']) ?? '', headers: headersOf(response['headers']), body: text(response['body']) ?? '', truncated: response['truncated'] === true }
-				: null,
-		failure: null,
-		masked: []
-	};
-	const flowKeys: FlowKeys = {
-		...(text(keys['clientId']) ? { clientId: text(keys['clientId'])! } : {}),
-		...(text(keys['authFlow']) ? { authFlow: text(keys['authFlow'])! } : {}),
-		...(text(keys['code']) ? { code: text(keys['code'])! } : {}),
-		...(text(keys['presented']) ? { presented: text(keys['presented'])! } : {}),
-		...(Array.isArray(keys['issued']) ? { issued: keys['issued'].filter((k): k is string => typeof k === 'string') } : {})
-	};
-	return { exchange, keys: flowKeys };
-}
-
-const originOf = (flow: ReconstructedFlow, steps: readonly StepId[]) => {
-	const url = flow.exchanges.find((e) => steps.includes(e.step))?.request.url;
-	return url && URL.canParse(url) ? new URL(url).origin : '';
-};
+/** The check's app may reach the sandbox by any name: its hosts are as the flow's requests named them. */
+const UNNAMED_HOSTS = { authUrl: '', accountsUrl: '' };
 
 /**
  * The engine's diagnosis of the check's sign-in (the client's newest flow with an exchange or a me.json call, in the
  * entries after `afterId`) when it failed at the token endpoint or me.json for a reason other than the check's rule.
  */
-export function diagnoseServer(entries: readonly LogEntryLike[], clientId: string, afterId: number, rule: OutcomeRule | null): ServerDiagnosis | null {
-	const evidence = entries.filter((e) => e.id > afterId).flatMap((e) => logEvidence(e) ?? []);
+export function diagnoseServer(entries: readonly LogEntry[], clientId: string, afterId: number, rule: OutcomeRule | null): ServerDiagnosis | null {
+	const evidence = entries.filter((e) => e.id > afterId).flatMap((e) => evidenceOf(e.entry) ?? []);
 	const flows = reconstructFlows(evidence).filter((f) => f.clientId === clientId);
 	const flow = flows.findLast((f) => f.exchanges.some((e) => e.step === 'token' || e.step === 'me'));
 	if (!flow) return null;
-	const recorded = {
-		target: { kind: 'sandbox' as const, authUrl: originOf(flow, ['link', 'authorise']), accountsUrl: originOf(flow, ['token', 'me']) },
-		sandboxClock: flow.updatedAt,
-		link: flow.link,
-		callback: flow.callback,
-		exchanges: flow.exchanges
-	};
+	const recorded = sandboxFlowRecord(flow, UNNAMED_HOSTS);
 	const verdict = flowVerdict(recorded, diagnoseFlow(recorded, { followsCancel: flow.followsCancel }));
 	const about = verdict.exchange ? flow.exchanges[verdict.exchange.n - 1] : undefined;
 	if (verdict.severity !== 'error' || !about || (about.step !== 'token' && about.step !== 'me')) return null;
@@ -92,7 +45,7 @@ export function diagnoseServer(entries: readonly LogEntryLike[], clientId: strin
 }
 
 /** The client library the client's requests in the log show (passport-oauth2's `Node-oauth` User-Agent), if any. */
-export function libraryOf(entries: readonly LogEntryLike[], clientId: string): 'passport-oauth2' | null {
-	const mine = reconstructFlows(entries.flatMap((e) => logEvidence(e) ?? [])).filter((f) => f.clientId === clientId);
+export function libraryOf(entries: readonly LogEntry[], clientId: string): 'passport-oauth2' | null {
+	const mine = reconstructFlows(entries.flatMap((e) => evidenceOf(e.entry) ?? [])).filter((f) => f.clientId === clientId);
 	return libraryShown(mine.flatMap((f) => f.exchanges));
 }

@@ -1,16 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { serverEvidence, type LogEntryLike } from './sandbox-log';
+import type { LogEntry } from '$lib/http/logged-exchange';
+import { serverEvidence } from './sandbox-log';
 
 let nextId = 10;
-function entry(host: 'authorisation' | 'accounts', method: string, url: string, status: number, extra: { body?: string; responseBody?: string; keys?: object } = {}): LogEntryLike {
+function entry(host: 'authorisation' | 'accounts', method: string, url: string, status: number, extra: { body?: string; responseBody?: string; keys?: object } = {}): LogEntry {
+	const id = nextId++;
 	return {
-		id: nextId++,
+		id,
+		at: '2030-01-01T10:00:00.003Z',
 		host,
 		entry: {
+			ref: `r.${id}`,
 			host,
+			sandboxAt: '2030-01-01T10:00:00.000Z',
+			durationMs: 3,
 			request: { method, url, headers: [], body: extra.body ?? null },
 			response: { status, statusText: '', headers: [], body: extra.responseBody ?? '', truncated: false },
-			...(extra.keys ? { keys: extra.keys } : {})
+			keys: extra.keys ?? {}
 		}
 	};
 }

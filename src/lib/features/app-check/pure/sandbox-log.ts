@@ -8,14 +8,8 @@
  * me.json call after the client's first exchange counts, which is exact in a workspace of the check's own.
  */
 import { looksLikeJson, parseJson } from '$lib/http/json';
+import type { LogEntry } from '$lib/http/logged-exchange';
 import type { ServerEvidence, TokenCall } from './evidence';
-
-/** A log entry as the control API answers it; every field read defensively. */
-export interface LogEntryLike {
-	id: number;
-	host?: string;
-	entry?: unknown;
-}
 
 interface Exchange {
 	id: number;
@@ -25,35 +19,20 @@ interface Exchange {
 	body: string | null;
 	status: number | null;
 	responseBody: string;
-	keys: { clientId?: string; presented?: string; issued?: string[] };
+	keys: LogEntry['entry']['keys'];
 }
 
-export function record(value: unknown): Record<string, unknown> {
-	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-}
-
-export const text = (value: unknown) => (typeof value === 'string' ? value : null);
-
-function readEntry(raw: LogEntryLike): Exchange {
-	const entry = record(raw.entry);
-	const request = record(entry['request']);
-	const response = entry['response'] === null ? null : record(entry['response']);
-	const keys = record(entry['keys']);
-	const url = text(request['url']);
-	const issued = Array.isArray(keys['issued']) ? keys['issued'].filter((k): k is string => typeof k === 'string') : undefined;
+function readEntry({ id, host, entry }: LogEntry): Exchange {
+	const { request, response } = entry;
 	return {
-		id: raw.id,
-		host: text(raw.host) ?? text(entry['host']) ?? '',
-		method: text(request['method']) ?? '',
-		url: url !== null && URL.canParse(url, 'http://sandbox.invalid') ? new URL(url, 'http://sandbox.invalid') : null,
-		body: text(request['body']),
-		status: response && typeof response['status'] === 'number' ? response['status'] : null,
-		responseBody: (response && text(response['body'])) ?? '',
-		keys: {
-			...(text(keys['clientId']) ? { clientId: text(keys['clientId'])! } : {}),
-			...(text(keys['presented']) ? { presented: text(keys['presented'])! } : {}),
-			...(issued ? { issued } : {})
-		}
+		id,
+		host,
+		method: request.method,
+		url: URL.canParse(request.url, 'http://sandbox.invalid') ? new URL(request.url, 'http://sandbox.invalid') : null,
+		body: request.body,
+		status: response?.status ?? null,
+		responseBody: response?.body ?? '',
+		keys: entry.keys
 	};
 }
 
@@ -69,12 +48,16 @@ function clientOf(exchange: Exchange): string | null {
 	return null;
 }
 
-const tokenError = (body: string): string | null => text(record(parseJson(body))['error']);
+function tokenError(body: string): string | null {
+	const answer = parseJson(body);
+	const error = answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>)['error'] : undefined;
+	return typeof error === 'string' ? error : null;
+}
 
 const path = (e: Exchange) => e.url?.pathname ?? '';
 
 /** What the app's server did for `clientId`, from the log entries after `afterId` (in any order). */
-export function serverEvidence(entries: readonly LogEntryLike[], clientId: string, afterId: number): ServerEvidence {
+export function serverEvidence(entries: readonly LogEntry[], clientId: string, afterId: number): ServerEvidence {
 	const exchanges = entries
 		.filter((e) => e.id > afterId)
 		.map(readEntry)

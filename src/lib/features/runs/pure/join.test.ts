@@ -4,6 +4,7 @@ import { leaks } from '$lib/http/leak-forms';
 import { parseCurl, parseRawHttp } from './curl-import';
 import { diagnoseRun } from './diagnose-run';
 import { channelOf, joinEvidence, keepAddedEvidence, timelineOf, type Evidence } from './join';
+import type { LogEntry, LoggedExchange } from '$lib/http/logged-exchange';
 import { onSandboxHosts, sandboxLogEvidence } from './sandbox-log-evidence';
 import { redactRun } from './redact/redact';
 import type { Run } from './run';
@@ -170,16 +171,24 @@ describe('timelineOf', () => {
 });
 
 describe('sandboxLogEvidence', () => {
-	const logged = (path: string, at: string, body: string | null, status: number, responseBody = '', headers: { name: string; value: string }[] = []) => ({
+	let row = 0;
+	/** An entry as the log keeps it: written at `at` (wall time), 3 ms after it arrived, the sandbox clock unmoved. */
+	const entryOf = (at: string, request: LoggedExchange['request'], response: LoggedExchange['response']): LogEntry => ({
+		id: ++row,
 		at,
-		durationMs: 3,
-		request: { method: body === null ? 'GET' : 'POST', url: `http://accounts.sandbox.test${path}`, headers, body },
-		response: { status, statusText: '', headers: [], body: responseBody, truncated: false }
+		host: 'accounts',
+		entry: { ref: `r.${row}`, host: 'accounts', sandboxAt: new Date(Date.parse(at) - 3).toISOString(), durationMs: 3, request, response, keys: {} }
 	});
+	const logged = (path: string, at: string, body: string | null, status: number, responseBody = '', headers: { name: string; value: string }[] = []) =>
+		entryOf(
+			at,
+			{ method: body === null ? 'GET' : 'POST', url: `http://accounts.sandbox.test${path}`, headers, body },
+			{ status, statusText: '', headers: [], body: responseBody, truncated: false }
+		);
 	const masked = (value: string) => `${MASK}${value.slice(-4)}`;
 
 	it("takes this flow's entries: the link that started it, the token exchange of its code, the me.json of its token", () => {
-		const linkEntry = (at: string) => ({ ...logged('', at, null, 200), request: { method: 'GET', url: LINK, headers: [], body: null } });
+		const linkEntry = (at: string) => entryOf(at, { method: 'GET', url: LINK, headers: [], body: null }, { status: 200, statusText: '', headers: [], body: '', truncated: false });
 		const entries = [
 			linkEntry('2026-01-01T09:00:00.000Z'),
 			logged('/oauth/token', '2026-01-01T09:00:06.000Z', `grant_type=authorization_code&code=${encodeURIComponent(`${MASK}zzzz`)}&client_id=shop`, 200, `{"access_token":"${MASK}yyyy"}`),

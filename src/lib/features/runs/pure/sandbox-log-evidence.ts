@@ -5,7 +5,7 @@
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import { codeIn } from '$lib/flow/callback';
 import { requestClientId } from '$lib/flow/request-params';
-import type { RecordedRequest, RecordedResponse } from '$lib/http/exchange';
+import type { LogEntry } from '$lib/http/logged-exchange';
 import { stepOfRequest } from '$lib/flow/steps';
 import type { Evidence } from './join';
 import { originOf, type Run } from './run';
@@ -27,17 +27,6 @@ export function onSandboxHosts(run: Pick<Run, 'target'>, sandbox: SandboxHosts):
 	const own = new Set([originOf(sandbox.authUrl), originOf(sandbox.accountsUrl)]);
 	const reached = [run.target.authUrl, run.target.accountsUrl].filter((url) => url !== '');
 	return reached.length > 0 && reached.every((url) => own.has(originOf(url)));
-}
-
-/** One entry of the sandbox's request log, as the server reads it (already masked, codes and tokens to a tail). */
-export interface LoggedRequest {
-	/** Real time when it was logged, as the response ended. */
-	at: string;
-	/** When it arrived, on the sandbox's clock (the workspace's, which may have been moved). */
-	sandboxAt?: string;
-	durationMs: number;
-	request: RecordedRequest;
-	response: RecordedResponse | null;
 }
 
 const LOG_LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
@@ -62,14 +51,15 @@ interface LoggedStep {
  * a cancel, the client's exchanges without a code that soon followed), the me.json calls made with the tokens they
  * or the run issued, and the client's authorisation link that started it (the last one before the redirect back).
  */
-export function sandboxLogEvidence(entries: LoggedRequest[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
-	const steps = [...entries]
-		.map((entry) => ({ entry, ms: Date.parse(entry.at) - entry.durationMs }))
+export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
+	const steps = entries
+		// Written (wall time) as the response ended: it arrived its duration earlier.
+		.map(({ at, entry }) => ({ entry, ms: Date.parse(at) - entry.durationMs }))
 		.sort((a, b) => a.ms - b.ms)
 		.flatMap(({ entry, ms }, i): LoggedStep[] => {
 			const step = stepOfRequest(entry.request.method, entry.request.url);
 			if (!step) return [];
-			const sandboxMs = entry.sandboxAt ? Date.parse(entry.sandboxAt) : ms;
+			const sandboxMs = Date.parse(entry.sandboxAt);
 			const exchange: RecordedExchange = {
 				id: `log-${i + 1}`,
 				step,
