@@ -14,6 +14,25 @@ export interface CaseResult {
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 const MARK: Record<Grade, string> = { right: 'right', partly: 'partly', missed: '**missed**', 'false-alarm': '**false alarm**', 'no-flow': '**no flow**' };
 
+/** What a case of each kind can be graded: a bug is never a false alarm, a correct journey only right or one. */
+const KINDS = {
+	bug: { title: 'Seeded bugs', grades: GRADES.filter((g) => g !== 'false-alarm') },
+	correct: { title: 'Correct apps (right: no finding)', grades: GRADES.filter((g) => g === 'right' || g === 'false-alarm' || g === 'no-flow') }
+} as const;
+
+const kindOf = (name: string): keyof typeof KINDS => (CASES.find((c) => caseName(c) === name)?.expect === null ? 'correct' : 'bug');
+
+/** Per channel, how the cases of one kind (the bugs, or the correct apps' journeys) were graded. */
+export function summary(matrix: Matrix, channels: readonly Channel[], kind: keyof typeof KINDS): string[] {
+	const { title, grades } = KINDS[kind];
+	const rows = Object.entries(matrix).filter(([name]) => kindOf(name) === kind);
+	return [
+		`| ${title}, ${rows.length} cases | ${grades.join(' | ')} |`,
+		`|---|${grades.map(() => '---:').join('|')}|`,
+		...channels.map((ch) => `| ${ch} | ${grades.map((g) => rows.filter(([, row]) => row[ch] === g).length).join(' | ')} |`)
+	];
+}
+
 export function formatMatrix(matrix: Matrix, results: CaseResult[], channels: readonly Channel[], when: string): string {
 	const lines = [
 		'# The corpus matrix',
@@ -26,9 +45,9 @@ export function formatMatrix(matrix: Matrix, results: CaseResult[], channels: re
 		'',
 		'## Summary',
 		'',
-		`| Channel | ${GRADES.join(' | ')} |`,
-		`|---|${GRADES.map(() => '---:').join('|')}|`,
-		...channels.map((ch) => `| ${ch} | ${GRADES.map((g) => Object.values(matrix).filter((row) => row[ch] === g).length).join(' | ')} |`),
+		...summary(matrix, channels, 'bug'),
+		'',
+		...summary(matrix, channels, 'correct'),
 		'',
 		'## Cases',
 		'',
