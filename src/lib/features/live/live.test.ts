@@ -151,7 +151,7 @@ describe("a client's feed", () => {
 		added.mockRestore();
 	});
 
-	it('brings the first arrival after a page opened it within a push interval, however long showing the window took', async () => {
+	it('brings a person\'s requests to the page within a push interval, however long a push took, and rests only after traffic', async () => {
 		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 		// Every push takes "long": 50 ms between any two readings of the clock it is timed on.
 		let clock = 0;
@@ -160,11 +160,25 @@ describe("a client's feed", () => {
 		const abort = new AbortController();
 		const { reader } = await firstChunk(liveEventStream(workspace, client, abort.signal, always));
 		await vi.advanceTimersByTimeAsync(0);
-		for (const listener of listeners) listener(tokenEntry(1));
-		await vi.advanceTimersByTimeAsync(300);
 		let sent = '';
-		while (!sent.includes('"t.1"')) sent += new TextDecoder().decode((await reader.read()).value);
-		expect(sent).toMatch(/^event: flow$/m);
+		// A person's requests, a few at a time: each push follows the last within a push interval.
+		for (const n of [1, 2, 3]) {
+			for (const listener of listeners) listener(tokenEntry(n));
+			await vi.advanceTimersByTimeAsync(300);
+			while (!sent.includes(`"t.${n}"`)) sent += new TextDecoder().decode((await reader.read()).value);
+		}
+		// Traffic (more than twenty arrivals at once) makes the feed rest, 100 times what the push took, before the next.
+		for (let n = 4; n <= 30; n++) for (const listener of listeners) listener(tokenEntry(n));
+		await vi.advanceTimersByTimeAsync(300);
+		while (!sent.includes('"t.30"')) sent += new TextDecoder().decode((await reader.read()).value);
+		for (const listener of listeners) listener(tokenEntry(31));
+		await vi.advanceTimersByTimeAsync(300);
+		const pending = reader.read();
+		const early = await Promise.race([pending.then(() => 'sent'), new Promise((resolve) => setImmediate(() => resolve('resting')))]);
+		expect(early).toBe('resting');
+		await vi.advanceTimersByTimeAsync(60_000);
+		sent += new TextDecoder().decode((await pending).value);
+		while (!sent.includes('"t.31"')) sent += new TextDecoder().decode((await reader.read()).value);
 		abort.abort();
 		now.mockRestore();
 	});

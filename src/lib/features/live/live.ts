@@ -50,6 +50,8 @@ const PUSH_INTERVAL_MS = 300;
  * bench measured me.json at 83% of its throughput without a view, at 1% at 98%.
  */
 const LIVE_SHARE = 0.01;
+/** Arrivals per push below which the feed does not rest after it (see `run`): a person's pace, not load. */
+const LIGHT_TRAFFIC = 20;
 /** Entries built between two yields to the hosts' requests. */
 const BUILD_SLICE = 25;
 /** Live views open at once on one workspace (each keeps a window of its log); more are refused with a 429. */
@@ -213,8 +215,11 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 			feeds.delete(id);
 		}
 	};
-	/** Builds what arrived, adds it to the flows and diagnoses those that changed, yielding to requests as it goes. */
-	async function push(): Promise<number> {
+	/**
+	 * Builds what arrived, adds it to the flows and diagnoses those that changed, yielding to requests as it goes.
+	 * Answers the time it took and how many arrivals it built.
+	 */
+	async function push(): Promise<{ spent: number; built: number }> {
 		let spent = 0;
 		let mark = performance.now();
 		const pause = async () => {
@@ -252,19 +257,20 @@ function feedOf(workspace: SandboxWorkspace, client: SandboxClient): Feed {
 		}
 		// Every push, changes or not: each stream checks its session's access then.
 		for (const watcher of feed.watchers) watcher(changed);
-		return spent + (performance.now() - mark);
+		return { spent: spent + (performance.now() - mark), built: batch.length };
 	}
 	/**
-	 * `arrivals`: whether this push builds what arrived, whose cost sets the rest before the next. The feed's first
-	 * push shows the window as it is, once, for the page being opened: resting 1 / LIVE_SHARE times its cost would
-	 * hold the first request to arrive back by seconds.
+	 * `arrivals`: whether this push builds what arrived. Only a push of traffic (more than LIGHT_TRAFFIC arrivals) sets a
+	 * rest before the next: the feed's first push shows the window once, for the page being opened, and a person's
+	 * clicks arrive a few at a time; resting 1 / LIVE_SHARE times their cost (inflated on a busy machine) would hold
+	 * the next request back by seconds.
 	 */
 	async function run(arrivals = true): Promise<void> {
 		timer = undefined;
 		busy = true;
 		try {
-			const spent = await push();
-			if (arrivals) restUntil = Date.now() + spent / LIVE_SHARE;
+			const { spent, built } = await push();
+			if (arrivals && built > LIGHT_TRAFFIC) restUntil = Date.now() + spent / LIVE_SHARE;
 		} catch (cause) {
 			console.error('live flows:', cause);
 		} finally {
