@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildAuthorisationLink } from '$lib/flow/link/link';
-import type { WalkStep } from '$lib/flow/view';
+import type { WalkView } from '$lib/flow/view';
 import type { Measurement } from './report';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -182,8 +182,8 @@ async function walkToToken(session: Session): Promise<string> {
 	);
 	const { location } = (await authorised.json()) as { location: string };
 	await ok(await session.get(location), 'callback');
-	const exchanged = (await (await ok(await session.post('/api/walk/exchange'), 'exchange')).json()) as { step: WalkStep };
-	const exchangeId = exchanged.step.exchanges.at(-1)?.exchange.id;
+	const exchanged = (await (await ok(await session.post('/api/walk/exchange'), 'exchange')).json()) as { view: WalkView };
+	const exchangeId = exchanged.view.exchanges.at(-1)?.exchange.id;
 	const revealed = await ok(await session.post('/api/walk/reveal', { exchangeId, kind: 'access_token' }), 'reveal');
 	return ((await revealed.json()) as { value: string }).value;
 }

@@ -3,8 +3,8 @@
  * route, per step, as the walk grows. A walk is a token exchange (form transport) then me.json reads with a
  * Bearer header, as the explorer records them; each step saves the walk's run, one exchange longer, to a run store
  * on a temporary file (WAL, synchronous NORMAL, as the explorer's). For walks of up to 50 exchanges (real walks
- * have 4 to 30): the explorer's save of a step (which redacts and writes the whole run again), and, for the same
- * run under a new id, `redactRun` of the whole walk and its first save.
+ * have 4 to 30): the explorer's save of a step (which redacts the whole run again and writes the rows that
+ * changed), and, for the same run under a new id, `redactRun` of the whole walk and its first save.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -65,12 +65,11 @@ function clientFiles(dir: string): { path: string; text: string }[] {
 /** A masked token as src/lib/flow/mask.ts writes it: the mask, then maybe `…` and the last 4 characters. */
 const MASKED_TOKEN = /^••••••(….{4})?$/u;
 
-/** The `access_token` and `refresh_token` fields of every exchange body in a walk API answer (a step or a whole view). */
+/** The `access_token` and `refresh_token` fields of every exchange body in a walk API answer (its whole view). */
 function tokenFields(received: Received): string[] {
 	type Exchanges = { exchanges?: { exchange: { response: { body: string } | null } }[] };
-	// A step answers what it changed (`step`); `view` is the whole view.
-	const payload = JSON.parse(received.body ?? 'null') as { view?: Exchanges; step?: Exchanges } | null;
-	return [...(payload?.view?.exchanges ?? []), ...(payload?.step?.exchanges ?? [])].flatMap(({ exchange }) => {
+	const payload = JSON.parse(received.body ?? 'null') as { view?: Exchanges } | null;
+	return (payload?.view?.exchanges ?? []).flatMap(({ exchange }) => {
 		try {
 			const body = JSON.parse(exchange.response?.body ?? '') as Record<string, unknown>;
 			return [body.access_token, body.refresh_token].filter((v): v is string => typeof v === 'string');

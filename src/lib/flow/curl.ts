@@ -35,10 +35,14 @@ function word(pieces: Piece[]): string {
 /** A masked value as mask.ts writes it: the mask, then optionally `…` and a 4-character tail. */
 const MASKED_VALUE = new RegExp(`${MASK}(?:….{4})?`, 'gu');
 
-/** Splits literal text around the secret (any encoded form) and masked tokens, which become shell variables. */
-function substitute(text: string, secret: string | undefined): Piece[] {
+/** The secret (any encoded form) and masked tokens: made once per command, as every piece of it is searched. */
+function replacedPattern(secret: string | undefined): RegExp {
 	const forms = secret ? encodedForms(secret).map(escapeRegExp) : [];
-	const pattern = new RegExp([...forms, MASKED_VALUE.source].join('|'), 'gu');
+	return new RegExp([...forms, MASKED_VALUE.source].join('|'), 'gu');
+}
+
+/** Splits literal text around what `pattern` finds (replacedPattern), which becomes shell variables. */
+function substitute(text: string, pattern: RegExp): Piece[] {
 	const pieces: Piece[] = [];
 	let last = 0;
 	for (const match of text.matchAll(pattern)) {
@@ -52,24 +56,24 @@ function substitute(text: string, secret: string | undefined): Piece[] {
 
 
 /** `name=value&…` with each parameter's value replaced by what the shell should supply. */
-function queryPieces(query: string, secret: string | undefined): Piece[] {
+function queryPieces(query: string, pattern: RegExp): Piece[] {
 	return splitRawQuery(query).flatMap((p, i): Piece[] => {
 		const value: Piece[] =
 			p.name === 'client_secret'
 				? [CLIENT_SECRET]
 				: p.name === 'refresh_token' && p.value.includes(MASK)
 					? [REFRESH_TOKEN]
-					: substitute(p.rawValue, secret);
+					: substitute(p.rawValue, pattern);
 		return [{ literal: `${i === 0 ? '' : '&'}${p.rawName}=` }, ...value];
 	});
 }
 
-function urlPieces(url: string, secret: string | undefined): Piece[] {
+function urlPieces(url: string, pattern: RegExp): Piece[] {
 	const { scheme, authority, path, query, fragment } = uriParts(url);
 	const base = `${scheme}://${authority}${path}`;
 	return [
-		...substitute(base, secret),
-		...(query === '' ? [] : [{ literal: '?' }, ...queryPieces(query, secret)]),
+		...substitute(base, pattern),
+		...(query === '' ? [] : [{ literal: '?' }, ...queryPieces(query, pattern)]),
 		...(fragment === '' ? [] : [{ literal: `#${fragment}` }])
 	];
 }
@@ -77,7 +81,7 @@ function urlPieces(url: string, secret: string | undefined): Piece[] {
 const CREDENTIALS_HEADER = /^(Basic|Bearer)\s+(\S+)$/i;
 
 /** A header as a `-H` argument. Client credentials are rebuilt in the shell from `$CLIENT_SECRET`. */
-function headerWord(header: HttpHeader, secret: string | undefined): string {
+function headerWord(header: HttpHeader, pattern: RegExp): string {
 	const match = CREDENTIALS_HEADER.exec(header.value);
 	const scheme = match?.[1] ?? '';
 	const decoded = match?.[2] ? base64DecodeUtf8(match[2]) : null;
@@ -86,7 +90,7 @@ function headerWord(header: HttpHeader, secret: string | undefined): string {
 		const clientId = decoded.slice(0, colon);
 		return `"${header.name}: ${scheme} $(printf '%s:%s' ${shellQuote(clientId)} "$CLIENT_SECRET" | base64 | tr -d '\\n')"`;
 	}
-	return word([{ literal: `${header.name}: ` }, ...substitute(header.value, secret)]);
+	return word([{ literal: `${header.name}: ` }, ...substitute(header.value, pattern)]);
 }
 
 /** Headers curl writes itself from the command (and would get wrong if copied). */
@@ -98,19 +102,19 @@ function isFormBody(request: RecordedRequest): boolean {
 }
 
 export function toCurl(request: RecordedRequest, secret?: { value?: string }): string {
-	const value = secret?.value || undefined;
+	const pattern = replacedPattern(secret?.value || undefined);
 	const method = request.method.toUpperCase();
 	const args: string[] = [];
 	if (method === 'HEAD') args.push('--head');
 	else if (method !== 'GET' || request.body !== null) args.push(`-X ${shellQuote(method)}`);
-	args.push(word(urlPieces(request.url, value)));
+	args.push(word(urlPieces(request.url, pattern)));
 	for (const header of request.headers) {
-		if (!COMPUTED_HEADERS.has(header.name.toLowerCase())) args.push(`-H ${headerWord(header, value)}`);
+		if (!COMPUTED_HEADERS.has(header.name.toLowerCase())) args.push(`-H ${headerWord(header, pattern)}`);
 	}
 	// curl sends its own User-Agent unless told not to; a request recorded without one must stay without one.
 	if (!hasHeader(request.headers, 'user-agent')) args.push(`-H ${shellQuote('User-Agent:')}`);
 	if (request.body !== null) {
-		const body = isFormBody(request) ? queryPieces(request.body, value) : substitute(request.body, value);
+		const body = isFormBody(request) ? queryPieces(request.body, pattern) : substitute(request.body, pattern);
 		args.push(`--data-raw ${word(body)}`);
 	}
 	return ['curl', ...args].join(' \\\n  ');

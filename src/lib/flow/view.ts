@@ -56,27 +56,3 @@ export interface WalkView {
 	/** The saved run recording this walk (its permalink is /runs/{runId}), once the walk has begun. */
 	runId?: string | null;
 }
-
-/**
- * The answer to one step of the walk: what changed, so its size does not grow with the walk. The page and a
- * saved run's reload still get the whole `WalkView`.
- */
-export interface WalkStep {
-	/** The whole view but its exchanges (small). */
-	view: Omit<WalkView, 'exchanges'>;
-	/** The exchanges the walk held before the step: how many, and the last one's id. */
-	base: { count: number; lastId: string | null };
-	/** The first `from` exchanges held before the step are unchanged; `exchanges` replace every one after them. */
-	from: number;
-	exchanges: ExchangeEntry[];
-}
-
-/**
- * `view` after `step`, or null when `view` is not what the walk held before the step (another tab moved the
- * same walk on meanwhile): the whole view must then be asked for again.
- */
-export function applyStep(view: WalkView | null, step: WalkStep): WalkView | null {
-	if (step.from === 0) return { ...step.view, exchanges: step.exchanges };
-	if (!view || view.exchanges.length !== step.base.count || view.exchanges.at(-1)?.exchange.id !== step.base.lastId) return null;
-	return { ...step.view, exchanges: [...view.exchanges.slice(0, step.from), ...step.exchanges] };
-}

@@ -7,6 +7,11 @@ describe('decodeQueryComponent', () => {
 		expect(decodeQueryComponent('a+b%2Bc')).toBe('a b+c');
 		expect(decodeQueryComponent('%253A')).toBe('%3A');
 	});
+	it('reads a component without an escape or a + exactly as URLSearchParams does', () => {
+		for (const raw of ['demo-client', 'a=b=c', 'x#y', 'caf\u00e9 \u{1F600}', '\uD800lone', '••••••…abcd', '', ' spaced ', 'a\u0000b']) {
+			expect(decodeQueryComponent(raw)).toBe(new URLSearchParams(`v=${raw.replace(/#/g, '%23')}`).get('v'));
+		}
+	});
 	it('keeps malformed escapes instead of throwing', () => {
 		expect(decodeQueryComponent('100%')).toBe('100%');
 		expect(decodeQueryComponent('%E0%A4%A')).not.toBe('');

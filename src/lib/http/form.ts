@@ -12,11 +12,17 @@ export interface RawQueryParam {
 	value: string;
 }
 
+/** A component that decodes to itself: no escape, no `+`. */
+const PLAIN_COMPONENT = /^[^%+]*$/;
+
 /**
  * Decodes one component once, as a server reading a query string does: `+` is a space, `%XX` is a byte.
  * Malformed `%` sequences are kept as they are rather than thrown on (URLSearchParams' lenient rule).
  */
 export function decodeQueryComponent(raw: string): string {
+	// Without `%` or `+` there is nothing to decode; most components (ids, paths, masked values) are such, and a
+	// URLSearchParams per component was most of the time of showing, masking and linting a walk's exchanges.
+	if (PLAIN_COMPONENT.test(raw) && raw.isWellFormed()) return raw;
 	// `raw` never holds `&` (the caller split on it), so it is exactly one value for URLSearchParams.
 	return new URLSearchParams(`v=${raw.replace(/#/g, '%23')}`).get('v') ?? '';
 }

@@ -2,7 +2,7 @@
  * The explorer's HTTP API as a script uses it: one session (a cookie jar of one cookie), the walk's actions, and
  * the sandbox's control API to get codes without a browser.
  */
-import { applyStep, type WalkStep, type WalkView } from '../../../src/lib/flow/view';
+import type { WalkView } from '../../../src/lib/flow/view';
 
 export interface Answer<T = unknown> {
 	status: number;
@@ -11,17 +11,13 @@ export interface Answer<T = unknown> {
 }
 
 export interface WalkAnswer {
-	/** What the step changed, as the explorer answered it. */
-	step?: WalkStep;
-	/** The whole view after the step: `step` merged into the view this session held, as the walk page does. */
+	/** The whole view after the step. */
 	view?: WalkView & { runId: string | null };
 	message?: string;
 }
 
 export class ExplorerSession {
 	private cookie = '';
-	/** The walk's view as the page would hold it, from the answers so far. */
-	private held: WalkView | null = null;
 
 	constructor(readonly base: string) {}
 
@@ -51,13 +47,9 @@ export class ExplorerSession {
 		return { status: response.status, body: parsed as T, text };
 	}
 
-	/** A walk action; a step's answer is merged into the view held (the whole view is asked for when it does not follow). */
-	async walk(action: string, body: unknown = {}): Promise<Answer<WalkAnswer>> {
-		const answer = await this.post<WalkAnswer>(`/api/walk/${action}`, body);
-		const step = answer.body?.step;
-		if (!step) return answer;
-		this.held = applyStep(this.held, step) ?? (await this.post<{ view: WalkView }>('/api/walk/view', {})).body.view;
-		return { ...answer, body: { ...answer.body, view: this.held as WalkAnswer['view'] } };
+	/** A walk action. */
+	walk(action: string, body: unknown = {}): Promise<Answer<WalkAnswer>> {
+		return this.post<WalkAnswer>(`/api/walk/${action}`, body);
 	}
 
 	/** Starts the session (sets the cookie) by loading the walk page. */

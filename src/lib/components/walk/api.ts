@@ -1,5 +1,5 @@
 /** Browser-side calls to the explorer's walk API. Every failure comes back as a message a person can act on. */
-import type { WalkStep, WalkView } from '$lib/flow/view';
+import type { WalkView } from '$lib/flow/view';
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -29,14 +29,13 @@ export function resultOf<T>(status: number, payload: unknown): ApiResult<T> {
 	return { ok: false, message };
 }
 
-/** Each step answers what it changed (`applyStep` merges it); `view` answers the whole view. */
+/** Each step answers the whole view after it. */
 export const walkApi = {
-	saveClient: (settings: unknown) => postJson<{ step: WalkStep }>('/api/walk/client', settings),
-	start: (link: string) => postJson<{ step: WalkStep }>('/api/walk/start', { link }),
-	exchange: (options: unknown) => postJson<{ step: WalkStep }>('/api/walk/exchange', options),
-	readMe: (options: unknown) => postJson<{ step: WalkStep }>('/api/walk/me', options),
+	saveClient: (settings: unknown) => postJson<{ view: WalkView }>('/api/walk/client', settings),
+	start: (link: string) => postJson<{ view: WalkView }>('/api/walk/start', { link }),
+	exchange: (options: unknown) => postJson<{ view: WalkView }>('/api/walk/exchange', options),
+	readMe: (options: unknown) => postJson<{ view: WalkView }>('/api/walk/me', options),
 	reveal: (exchangeId: string, kind: 'access_token' | 'refresh_token') =>
 		postJson<{ value: string }>('/api/walk/reveal', { exchangeId, kind }),
-	reset: () => postJson<{ step: WalkStep }>('/api/walk/reset', {}),
-	view: () => postJson<{ view: WalkView }>('/api/walk/view', {})
+	reset: () => postJson<{ view: WalkView }>('/api/walk/reset', {})
 };

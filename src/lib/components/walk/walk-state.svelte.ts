@@ -1,16 +1,13 @@
 /** The walk page's shared state: the server's view of the walk with the step runner, and the client form. */
 import { tick } from 'svelte';
 import { showExchange } from '$lib/components/exchange/showExchange';
-import { applyStep, type WalkStep, type WalkView } from '$lib/flow/view';
+import type { WalkView } from '$lib/flow/view';
 import { appendQueryParams, buildAuthorisationLink } from '$lib/flow/link/link';
 import { walkClock, type ShownClock } from '$lib/components/clock';
 import { walkApi, type ApiResult } from './api';
 import { formFromView } from './walk';
 
-/**
- * The server's view of the walk; each API answer says what its step changed, merged in here. The server keeps the
- * saved copy, and the secret.
- */
+/** The server's view of the walk, as each step's answer brings it. The server keeps the saved copy, and the secret. */
 export class WalkSession {
 	view: WalkView;
 	/** The clock the walk's times are shown on, measured again with each view the server sends. */
@@ -30,30 +27,18 @@ export class WalkSession {
 		this.code = $derived(this.view.callback?.result.kind === 'code' ? this.view.callback.result.code : null);
 	}
 
-	/** The view after `step`; the whole view again when another tab moved the same walk on meanwhile. */
-	async #afterStep(step: WalkStep): Promise<ApiResult<WalkView>> {
-		const merged = applyStep(this.view, step);
-		if (merged) return { ok: true, value: merged };
-		const whole = await walkApi.view();
-		return whole.ok ? { ok: true, value: whole.value.view } : whole;
-	}
-
-	/** Runs a step; false when the step itself failed (a view that cannot be refreshed afterwards does not undo it). */
-	async run(call: () => Promise<ApiResult<{ step: WalkStep }>>): Promise<boolean> {
+	/** Runs a step; false when it failed, with its message shown. */
+	async run(call: () => Promise<ApiResult<{ view: WalkView }>>): Promise<boolean> {
 		this.busy = true;
 		this.message = null;
 		const result = await call();
-		const next = result.ok ? await this.#afterStep(result.value.step) : null;
 		this.busy = false;
 		if (!result.ok) {
 			this.message = result.message;
 			return false;
 		}
-		if (next?.ok) {
-			this.view = next.value;
-			this.clock = walkClock(next.value.sandboxNow, Date.now());
-		}
-		else if (next) this.message = `Done, but the page could not show the result: ${next.message} Reload the page to see it.`;
+		this.view = result.value.view;
+		this.clock = walkClock(result.value.view.sandboxNow, Date.now());
 		return true;
 	}
 }
@@ -66,7 +51,7 @@ export async function runAndShow(
 	walk: WalkSession,
 	step: 'token' | 'me',
 	control: HTMLElement | undefined,
-	call: () => Promise<ApiResult<{ step: WalkStep }>>
+	call: () => Promise<ApiResult<{ view: WalkView }>>
 ): Promise<void> {
 	walk.announcement = '';
 	walk.pending = step;

@@ -118,7 +118,8 @@ function meRead(n: number, note = ''): RecordedExchange {
 function countWrites(path: string) {
 	const spy = new Database(path);
 	spy.exec(`CREATE TABLE writes (seq INTEGER);
-		CREATE TRIGGER count_writes AFTER INSERT ON run_exchanges BEGIN INSERT INTO writes VALUES (NEW.seq); END;`);
+		CREATE TRIGGER count_writes AFTER INSERT ON run_exchanges BEGIN INSERT INTO writes VALUES (NEW.seq); END;
+		CREATE TRIGGER count_rewrites AFTER UPDATE ON run_exchanges BEGIN INSERT INTO writes VALUES (NEW.seq); END;`);
 	return {
 		take: () => (spy.prepare('DELETE FROM writes RETURNING seq').all() as { seq: number }[]).map((r) => r.seq).sort((a, b) => a - b),
 		close: () => spy.close()
@@ -188,7 +189,7 @@ describe('run store: what the list triages by', () => {
 		return { ...base, exchanges: [{ ...base.exchanges[0]!, response: { ...base.exchanges[0]!.response!, status: 400, body: '{"error":"invalid_grant"}' } }] };
 	};
 
-	it('stores the client and the verdict the run page shows when a run is saved', () => {
+	it('lists each saved run with its client and the verdict its run page shows', () => {
 		const store = openRunStore(':memory:');
 		store.save(succeeded(), {}, 'alice');
 		store.save(failedToken('run-2'), {}, 'alice');
@@ -197,6 +198,15 @@ describe('run store: what the list triages by', () => {
 		expect(byId['run-2']).toMatchObject({ clientId: 'demo-client', verdict: 'error' });
 		expect(byId['run-2']!.verdictWhat).toMatch(/^The token exchange \(exchange 1\) failed/);
 		expect(store.clients('alice')).toEqual(['demo-client']);
+	});
+
+	it('lists the verdict of a run as last saved: a walk saved again is triaged again', () => {
+		const store = openRunStore(':memory:');
+		store.save(failedToken('run-1'), {}, 'alice');
+		expect(store.list({ owner: 'alice' })).toMatchObject([{ id: 'run-1', verdict: 'error' }]);
+		store.save(succeeded('run-1'), {}, 'alice');
+		expect(store.list({ owner: 'alice' })).toMatchObject([{ id: 'run-1', verdict: 'success' }]);
+		expect(store.list({ owner: 'alice', verdict: 'error' })).toEqual([]);
 	});
 
 	it('filters by verdict, client and source (an import being any of HAR, curl and raw HTTP)', () => {
@@ -265,6 +275,21 @@ describe('run store: a walk saved after each step', () => {
 		expect(writes.take()).toEqual([0, 1]);
 		expect(JSON.stringify(store.get('run-1'))).not.toContain(TOKEN);
 		expect(store.get('run-1')).toEqual(redactRun(grown, {}));
+		writes.close();
+		store.close();
+	});
+
+	it('writes only the new exchange when a walk grows by one and nothing earlier changed', () => {
+		const path = dbPath();
+		const store = openRunStore(path);
+		const writes = countWrites(path);
+		const secrets = { clientSecrets: [SECRET], tokens: [TOKEN] };
+		store.save(run({ exchanges: [tokenExchange, meRead(1)] }), secrets);
+		expect(writes.take()).toEqual([0, 1]);
+		const grown = run({ exchanges: [tokenExchange, meRead(1), meRead(2)] });
+		store.save(grown, secrets);
+		expect(writes.take()).toEqual([2]);
+		expect(store.get('run-1')).toEqual(redactRun(grown, secrets));
 		writes.close();
 		store.close();
 	});

@@ -54,9 +54,10 @@ export interface RunStore {
  * matches. Version 1 (user_version 0) kept
  * each run as one JSON document; `migrate` converts it. Version 3 adds each run's owner (a digest of the session
  * that made it): a version 2 run gets none, so it is listed to nobody and stays reachable by its permalink.
- * Version 4 adds what the list triages by (triage.ts: the client, the verdict), worked out when a run is saved; a
- * run saved before has NULL there until its owner's list first shows it (`triageMissing`), so no migration
- * diagnoses every stored run at start-up, and no list diagnoses a run twice.
+ * Version 4 adds what the list triages by (triage.ts: the client, the verdict). A save leaves them NULL (a walk saves
+ * at every step, and diagnosing the whole run each time was a third of a step's save); the owner's list works them
+ * out when it first shows the run (`triageMissing`), so a run is diagnosed once per change that a list sees, and
+ * no migration diagnoses every stored run at start-up.
  */
 const SCHEMA_VERSION = 4;
 
@@ -148,15 +149,20 @@ type Statements = ReturnType<typeof prepareStatements>;
 
 function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, client_id, verdict, verdict_what)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @clientId, @verdict, @verdictWhat)
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
 			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
 			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty,
-			client_id = excluded.client_id, verdict = excluded.verdict, verdict_what = excluded.verdict_what`);
+			client_id = NULL, verdict = NULL, verdict_what = NULL`);
+	// A row whose exchange and redactions are as stored is left alone: a walk saves its whole run at every step, and
+	// rewriting its unchanged exchanges was most of the save's writes.
 	const upsertExchange = db.prepare(`
-		INSERT OR REPLACE INTO run_exchanges (run_id, seq, exchange_json, redactions_json, outcome, search_text)
-		VALUES (@runId, @seq, @exchangeJson, @redactionsJson, @outcome, @searchText)`);
+		INSERT INTO run_exchanges (run_id, seq, exchange_json, redactions_json, outcome, search_text)
+		VALUES (@runId, @seq, @exchangeJson, @redactionsJson, @outcome, @searchText)
+		ON CONFLICT (run_id, seq) DO UPDATE SET exchange_json = excluded.exchange_json, redactions_json = excluded.redactions_json,
+			outcome = excluded.outcome, search_text = excluded.search_text
+		WHERE exchange_json <> excluded.exchange_json OR redactions_json <> excluded.redactions_json`);
 	const removeExchangesFrom = db.prepare('DELETE FROM run_exchanges WHERE run_id = ? AND seq >= ?');
 	const headById = db.prepare('SELECT head_json, head_redactions, owner FROM runs WHERE id = ?');
 	const exchangesById = db.prepare('SELECT exchange_json, redactions_json FROM run_exchanges WHERE run_id = ? ORDER BY seq');
@@ -176,8 +182,8 @@ function prepareStatements(db: Database.Database) {
 	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
 	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
 
-	/** Writes the pieces of `run`, in place of what was stored under its id. */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null, triage: RunTriage | null): void => {
+	/** Writes the pieces of `run`, in place of what was stored under its id, untriaged (`triageMissing`). */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null): void => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -192,10 +198,7 @@ function prepareStatements(db: Database.Database) {
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
 			outcomeEmpty: head.link ? 'link built' : 'empty',
 			// Set when the run is first saved; saving it again never changes who owns it.
-			owner,
-			clientId: triage?.clientId ?? null,
-			verdict: triage?.verdict ?? null,
-			verdictWhat: triage?.verdictWhat ?? null
+			owner
 		});
 		removeExchangesFrom.run(head.id, run.exchanges.length);
 		run.exchanges.forEach((piece, seq) => {
@@ -218,7 +221,7 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
 	const pieces = storedRunPieces(json);
 	if (!pieces) return false;
 	try {
-		write(pieces, updatedAt, null, null); // its own savepoint: a failure leaves none of the run behind
+		write(pieces, updatedAt, null); // its own savepoint: a failure leaves none of the run behind
 		return true;
 	} catch {
 		return false;
@@ -287,7 +290,7 @@ export function openRunStore(path: string): RunStore {
 		return { run, owner: head.owner };
 	}
 
-	/** Triages runs saved before version 4 (or unreadable then), a bounded number at a time: each once. */
+	/** Triages runs saved since they were last listed, a bounded number at a time, as stored: what each page diagnoses. */
 	function triageMissing(owner: string | null): void {
 		for (const id of untriaged.all({ owner, limit: TRIAGED_PER_LIST }) as string[]) {
 			setTriage.run({ id, ...readableTriage(id) });
@@ -310,8 +313,7 @@ export function openRunStore(path: string): RunStore {
 	return {
 		save(run, secrets, owner = null) {
 			const redacted = redactRunInParts(run, secrets);
-			// The triage is of the run as stored: what its page diagnoses.
-			write(redacted, new Date().toISOString(), owner, triageOf(assembleRun(redacted)));
+			write(redacted, new Date().toISOString(), owner);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
 		},

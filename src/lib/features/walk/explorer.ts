@@ -33,7 +33,7 @@ import {
 	type Walk,
 	type WalkResult
 } from './walk';
-import { stepBase, walkSecrets, walkStep, walkToRun, walkView, type StepBase } from './walk-view';
+import { walkSecrets, walkToRun, walkView } from './walk-view';
 import { badRequest, notFound, sandboxOff } from '../../platform/errors';
 
 /** The walk's part of a person's session, beside what every feature knows of it (platform/explorer-session.ts). */
@@ -173,37 +173,35 @@ async function readBody<T extends z.ZodType>(request: Request, schema: T): Promi
 	return parsed.data;
 }
 
-/** A step's answer: what changed since `before` (see walkStep), which the page merges into the view it holds. */
-async function answer(s: WalkSession, before: StepBase, result: WalkResult = { ok: true }) {
+/** A step's answer: the whole view after it, once the run is saved. */
+async function answer(s: WalkSession, result: WalkResult = { ok: true }) {
 	if (!result.ok) throw badRequest(result.message);
 	await saveRun(s);
-	const step = walkStep(s.walk, await sandboxNow(s), before);
-	return json({ step: { ...step, view: { ...step.view, runId: runIdOf(s.walk) } } });
+	return json({ view: await view(s) });
 }
 
 const RevealRequest = z.object({ exchangeId: z.string().max(64), kind: z.enum(['access_token', 'refresh_token']) });
 
 /**
- * POST /api/walk/{action}: a step, answered with what it changed (`{ step }`); `view` answers the whole view.
+ * POST /api/walk/{action}: a step, answered with the whole view after it (`{ view }`), as `view` answers it.
  * Unknown actions are a 404; invalid bodies a 400 naming the field.
  */
 export async function walkAction(sessionId: string, action: string, request: Request): Promise<Response> {
 	const s = await session(sessionId);
 	const cfg = config();
-	const before = stepBase(s.walk);
 	switch (action) {
 		case 'client':
-			return answer(s, before, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s.explorer))));
+			return answer(s, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s.explorer))));
 		case 'start': {
 			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';
-			return answer(s, before, startAuthorisation(s.walk, link));
+			return answer(s, startAuthorisation(s.walk, link));
 		}
 		case 'exchange':
 			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s));
-			return answer(s, before);
+			return answer(s);
 		case 'me':
-			return answer(s, before, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s)));
+			return answer(s, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s)));
 		case 'reveal': {
 			const { exchangeId, kind } = await readBody(request, RevealRequest);
 			const value = revealToken(s.walk, exchangeId, kind);
@@ -212,7 +210,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		}
 		case 'reset':
 			s.walk = demoWalk(await sessionWorkspace(s.explorer));
-			return answer(s, before);
+			return answer(s);
 		case 'view':
 			return json({ view: await view(s) });
 		default:

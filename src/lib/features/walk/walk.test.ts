@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, type Walk } from './walk';
-import { stepBase, walkStep, walkView } from './walk-view';
-import { applyStep, type WalkView } from '$lib/flow/view';
+import { walkView } from './walk-view';
 import { resolveTarget } from '../../platform/outbound/targets';
 import { testConfig } from '../../platform/test-config';
 import type { ExplorerConfig } from '../../platform/config';
@@ -64,7 +63,7 @@ describe('walkView', () => {
 		const w = walk();
 		expect(startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`)).toEqual({ ok: true });
 		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
-		// A view after every step, as the browser gets one: earlier exchanges' masked views are reused.
+		// A view after every step, as the browser gets one.
 		const views: string[] = [];
 		for (const transport of ['query', 'form', 'basic', 'bearer'] as const) {
 			await exchangeCode(w, { transport }, config, () => new Date());
@@ -195,52 +194,6 @@ describe('the secret held, bound to its target', () => {
 		await exchangeCode(w, { transport: 'form' }, customConfig, () => new Date());
 		await exchangeCode(w, { transport: 'basic', tamper: 'secret' }, customConfig, () => new Date());
 		for (const form of forms(SECRET)) expect(sentText(w)).not.toContain(form);
-	});
-});
-
-describe('walkStep', () => {
-	it('answers each step with what changed; merged into what the browser held, it gives the whole view, never a secret', async () => {
-		const w = walk();
-		let held: WalkView | null = walkView(w, null);
-		const step = async (change: () => unknown) => {
-			const before = stepBase(w);
-			await change();
-			const answer = walkStep(w, null, before);
-			const seen = JSON.stringify(answer);
-			for (const value of [SECRET, ACCESS, REFRESH]) for (const form of forms(value)) expect(seen).not.toContain(form);
-			held = applyStep(held, answer);
-			expect(held).toEqual(walkView(w, null));
-			return answer;
-		};
-		await step(() => startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`));
-		await step(() => recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date()));
-		const read = () => readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
-		for (const transport of ['query', 'basic'] as const) {
-			// A new token: every exchange shown before is masked again with it, so the answer carries them all.
-			const exchanged = await step(() => exchangeCode(w, { transport }, config, () => new Date()));
-			expect(exchanged.from).toBe(0);
-			expect(exchanged.exchanges).toHaveLength(w.exchanges.length);
-			for (let i = 0; i < 3; i++) {
-				const answer = await step(read);
-				expect(answer.from).toBe(w.exchanges.length - 1);
-				expect(answer.base).toEqual({ count: w.exchanges.length - 1, lastId: w.exchanges.at(-2)!.exchange.id });
-				expect(answer.exchanges.map((e) => e.exchange.id)).toEqual([w.exchanges.at(-1)!.exchange.id]);
-			}
-		}
-		expect(w.exchanges).toHaveLength(8);
-	});
-
-	it('does not follow a view that another tab left behind: the browser is told to ask for the whole view', async () => {
-		const w = walk();
-		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
-		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
-		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
-		const thisTab = walkView(w, null);
-		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
-		walkView(w, null); // the other tab's answer
-		const before = stepBase(w);
-		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
-		expect(applyStep(thisTab, walkStep(w, null, before))).toBeNull();
 	});
 });
 

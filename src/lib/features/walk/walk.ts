@@ -40,11 +40,6 @@ export interface WalkEntry {
 	annotation: Annotation;
 	/** The token response, when this was a successful exchange (parsed once). */
 	tokens: TokenResponse | null;
-	/**
-	 * What the browser is shown of it, masked with the walk's secrets as they were then (`secretsKey`). Masking is
-	 * most of a step's time, and the secrets rarely change, so each step masks only what is new.
-	 */
-	shown?: { secretsKey: string; entry: ExchangeEntry };
 }
 
 export interface Walk {
@@ -158,17 +153,6 @@ export function serverFindings(walk: Walk, link: string): Finding[] {
 	const secret = secretValue(walk);
 	if (!secret) return [];
 	return lintLink(link, { secret }).filter((f) => f.id === SECRET_VALUE_FINDING);
-}
-
-/** Each walk's server findings, linted again only when its link or secret changed (every view shows them). */
-const findingsOfWalk = new WeakMap<Walk, { link: string; secret: string | undefined; findings: Finding[] }>();
-
-export function linkFindings(walk: Walk, link: string): Finding[] {
-	const known = findingsOfWalk.get(walk);
-	if (known?.link === link && known.secret === secretValue(walk)) return known.findings;
-	const findings = serverFindings(walk, link);
-	findingsOfWalk.set(walk, { link, secret: secretValue(walk), findings });
-	return findings;
 }
 
 /**
@@ -318,9 +302,9 @@ const offsetOf = ({ sandboxOffsetMs }: { sandboxOffsetMs?: number }) => (sandbox
 function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | null) {
 	const secrets = secretsOf(walk, exchange);
 	const masked = maskExchange(exchange, secrets);
-	const earlier = walk.exchanges.map((e) => e.shown?.entry.exchange ?? maskExchange(e.exchange, secrets));
+	const earlier = walk.exchanges.map((e) => maskExchange(e.exchange, secrets));
 	const annotation = diagnoseFlow(walkRecord(walk, [...earlier, masked])).annotations.exchanges.at(-1)!;
-	walk.exchanges.push({ exchange, annotation, tokens, shown: shownAs(masked, annotation, secrets) });
+	walk.exchanges.push({ exchange, annotation, tokens });
 }
 
 function tamperedRedirectUri(uri: string): string {
@@ -377,13 +361,11 @@ export function secretsOf(walk: Walk, pending?: RecordedExchange) {
 
 export type WalkSecrets = ReturnType<typeof secretsOf>;
 
-/**
- * What the browser is shown of an exchange masked with `secrets`. A step keeps the masking its annotation read:
- * the walk's secrets after the step are the same (the pending exchange's tokens are the walk's now).
- */
-export function shownAs(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): NonNullable<WalkEntry['shown']> {
+/** What the browser is shown of an exchange: masked with the walk's secrets as they are now, with its curl command. */
+export function shownEntry({ exchange, annotation }: WalkEntry, secrets: WalkSecrets): ExchangeEntry {
+	const masked = maskExchange(exchange, secrets);
 	const curl = toCurl(masked.request, { value: secrets.clientSecret });
-	return { secretsKey: JSON.stringify(secrets), entry: { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl } };
+	return { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl };
 }
 
 /** A token exchange that succeeded: its code is spent, so a copy of its curl answers invalid_grant. */
