@@ -189,7 +189,7 @@ describe('run store: what the list triages by', () => {
 		return { ...base, exchanges: [{ ...base.exchanges[0]!, response: { ...base.exchanges[0]!.response!, status: 400, body: '{"error":"invalid_grant"}' } }] };
 	};
 
-	it('lists each saved run with its client and the verdict its run page shows', () => {
+	it('stores the client and the verdict the run page shows when a run is saved', () => {
 		const store = openRunStore(':memory:');
 		store.save(succeeded(), {}, 'alice');
 		store.save(failedToken('run-2'), {}, 'alice');
@@ -200,7 +200,7 @@ describe('run store: what the list triages by', () => {
 		expect(store.clients('alice')).toEqual(['demo-client']);
 	});
 
-	it('lists the verdict of a run as last saved: a walk saved again is triaged again', () => {
+	it('stores the verdict of a run as last saved: a walk saved again is triaged again', () => {
 		const store = openRunStore(':memory:');
 		store.save(failedToken('run-1'), {}, 'alice');
 		expect(store.list({ owner: 'alice' })).toMatchObject([{ id: 'run-1', verdict: 'error' }]);

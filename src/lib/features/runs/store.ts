@@ -54,10 +54,9 @@ export interface RunStore {
  * matches. Version 1 (user_version 0) kept
  * each run as one JSON document; `migrate` converts it. Version 3 adds each run's owner (a digest of the session
  * that made it): a version 2 run gets none, so it is listed to nobody and stays reachable by its permalink.
- * Version 4 adds what the list triages by (triage.ts: the client, the verdict). A save leaves them NULL (a walk saves
- * at every step, and diagnosing the whole run each time was a third of a step's save); the owner's list works them
- * out when it first shows the run (`triageMissing`), so a run is diagnosed once per change that a list sees, and
- * no migration diagnoses every stored run at start-up.
+ * Version 4 adds what the list triages by (triage.ts: the client, the verdict), worked out when a run is saved; a
+ * run saved before has NULL there until its owner's list first shows it (`triageMissing`), so no migration
+ * diagnoses every stored run at start-up, and no list diagnoses a run twice.
  */
 const SCHEMA_VERSION = 4;
 
@@ -149,12 +148,12 @@ type Statements = ReturnType<typeof prepareStatements>;
 
 function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner)
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, client_id, verdict, verdict_what)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @clientId, @verdict, @verdictWhat)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
 			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
 			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty,
-			client_id = NULL, verdict = NULL, verdict_what = NULL`);
+			client_id = excluded.client_id, verdict = excluded.verdict, verdict_what = excluded.verdict_what`);
 	// A row whose exchange and redactions are as stored is left alone: a walk saves its whole run at every step, and
 	// rewriting its unchanged exchanges was most of the save's writes.
 	const upsertExchange = db.prepare(`
@@ -182,8 +181,8 @@ function prepareStatements(db: Database.Database) {
 	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
 	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
 
-	/** Writes the pieces of `run`, in place of what was stored under its id, untriaged (`triageMissing`). */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null): void => {
+	/** Writes the pieces of `run`, in place of what was stored under its id. */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null, triage: RunTriage | null): void => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -198,7 +197,10 @@ function prepareStatements(db: Database.Database) {
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
 			outcomeEmpty: head.link ? 'link built' : 'empty',
 			// Set when the run is first saved; saving it again never changes who owns it.
-			owner
+			owner,
+			clientId: triage?.clientId ?? null,
+			verdict: triage?.verdict ?? null,
+			verdictWhat: triage?.verdictWhat ?? null
 		});
 		removeExchangesFrom.run(head.id, run.exchanges.length);
 		run.exchanges.forEach((piece, seq) => {
@@ -221,7 +223,7 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
 	const pieces = storedRunPieces(json);
 	if (!pieces) return false;
 	try {
-		write(pieces, updatedAt, null); // its own savepoint: a failure leaves none of the run behind
+		write(pieces, updatedAt, null, null); // its own savepoint: a failure leaves none of the run behind
 		return true;
 	} catch {
 		return false;
@@ -290,7 +292,7 @@ export function openRunStore(path: string): RunStore {
 		return { run, owner: head.owner };
 	}
 
-	/** Triages runs saved since they were last listed, a bounded number at a time, as stored: what each page diagnoses. */
+	/** Triages runs saved before version 4 (or unreadable then), a bounded number at a time: each once. */
 	function triageMissing(owner: string | null): void {
 		for (const id of untriaged.all({ owner, limit: TRIAGED_PER_LIST }) as string[]) {
 			setTriage.run({ id, ...readableTriage(id) });
@@ -313,7 +315,8 @@ export function openRunStore(path: string): RunStore {
 	return {
 		save(run, secrets, owner = null) {
 			const redacted = redactRunInParts(run, secrets);
-			write(redacted, new Date().toISOString(), owner);
+			// The triage is of the run as stored: what its page diagnoses.
+			write(redacted, new Date().toISOString(), owner, triageOf(assembleRun(redacted)));
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
 		},

@@ -1,6 +1,6 @@
 /**
  * What the /runs list needs to triage a run without opening it: the client it was for and the one verdict its run
- * page shows (flow/verdict.ts over diagnose-run.ts). Worked out once per saved change, when a list first shows the run.
+ * page shows (flow/verdict.ts over diagnose-run.ts). Worked out when the run is saved, so the list never diagnoses.
  */
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
