@@ -17,7 +17,7 @@ import type { RecordedExchange } from './exchange';
 import { lintLink } from './link/lint';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
-import { refusedAsSpecified } from './refused-as-specified';
+import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
 
 export interface CrossFlag {

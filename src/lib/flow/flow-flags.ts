@@ -8,7 +8,7 @@ import { cancelLoopAdvice } from './browser/cancel-advice';
 import type { CrossFlag } from './flags';
 import type { ReconstructedFlow } from './reconstruct/reconstruct';
 import { requestParam } from './request-params';
-import { refusedAsSpecified } from './refused-as-specified';
+import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { callbackTime, exchangeTime, flowMs } from './flow-time';
 
 /** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */

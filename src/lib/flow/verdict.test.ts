@@ -153,7 +153,7 @@ describe('flowVerdict', () => {
 		expect(verdict.cause).not.toMatch(/unknown-code/);
 	});
 
-	describe('a refusal the interface specifies after what the user did (refused-as-specified.ts)', () => {
+	describe('a refusal the interface specifies after what the user did (diagnose/refused-as-specified.ts)', () => {
 		const ME_URL = 'https://accounts.example.com/api/v3/me.json';
 		const token = (status: number, body: string, id: string) => exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status, body }, id);
 		const me = (status: number, body: string, id: string) => exchange('me', { url: ME_URL, headers: { Authorization: 'Bearer at-1', 'User-Agent': 'shop' } }, { status, body }, id);

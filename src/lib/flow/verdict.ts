@@ -17,7 +17,7 @@ import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
-import { refusedAsSpecified } from './refused-as-specified';
+import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { sectionAnchor } from './section-anchor';
 
 export interface Verdict {
@@ -164,7 +164,7 @@ function refusalVerdict({ index, exchange, row, detail, cause }: AuthorisationRe
 	};
 }
 
-/** Why the service refused, as the interface specifies, after what the user did (refused-as-specified.ts). */
+/** Why the service refused, as the interface specifies, after what the user did (diagnose/refused-as-specified.ts). */
 const REFUSAL_WHY: Partial<Record<StepId, string>> = {
 	me: 'The user asked for their account to be deleted after the token was granted: me.json answers 404 (7.3), as the interface specifies. Your app should treat the user as unknown.',
 	token: 'The code had already been exchanged and the sign-in had finished; a reload or the back button sent it to your app again, and a code works once (2.2), so the service answered invalid_grant, as the interface specifies.'

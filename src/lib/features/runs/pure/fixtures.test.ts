@@ -69,7 +69,7 @@ const VERDICTS: Record<string, string> = {
 	'missing-parameter': 'error token-invalid-request',
 	'me-401-grant-code': 'error me-unauthorized',
 	'me-403-no-user-agent': 'error me-forbidden',
-	// The service as specified (a deleted account), and the app's page after it did not fail: no fault (refused-as-specified.ts).
+	// The service as specified (a deleted account), and the app's page after it did not fail: no fault (diagnose/refused-as-specified.ts).
 	'me-404-deleted': 'success section-7.3',
 	'chrome-unrelated': 'error section-4.2'
 };

@@ -6,9 +6,9 @@
  * app handled them is the question its page answers; an app exchanging twice in one go gets no such pass (no me.json
  * read in between).
  */
-import type { RecordedExchange, StepId } from './exchange';
-import type { FlowRecord } from './record';
-import { requestParam } from './request-params';
+import type { RecordedExchange, StepId } from '../exchange';
+import type { FlowRecord } from '../record';
+import { requestParam } from '../request-params';
 
 const answered = (e: RecordedExchange, step: StepId, status: number) => e.step === step && e.response?.status === status;
 

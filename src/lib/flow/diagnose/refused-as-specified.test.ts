@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { refusedAsSpecified } from './refused-as-specified';
-import { exchange, flow } from './test-helpers';
+import { exchange, flow } from '../test-helpers';
 
 const token = (code: string, status: number, body: string, id: string) =>
 	exchange('token', { method: 'POST', url: `https://accounts.example.com/oauth/token?grant_type=authorization_code&code=${code}` }, { status, body }, id);
