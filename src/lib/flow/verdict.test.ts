@@ -191,6 +191,13 @@ describe('flowVerdict', () => {
 			expect(crashed.cause).toContain('already exchanged successfully');
 		});
 
+		it('a refusal the app answered below 400, as it answers a sign-in, is no success: the question stays', () => {
+			const signedIn = page(200, '<h1>Signed in</h1><p>Account : .</p>', 'a1');
+			const verdict = verdictOf([signedIn, token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')]);
+			expect(verdict.severity).toBe('warning');
+			expect(verdict.what).toBe('The me.json call (exchange 3) was answered 404 as the interface specifies, and your app answered 200, as for a sign-in that went through: check that it handled the refusal.');
+		});
+
 		it('an app exchanging one code twice in one go (no me.json read between) stays an error, page or not', () => {
 			expect(verdictOf([token(200, GRANTED, 't1'), token(400, USED, 't2'), me(200, ME_BODY, 'm1')]).severity).toBe('error');
 		});

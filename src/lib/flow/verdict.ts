@@ -172,23 +172,30 @@ const REFUSAL_WHY: Partial<Record<StepId, string>> = {
 
 /**
  * An answer an outcome rule produced, or a refusal the interface specifies after what the user did, with nothing
- * else wrong: no fault. With the app's page in the record (no error flag found it failing) the app handled it;
- * without it (the live view holds only the service's side), how the app handled it was not observed.
+ * else wrong: no fault. With the app's page in the record (no error flag found it failing) the app handled it,
+ * unless it answered a refusal as it answers a sign-in (below 400), which asks the question again; without the page
+ * (the live view holds only the service's side), how the app handled it was not observed.
  */
 function answeredVerdict(flow: FlowRecord): Verdict | null {
 	const index = flow.exchanges.findIndex((e, i) => ruleOf(e) !== null || refusedAsSpecified(flow, i));
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
 	const rule = ruleOf(exchange);
-	const page = arrivals(flow).at(-1)?.exchange.response;
-	const answered = `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${exchange.response?.status} ${rule ? 'by your outcome rule, as asked' : 'as the interface specifies'}`;
+	const page = arrivals(flow).at(-1)?.exchange.response ?? undefined;
+	const status = exchange.response?.status ?? 0;
+	const answered = `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${status} ${rule ? 'by your outcome rule, as asked' : 'as the interface specifies'}`;
+	const unclear = page !== undefined && status >= 400 && page.status < 400;
 	return {
-		severity: page ? 'success' : 'unobserved',
-		what: page ? `${answered}, and your app answered it with a page of its own (${page.status}): nothing to fix.` : `${answered}; how your app handled it is not in this record.`,
+		severity: page ? (unclear ? 'warning' : 'success') : 'unobserved',
+		what: !page
+			? `${answered}; how your app handled it is not in this record.`
+			: unclear
+				? `${answered}, and your app answered ${page.status}, as for a sign-in that went through: check that it handled the refusal.`
+				: `${answered}, and your app answered it with a page of its own (${page.status}): nothing to fix.`,
 		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
 		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-		fix: page ? 'Nothing to fix.' : RULE_FIX
+		fix: page && !unclear ? 'Nothing to fix.' : RULE_FIX
 	};
 }
 

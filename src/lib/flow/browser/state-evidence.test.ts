@@ -25,6 +25,14 @@ describe('stateCheckShown: `state` on the link is a finding only on evidence of 
 		expect(shown(flow({ link: LINK, exchanges: [link('10:00:00'), arrive(400, 'invalid oauth state')] }))).toBe(true);
 	});
 
+	it('is shown by a redirect to a failure naming CSRF (omniauth), and by a page that failed before its code was exchanged', () => {
+		expect(shown(flow({ link: LINK, exchanges: [link('10:00:00'), arrive(302, '', { Location: '/auth/failure?message=csrf_detected&strategy=sso' })] }))).toBe(true);
+		const crashed = arrive(500, 'Internal Server Error ClientError: invalid response encountered');
+		expect(shown(flow({ link: LINK, exchanges: [link('10:00:00'), crashed] }))).toBe(true);
+		// The code was exchanged: any state check passed, and the 500 is about something else.
+		expect(shown(flow({ link: LINK, exchanges: [link('10:00:00'), crashed, token] }))).toBe(false);
+	});
+
 	it('is shown by a code answered with a new sign-in, and by a cancel loop', () => {
 		const restarted = flow({ link: LINK, exchanges: [link('10:00:00'), arrive(302, '', { Location: '/login' }), link('10:00:31', 'l2')] });
 		expect(shown(restarted)).toBe(true);

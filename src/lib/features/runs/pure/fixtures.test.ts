@@ -69,8 +69,9 @@ const VERDICTS: Record<string, string> = {
 	'missing-parameter': 'error token-invalid-request',
 	'me-401-grant-code': 'error me-unauthorized',
 	'me-403-no-user-agent': 'error me-forbidden',
-	// The service as specified (a deleted account), and the app's page after it did not fail: no fault (diagnose/refused-as-specified.ts).
-	'me-404-deleted': 'success section-7.3',
+	// The service as specified (a deleted account), no fault of the request; the page at the redirect URI answered 200,
+	// as for a sign-in that went through, so whether it was handled stays the question (diagnose/refused-as-specified.ts).
+	'me-404-deleted': 'warning section-7.3',
 	'chrome-unrelated': 'error section-4.2'
 };
 
