@@ -52,7 +52,7 @@ function told(presented: ReturnType<typeof presentRun>): Told {
 	};
 }
 
-const SEVERITY_ORDER: Told['verdict']['severity'][] = ['error', 'warning', 'unsent', 'cancel', 'success'];
+const SEVERITY_ORDER: Told['verdict']['severity'][] = ['error', 'warning', 'unsent', 'unobserved', 'cancel', 'success'];
 
 /** The flow the user would open on the live page: the newest with an error, else with a warning, else the newest. */
 function mostTelling(all: Told[]): Told | null {

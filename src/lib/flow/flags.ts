@@ -10,12 +10,14 @@ import { SECTIONS, errorCause } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { classifyCallback, codeIn } from './callback';
 import { browserFlags, readBrowserSide, type BrowserSide } from './browser/browser-flags';
+import { stateCheckShown } from './browser/state-evidence';
 import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose/diagnose';
 import type { RecordedExchange } from './exchange';
 import { lintLink } from './link/lint';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
+import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
 
 export interface CrossFlag {
@@ -225,15 +227,21 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 	const numbered = flow.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
 	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
 	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
+	const side = browser ?? readBrowserSide(flow);
+	const ofBrowser = [...browserFlags(side), ...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })];
+	// `state` on the link is a fault only when the flow shows a failed check of it.
+	const link = linkFlags(flow, hints).filter((f) => f.id !== 'state-parameter' || stateCheckShown(flow, side, ofBrowser));
+	// A used code's refusal after a finished sign-in (a reload) is the service as specified, unless the app's page then failed.
+	const pageFailed = side.failures.some((f) => f !== null);
+	const reused = reusedCodeFlags(tokens).filter((f) => pageFailed || !refusedAsSpecified(flow, flow.exchanges.findIndex((e) => e.id === f.exchangeId)));
 	const flags = [
-		...linkFlags(flow, hints),
+		...link,
 		...redirectUriFlags(flow, tokens),
-		...reusedCodeFlags(tokens),
+		...reused,
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
 		...meFlags(flow, mes),
-		...browserFlags(browser ?? readBrowserSide(flow)),
-		...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })
+		...ofBrowser
 	];
 	// An answer an outcome rule produced is no fault of the request it answered.
 	const ruled = new Set(flow.exchanges.filter((e) => ruleOf(e) !== null).map((e) => e.id));

@@ -37,12 +37,28 @@ describe('answers an outcome rule produced', () => {
 		expect(annotation.fix).toMatch(/^Nothing to fix in this request/);
 		expect(JSON.stringify(diagnosis)).not.toMatch(/secret issued|mistyped|truncated/);
 		const verdict = flowVerdict(recorded, diagnosis);
-		expect(verdict).toMatchObject({ severity: 'warning', exchange: { id: 'token-1', n: 1 } });
-		expect(verdict.what).toBe('The token exchange (exchange 1) was answered 401 by your outcome rule, as asked.');
+		// The live view holds no page of the app: how it handled the answer is not known, which is no fault either.
+		expect(verdict).toMatchObject({ severity: 'unobserved', exchange: { id: 'token-1', n: 1 } });
+		expect(verdict.what).toBe('The token exchange (exchange 1) was answered 401 by your outcome rule, as asked; how your app handled it is not in this record.');
 		// The same answer without the rule's mark is a real fault, told with its row's causes.
 		const real = invalidClient();
 		real.exchanges[0]!.response!.headers = real.exchanges[0]!.response!.headers.filter((h) => h.name !== OUTCOME_RULE_HEADER);
 		expect(flowVerdict(real, diagnoseFlow(real)).severity).toBe('error');
+	});
+
+	it('are no fault when the app answered them with a page of its own (a HAR joined with the log)', () => {
+		const arrival = exchange('authorise', { url: callback.url }, { status: 200, body: '<h1>Signed in</h1>' }, 'a1');
+		const token = exchange('token', { method: 'POST', url: TOKEN, headers: { 'User-Agent': 'shop' }, body: exchangeBody }, { status: 200, body: '{"access_token":"••••••","token_type":"Bearer"}' });
+		const me = exchange(
+			'me',
+			{ url: ME, headers: { Authorization: 'Bearer ••••••', 'User-Agent': 'shop' } },
+			{ status: 200, headers: { [OUTCOME_RULE_HEADER]: 'me-group-key' }, body: '{"sbid_number":"AB12345","verifications":[{"group":"student","expires_on":"2099-01-01"}]}' }
+		);
+		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, token, me] });
+		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
+		expect(verdict).toMatchObject({ severity: 'success', exchange: { id: me.id, n: 3 }, fix: 'Nothing to fix.' });
+		expect(verdict.what).toBe('The me.json call (exchange 3) was answered 200 by your outcome rule, as asked, and your app answered it with a page of its own (200): nothing to fix.');
+		expect(verdict.cause).toMatch(/^The outcome you asked for: the sandbox's rule `me-group-key`/);
 	});
 
 	it('tell a crash on a rule\'s `group`-keyed answer as the app\'s handling of what was asked for', () => {

@@ -152,4 +152,54 @@ describe('flowVerdict', () => {
 		expect(verdict.cause).toContain('an empty `verifications` list');
 		expect(verdict.cause).not.toMatch(/unknown-code/);
 	});
+
+	describe('a refusal the interface specifies after what the user did (diagnose/refused-as-specified.ts)', () => {
+		const ME_URL = 'https://accounts.example.com/api/v3/me.json';
+		const token = (status: number, body: string, id: string) => exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status, body }, id);
+		const me = (status: number, body: string, id: string) => exchange('me', { url: ME_URL, headers: { Authorization: 'Bearer at-1', 'User-Agent': 'shop' } }, { status, body }, id);
+		const page = (status: number, body: string, id: string) => exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status, body }, id);
+		const GRANTED = '{"access_token":"at-1","token_type":"Bearer"}';
+		const USED = '{"error":"invalid_grant","error_description":"The provided authorization grant is invalid, expired, revoked or was issued to another client."}';
+		const verdictOf = (exchanges: ReturnType<typeof exchange>[]) => {
+			const record = flow({ link: LINK, callback: authorised, exchanges });
+			return flowVerdict(record, diagnoseFlow(record));
+		};
+
+		it('a deleted account\'s 404 answered with a page of the app\'s own is no fault; without the page (the live view), not observed', () => {
+			const closed = page(403, '<h1>Account closed</h1><p>This account has asked to be deleted.</p>', 'a1');
+			const handled = verdictOf([closed, token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')]);
+			expect(handled).toMatchObject({ severity: 'success', exchange: { id: 'm1', n: 3 }, fix: 'Nothing to fix.' });
+			expect(handled.what).toBe('The me.json call (exchange 3) was answered 404 as the interface specifies, and your app answered it with a page of its own (403): nothing to fix.');
+			expect(handled.cause).toContain('asked for their account to be deleted');
+			expect(verdictOf([token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')])).toMatchObject({ severity: 'unobserved', exchange: { id: 'm1', n: 2 } });
+		});
+
+		it('a deleted account\'s 404 that the app answered with a 500 stays the error it is', () => {
+			const crashed = verdictOf([page(500, 'Internal Server Error', 'a1'), token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')]);
+			expect(crashed).toMatchObject({ severity: 'error', exchange: { id: 'm1', n: 3 } });
+		});
+
+		it('a reload\'s second exchange of a used code, answered with a friendly page, is no fault; with a 500 it is the reuse', () => {
+			const first = page(200, '<h1>Signed in</h1>', 'a1');
+			const used = '<h1>Sign-in link used</h1><p>That sign-in has already been used or has expired.</p>';
+			const handled = verdictOf([first, token(200, GRANTED, 't1'), me(200, ME_BODY, 'm1'), page(400, used, 'a2'), token(400, USED, 't2')]);
+			expect(handled).toMatchObject({ severity: 'success', exchange: { id: 't2', n: 5 } });
+			expect(handled.cause).toContain('a reload or the back button sent it to your app again');
+			expect(verdictOf([token(200, GRANTED, 't1'), me(200, ME_BODY, 'm1'), token(400, USED, 't2')])).toMatchObject({ severity: 'unobserved' });
+			const crashed = verdictOf([first, token(200, GRANTED, 't1'), me(200, ME_BODY, 'm1'), page(500, 'Fatal error', 'a2'), token(400, USED, 't2')]);
+			expect(crashed).toMatchObject({ severity: 'error', exchange: { id: 't2', n: 5 } });
+			expect(crashed.cause).toContain('already exchanged successfully');
+		});
+
+		it('a refusal the app answered below 400, as it answers a sign-in, is no success: the question stays', () => {
+			const signedIn = page(200, '<h1>Signed in</h1><p>Account : .</p>', 'a1');
+			const verdict = verdictOf([signedIn, token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')]);
+			expect(verdict.severity).toBe('warning');
+			expect(verdict.what).toBe('The me.json call (exchange 3) was answered 404 as the interface specifies, and your app answered 200, as for a sign-in that went through: check that it handled the refusal.');
+		});
+
+		it('an app exchanging one code twice in one go (no me.json read between) stays an error, page or not', () => {
+			expect(verdictOf([token(200, GRANTED, 't1'), token(400, USED, 't2'), me(200, ME_BODY, 'm1')]).severity).toBe('error');
+		});
+	});
 });

@@ -17,6 +17,7 @@ import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
+import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { sectionAnchor } from './section-anchor';
 
 export interface Verdict {
@@ -107,8 +108,11 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
 	const refused = authorisationRefusal(flow);
 	if (refused) return refusalVerdict(refused);
-	// A rule's answer is what the user asked for: the verdict is about what the app did with it.
-	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null);
+	// A rule's answer is what the user asked for, and a refusal the interface specifies after what the user did (a
+	// deleted account, a reload) no fault of its request unless the app's page then failed: the verdict is about
+	// what the app did with it.
+	const pageFailed = flags.some((f) => f.id === 'callback-failed' && f.severity === 'error');
+	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && (pageFailed || !refusedAsSpecified(flow, i)));
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
@@ -136,7 +140,7 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 			fix: sentence(callback.fix ?? 'Nothing to fix.')
 		};
 	return (
-		ruleVerdict(flow) ??
+		answeredVerdict(flow) ??
 		unobservedVerdict(flow) ?? {
 			severity: 'success',
 			what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
@@ -160,18 +164,38 @@ function refusalVerdict({ index, exchange, row, detail, cause }: AuthorisationRe
 	};
 }
 
-/** An answer an outcome rule produced, with nothing else wrong: the outcome asked for, and the question to ask. */
-function ruleVerdict(flow: FlowRecord): Verdict | null {
-	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null);
+/** Why the service refused, as the interface specifies, after what the user did (diagnose/refused-as-specified.ts). */
+const REFUSAL_WHY: Partial<Record<StepId, string>> = {
+	me: 'The user asked for their account to be deleted after the token was granted: me.json answers 404 (7.3), as the interface specifies. Your app should treat the user as unknown.',
+	token: 'The code had already been exchanged and the sign-in had finished; a reload or the back button sent it to your app again, and a code works once (2.2), so the service answered invalid_grant, as the interface specifies.'
+};
+
+/**
+ * An answer an outcome rule produced, or a refusal the interface specifies after what the user did, with nothing
+ * else wrong: no fault. With the app's page in the record (no error flag found it failing) the app handled it,
+ * unless it answered a refusal as it answers a sign-in (below 400), which asks the question again; without the page
+ * (the live view holds only the service's side), how the app handled it was not observed.
+ */
+function answeredVerdict(flow: FlowRecord): Verdict | null {
+	const index = flow.exchanges.findIndex((e, i) => ruleOf(e) !== null || refusedAsSpecified(flow, i));
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
+	const rule = ruleOf(exchange);
+	const page = arrivals(flow).at(-1)?.exchange.response ?? undefined;
+	const status = exchange.response?.status ?? 0;
+	const answered = `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${status} ${rule ? 'by your outcome rule, as asked' : 'as the interface specifies'}`;
+	const unclear = page !== undefined && status >= 400 && page.status < 400;
 	return {
-		severity: 'warning',
-		what: `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${exchange.response?.status} by your outcome rule, as asked.`,
-		reference: null,
+		severity: page ? (unclear ? 'warning' : 'success') : 'unobserved',
+		what: !page
+			? `${answered}; how your app handled it is not in this record.`
+			: unclear
+				? `${answered}, and your app answered ${page.status}, as for a sign-in that went through: check that it handled the refusal.`
+				: `${answered}, and your app answered it with a page of its own (${page.status}): nothing to fix.`,
+		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
-		cause: ruleSentence(ruleOf(exchange)!),
-		fix: RULE_FIX
+		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
+		fix: page && !unclear ? 'Nothing to fix.' : RULE_FIX
 	};
 }
 

@@ -3,6 +3,8 @@ import { errorCause } from '$lib/protocol';
 import { annotateFlow } from '../annotate-flow';
 import { browserFlags as flagsOfSide, readBrowserSide } from './browser-flags';
 import { crossFlags } from '../flags';
+import { diagnoseFlow } from '../diagnose-flow';
+import { flowVerdict } from '../verdict';
 import { STATE_CHECK_FIX } from '../link/lint-params';
 import { exchange, flow } from '../test-helpers';
 import type { RecordedExchange } from '../exchange';
@@ -53,11 +55,10 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(again?.message).toContain('arrival 2 (exchange 3, 10:01:10 UTC, 40 s after the first) answered 500');
 	});
 
-	it('calls a repeated arrival the app coped with a warning, not an error', () => {
+	it('finds no fault in a repeated arrival the app coped with (a reload, the back button)', () => {
 		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
 		const again = arrive('10:00:40', '?code=c-1', 302, 'a2', { location: '/login' });
-		const flags = browserFlags(flow({ link: LINK, exchanges: [first, again] }));
-		expect(flags).toEqual([expect.objectContaining({ id: 'code-arrived-again', severity: 'warning' })]);
+		expect(browserFlags(flow({ link: LINK, exchanges: [first, again] }))).toEqual([]);
 	});
 
 	it('ranks `redirect-mismatch` first for a fresh code when the link\'s redirect_uri carries extra query parameters', () => {
@@ -294,19 +295,19 @@ describe('browserFlags: the callback page read with what the app\'s server did',
 		const arrival = arrive('10:00:30', '?code=c-1', 403, 'a1', { body: '<html><body><h1>Account closed</h1><p>This account has been deleted at your request.</p></body></html>' });
 		const record = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, token(200, GRANTED), me(404, '{"message":"The user has requested deletion"}')] });
 		expect(crossFlags(record).filter((f) => f.severity === 'error')).toEqual([]);
-		// From the browser's side alone, the same page is a refusal of the app's own: a warning, with no cause guessed.
+		// From the browser's side alone, the same page is a refusal of the app's own: no fault guessed; the verdict says
+		// what was not observed and how to add it.
 		const browserOnly = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival] });
-		const [only] = crossFlags(browserOnly);
-		expect(only).toMatchObject({ id: 'callback-failed', severity: 'warning' });
-		expect(only?.candidates).toBeUndefined();
-		expect(only?.fix).toContain('the sandbox\'s log for this client');
-		expect(only?.fix).not.toContain('redirect_uri');
+		expect(crossFlags(browserOnly)).toEqual([]);
+		const verdict = flowVerdict(browserOnly, diagnoseFlow(browserOnly));
+		expect(verdict.severity).toBe('unobserved');
+		expect(verdict.fix).toContain('the sandbox\'s log for this client');
+		expect(verdict.fix).not.toContain('redirect_uri');
 	});
 
 	it('takes a reload answered with a friendly page as handled, not an error', () => {
 		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
 		const reload = arrive('10:00:50', '?code=c-1', 400, 'a2', { body: '<html><body><p>This sign-in link has already been used. <a href="/login">Sign in again</a></p></body></html>' });
-		const flags = crossFlags(flow({ link: LINK, callback: callbackOf(first), exchanges: [linkExchange('10:00:00'), first, reload] }));
-		expect(flags.map((f) => `${f.id} ${f.severity}`)).toEqual(['code-arrived-again warning']);
+		expect(crossFlags(flow({ link: LINK, callback: callbackOf(first), exchanges: [linkExchange('10:00:00'), first, reload] }))).toEqual([]);
 	});
 });

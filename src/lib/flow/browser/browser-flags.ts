@@ -32,8 +32,6 @@ const RESTART_MS = 5000;
 
 interface Failure {
 	id: 'callback-failed' | 'cancel-failed';
-	/** A warning when the answer may well be right (a page of the app's own), else an error. */
-	severity?: 'warning';
 	/** The callback's headline when it is not "the app answered …". */
 	title?: string;
 	/** The section of the interface the cause is in, when not the token endpoint's (4.2). */
@@ -123,9 +121,10 @@ function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure 
 		if (arrival.code === null) return cancelFailure(arrival, answer);
 		const server = serverSideOf(flow, arrival.index, all[arrival.k]?.index, arrival.code);
 		if (server.tokens.length > 0) return afterServerFailure(flow, arrival, answer, server);
-		// A repeated code's arrival answered with a page of the app's own (a reload, the back button): handled.
-		if (isRepeat(arrival, all) && handledPage(arrival.exchange, answer)) return null;
-		if (handledPage(arrival.exchange, answer) && answer.rows.length === 0) return ownPageAnswer(arrival, answer);
+		// A page of the app's own refused the code on purpose: a repeated arrival (a reload, the back button), or an
+		// answer of the service the record does not hold (a deleted account's 404). Handled, so no fault is guessed;
+		// the verdict says what was not observed.
+		if (handledPage(arrival.exchange, answer) && (isRepeat(arrival, all) || answer.rows.length === 0)) return null;
 		return codeFailure(flow, arrival, all, answer);
 	}
 	const restart = arrival.code === null ? null : restartAfter(flow, arrival);
@@ -141,21 +140,6 @@ const handledPage = (exchange: RecordedExchange, answer: AppAnswer) =>
 /** How to add what the browser's side cannot show. */
 export const ADD_SERVER_SIDE =
 	'add the server\'s side: the sandbox\'s log for this client (one click, under Add evidence), or your server\'s HAR or curl of its token and me.json requests';
-
-/**
- * A 4xx page of the app's own after a fresh code, with nothing of its server's side in the record: the app refused
- * the sign-in on purpose (it handled an answer of the service, or a check of its own). Which answer is not known,
- * so no cause of the tables is guessed.
- */
-function ownPageAnswer(arrival: Arrival, answer: AppAnswer): Failure {
-	return {
-		id: 'callback-failed',
-		severity: 'warning',
-		message: `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app answered ${describeAnswer(arrival.exchange, answer)} with a page of its own: it refused the sign-in on purpose, after an answer of the service (an error of 7.2 or 7.3, such as a deleted account's 404 at me.json) or a check of its own. The record holds only the browser's side, so which is not known.`,
-		candidates: [],
-		fix: `To see what the service answered, ${ADD_SERVER_SIDE}.`
-	};
-}
 
 /**
  * The app's page failed, and the record holds what its server did meanwhile: a refused exchange or me.json call
@@ -219,7 +203,7 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 		return [
 			{
 				id: failure.id,
-				severity: failure.severity ?? 'error',
+				severity: 'error',
 				message: failure.message,
 				section: failure.section ?? SECTIONS.tokenEndpoint,
 				fix: failure.fix,
@@ -241,12 +225,13 @@ function codeArrivedAgainFlags(side: BrowserSide): CrossFlag[] {
 			const after = a === first ? '' : `, ${gap((millis(a.exchange.startedAt) - millis(first.exchange.startedAt)) / 1000)} after the first`;
 			return `arrival ${a.k} (exchange ${a.n}, ${clock(a.exchange.startedAt)}${after}) answered ${describeAnswer(a.exchange, a.answer)}`;
 		});
-		const laterFailed = same.slice(1).some((a) => side.failures[a.k - 1] !== null);
+		// Later arrivals the app answered with pages of its own are the service and the app as specified: no fault.
+		if (!same.slice(1).some((a) => side.failures[a.k - 1] !== null)) return [];
 		return [
 			{
 				id: 'code-arrived-again',
-				severity: laterFailed ? 'error' : 'warning',
-				message: `The same grant code arrived ${same.length} times at the redirect URI: ${outcomes.join('; ')}. A code works once (2.2): the first arrival's exchange used it, so every later arrival's exchange gets invalid_grant${laterFailed ? '' : ', which your app handled here'}.`,
+				severity: 'error',
+				message: `The same grant code arrived ${same.length} times at the redirect URI: ${outcomes.join('; ')}. A code works once (2.2): the first arrival's exchange used it, so every later arrival's exchange gets invalid_grant.`,
 				section: SECTIONS.code,
 				fix: errorCause('token-invalid-grant', 'used').fix,
 				exchangeId: same.at(-1)!.exchange.id
@@ -262,7 +247,7 @@ interface Restart {
 	evidence: string;
 }
 
-function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
+export function restartAfter(flow: FlowRecord, arrival: Arrival): Restart | null {
 	const location = headerValue(arrival.exchange.response?.headers ?? [], 'location');
 	const target = locationOf(arrival.exchange);
 	if (target !== undefined && stepOfRequest('GET', target) === 'link')
@@ -366,7 +351,7 @@ export function callbackAppFailure(side: BrowserSide): Annotation | null {
 	const i = side.arrivals.findLastIndex((a) => a.exchange.request.url === callback.url);
 	const arrival = side.arrivals[i];
 	const failure = side.failures[i];
-	if (!arrival || !failure || failure.severity === 'warning') return null;
+	if (!arrival || !failure) return null;
 	const status = describeAnswer(arrival.exchange, arrival.answer);
 	return {
 		outcome: 'error',

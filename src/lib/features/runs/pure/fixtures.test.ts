@@ -69,7 +69,9 @@ const VERDICTS: Record<string, string> = {
 	'missing-parameter': 'error token-invalid-request',
 	'me-401-grant-code': 'error me-unauthorized',
 	'me-403-no-user-agent': 'error me-forbidden',
-	'me-404-deleted': 'error me-not-found',
+	// The service as specified (a deleted account), no fault of the request; the page at the redirect URI answered 200,
+	// as for a sign-in that went through, so whether it was handled stays the question (diagnose/refused-as-specified.ts).
+	'me-404-deleted': 'warning section-7.3',
 	'chrome-unrelated': 'error section-4.2'
 };
 
