@@ -17,6 +17,7 @@ import { lintLink } from './link/lint';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestHeader, requestParam } from './request-params';
+import { jsonBodyFlags, refusedJsonBody } from './token-json-body';
 
 export interface CrossFlag {
 	id: string;
@@ -92,7 +93,8 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	if (linked === undefined) return [];
 	return tokens.flatMap(({ exchange, n }): CrossFlag[] => {
 		const sent = param(exchange, 'redirect_uri');
-		if (sent === linked) return [];
+		// Sent in a refused JSON body, it is not missing but unread: the JSON body's own flag names that.
+		if (sent === linked || (sent === undefined && refusedJsonBody(exchange))) return [];
 		if (sent === undefined)
 			return [
 				{
@@ -228,6 +230,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 	const flags = [
 		...linkFlags(flow, hints),
 		...redirectUriFlags(flow, tokens),
+		...jsonBodyFlags(tokens),
 		...reusedCodeFlags(tokens),
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
