@@ -7,6 +7,7 @@
  * pasted command) is no failure either, and sending it is the next step; a flow with nothing wrong says so.
  */
 import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
+import { handlingOf } from './answer-handling';
 import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
 import { ADD_SERVER_SIDE } from './browser/browser-flags';
 import { arrivals } from './browser/browser-arrivals';
@@ -18,6 +19,7 @@ import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
 import { sectionAnchor } from './section-anchor';
+import { today } from './server-side';
 
 export interface Verdict {
 	/**
@@ -171,8 +173,14 @@ function ruleVerdict(flow: FlowRecord): Verdict | null {
 		reference: null,
 		exchange: { id: exchange.id, n: index + 1 },
 		cause: ruleSentence(ruleOf(exchange)!),
-		fix: RULE_FIX
+		fix: ruleFix(flow, exchange)
 	};
+}
+
+/** What to check of the app's handling of a rule's answer, and how that answer is handled when there is more to say. */
+function ruleFix(flow: FlowRecord, exchange: RecordedExchange): string {
+	const handling = handlingOf(exchange, today(flow, exchange));
+	return handling ? `${RULE_FIX} For this answer: ${sentence(handling)}` : RULE_FIX;
 }
 
 /**

@@ -268,7 +268,7 @@ describe('browserFlags: the callback page read with what the app\'s server did',
 	it('blames the app\'s handling, not the code, when the exchange and me.json answered 200: naming the `group` key', () => {
 		const record = joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[{"group":"key-worker","expires_on":"2099-01-01"}]}'));
 		const [failed] = crossFlags(record).filter((f) => f.id === 'callback-failed');
-		expect(failed).toMatchObject({ severity: 'error', exchangeId: 'a1', fix: 'Read `element.supergroup ?? element.group` for each verification.' });
+		expect(failed).toMatchObject({ severity: 'error', exchangeId: 'a1', fix: 'Accept either key: read each verification\'s `supergroup`, else its `group` (`element.supergroup ?? element.group`).' });
 		expect(failed?.candidates).toBeUndefined();
 		expect(failed?.message).toContain('though the token exchange (exchange 4) and me.json (exchange 5) both answered 200');
 		expect(failed?.message).toContain('the key `group` instead of `supergroup`');

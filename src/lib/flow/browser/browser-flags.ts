@@ -20,7 +20,8 @@ import { STATE_CHECK_FIX } from '../link/lint-params';
 import { linkParameter, type FlowRecord } from '../record';
 import { isDefaultErrorPage } from './default-error-page';
 import { ruleOf } from '../outcome-rule';
-import { serverSideOf, specialInMe, succeeded, type ServerSide } from '../server-side';
+import { handlingOf } from '../answer-handling';
+import { serverSideOf, specialInMe, succeeded, today, type ServerSide } from '../server-side';
 import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
@@ -177,7 +178,7 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 				section: refused.exchange.step === 'token' ? SECTIONS.errorsToken : SECTIONS.errorsMe,
 				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
 				candidates: [],
-				fix: `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable), never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
+				fix: `${handlingOf(refused.exchange, today(flow, refused.exchange)) ?? `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable)`}, never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
 			};
 		return {
 			id: 'callback-failed',
@@ -190,7 +191,7 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 	}
 	const token = server.tokens.find(succeeded)!;
 	const me = server.mes.find(succeeded);
-	const specials = me ? specialInMe(me.exchange, (flow.sandboxClock ?? me.exchange.startedAt).slice(0, 10)) : [];
+	const specials = me ? specialInMe(me.exchange, today(flow, me.exchange)) : [];
 	const seen = me
 		? `the token exchange (exchange ${token.n}) and me.json (exchange ${me.n}) both answered 200`
 		: `the token exchange (exchange ${token.n}) answered 200, and your app never read me.json`;
