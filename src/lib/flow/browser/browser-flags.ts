@@ -68,6 +68,7 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
+	if (!named && evidence.length === 0 && browserOnly(flow)) return unseenServerFailure(head);
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
@@ -77,6 +78,22 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 		message: `${head}: the app's server-side step (exchanging the code, 4.2) failed. ${reading}`,
 		candidates,
 		fix: best?.likelihood === 'likely' ? best.fix : 'Check each candidate cause below; each says how to fix it.'
+	};
+}
+
+/** The record holds none of the app's server's requests (a browser's HAR): its exchange and me.json are unseen. */
+const browserOnly = (flow: FlowRecord) => !flow.exchanges.some((e) => e.step === 'token' || e.step === 'me');
+
+/**
+ * The callback failed and nothing in the browser's record says why (no error named on the page, no evidence for a
+ * cause): the failed step is on the app's server, which the browser never sees, so no cause is guessed.
+ */
+function unseenServerFailure(head: string): Failure {
+	return {
+		id: 'callback-failed',
+		message: `${head}: a step on your app's server failed (its token exchange, its me.json call, or its handling of their answers). The record holds only the browser's side, which never sees those requests, so which step failed and why is not seen here.`,
+		candidates: [],
+		fix: `To see which, ${ADD_SERVER_SIDE}.`
 	};
 }
 
