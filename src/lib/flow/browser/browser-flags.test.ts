@@ -53,6 +53,16 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(again?.message).toContain('arrival 2 (exchange 3, 10:01:10 UTC, 40 s after the first) answered 500');
 	});
 
+	it("says a failed callback's server-side step is unseen when the browser's record names no error and shows no cause", () => {
+		const failed = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'Internal Server Error' });
+		const [flag] = browserFlags(flow({ link: LINK, callback: callbackOf(failed), exchanges: [linkExchange('10:00:00'), failed] }));
+		expect(flag).toMatchObject({ id: 'callback-failed', severity: 'error', exchangeId: 'a1' });
+		expect(flag?.candidates).toBeUndefined();
+		expect(flag?.message).toContain("a step on your app's server failed");
+		expect(flag?.message).toContain("The record holds only the browser's side");
+		expect(flag?.fix).toMatch(/^To see which, add the server's side: the sandbox's log .* your server's HAR or curl/);
+	});
+
 	it('calls a repeated arrival the app coped with a warning, not an error', () => {
 		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
 		const again = arrive('10:00:40', '?code=c-1', 302, 'a2', { location: '/login' });
