@@ -63,6 +63,16 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(flag?.fix).toMatch(/^To see which, add the server's side: the sandbox's log .* your server's HAR or curl/);
 	});
 
+	it("does not tell a possible cause of an error the page names as the failure's, when nothing in the record ranks one", () => {
+		const failed = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'invalid_grant' });
+		const record = flow({ link: LINK, callback: callbackOf(failed), exchanges: [linkExchange('10:00:00'), failed] });
+		const [flag] = browserFlags(record);
+		expect(flag?.candidates).toBeUndefined();
+		expect(flag?.message).toContain("The page names `invalid_grant` (7.2), whose causes are told by the exchange your server sent. The record holds only the browser's side");
+		// The callback still lists the row's causes.
+		expect(annotateFlow(record).callback?.candidates.length).toBeGreaterThan(0);
+	});
+
 	it('calls a repeated arrival the app coped with a warning, not an error', () => {
 		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
 		const again = arrive('10:00:40', '?code=c-1', 302, 'a2', { location: '/login' });

@@ -11,7 +11,7 @@
  * The record is read once per diagnosis (`readBrowserSide`): the arrivals, the app's answer to each and why it
  * failed, shared by the flags (`browserFlags`) and the callback's annotation (`callbackAppFailure`).
  */
-import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause } from '$lib/protocol';
+import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { formatDuration, type Annotation, type Candidate } from '../diagnose/diagnose-annotation';
 import type { RecordedExchange } from '../exchange';
@@ -42,6 +42,8 @@ interface Failure {
 	message: string;
 	candidates: Candidate[];
 	fix: string;
+	/** The failed step is on the app's server and out of the record's sight: no candidate is the flag's cause. */
+	unseen?: true;
 }
 
 function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {
@@ -68,7 +70,7 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
-	if (!named && evidence.length === 0 && browserOnly(flow)) return unseenServerFailure(head);
+	if (evidence.length === 0 && browserOnly(flow)) return unseenServerFailure(head, answer.rows, candidates);
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
@@ -85,14 +87,17 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 const browserOnly = (flow: FlowRecord) => !flow.exchanges.some((e) => e.step === 'token' || e.step === 'me');
 
 /**
- * The callback failed and nothing in the browser's record says why (no error named on the page, no evidence for a
- * cause): the failed step is on the app's server, which the browser never sees, so no cause is guessed.
+ * The callback failed and nothing in the browser's record shows why (no evidence for a cause; at most the page names
+ * an error of 7.2): the failed step is on the app's server, which the browser never sees, so no cause is guessed.
  */
-function unseenServerFailure(head: string): Failure {
+function unseenServerFailure(head: string, named: readonly TokenErrorRow[], candidates: Candidate[]): Failure {
+	const page = named.length > 0 ? ` The page names ${named.map((r) => `\`${r.error}\``).join(' and ')} (7.2), whose causes are told by the exchange your server sent.` : '';
 	return {
 		id: 'callback-failed',
-		message: `${head}: a step on your app's server failed (its token exchange, its me.json call, or its handling of their answers). The record holds only the browser's side, which never sees those requests, so which step failed and why is not seen here.`,
-		candidates: [],
+		message: `${head}: a step on your app's server failed (its token exchange, its me.json call, or its handling of their answers).${page} The record holds only the browser's side, which never sees those requests, so which step failed and why is not seen here.`,
+		// The named rows' causes are listed on the callback, none of them told as the verdict's.
+		candidates: named.length > 0 ? candidates : [],
+		unseen: true,
 		fix: `To see which, ${ADD_SERVER_SIDE}.`
 	};
 }
@@ -242,7 +247,7 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 				section: failure.section ?? SECTIONS.tokenEndpoint,
 				fix: failure.fix,
 				exchangeId: arrival.exchange.id,
-				...(failure.candidates.length > 0 ? { candidates: failure.candidates } : {})
+				...(failure.candidates.length > 0 && !failure.unseen ? { candidates: failure.candidates } : {})
 			}
 		];
 	});
