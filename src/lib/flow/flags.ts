@@ -18,6 +18,7 @@ import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestHeader, requestParam } from './request-params';
 import { jsonBodyFlags, refusedJsonBody } from './token-json-body';
+import { rerunAfter, rerunFinding } from './handler-rerun';
 
 export interface CrossFlag {
 	id: string;
@@ -119,8 +120,18 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	});
 }
 
+/** Why a code was exchanged again after it was accepted: the callback's re-run after a crash, else a plain reuse. */
+function reusedWords(flow: FlowRecord, accepted: Numbered, again: Numbered): { message: string; fix: string } {
+	const me = rerunAfter(flow, accepted, again);
+	if (me) return rerunFinding(flow, accepted, again, me);
+	return {
+		message: `Exchange ${again.n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
+		fix: errorCause('token-invalid-grant', 'used').fix
+	};
+}
+
 /** One pass, each code's earlier exchanges kept by the code: a flow of thousands of exchanges of one code stays linear. */
-function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
+function reusedCodeFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	const seen = new Map<string, { first: Numbered; accepted?: Numbered }>();
 	return tokens.flatMap((token): CrossFlag[] => {
 		const { exchange, n } = token;
@@ -133,14 +144,7 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 		if (!earlier) return [];
 		return [
 			accepted
-				? {
-						id: 'code-reused',
-						severity: 'error',
-						message: `Exchange ${n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
-						section: SECTIONS.code,
-						fix: errorCause('token-invalid-grant', 'used').fix,
-						exchangeId: exchange.id
-					}
+				? { id: 'code-reused', severity: 'error', ...reusedWords(flow, accepted, token), section: SECTIONS.code, exchangeId: exchange.id }
 				: {
 						id: 'code-resent',
 						severity: 'warning',
@@ -231,7 +235,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 		...linkFlags(flow, hints),
 		...redirectUriFlags(flow, tokens),
 		...jsonBodyFlags(tokens),
-		...reusedCodeFlags(tokens),
+		...reusedCodeFlags(flow, tokens),
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
 		...meFlags(flow, mes),
