@@ -17,8 +17,8 @@ import { lintLink } from './link/lint';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
 import { meCredential, requestHeader, requestParam } from './request-params';
-import { jsonBodyFlags, refusedJsonBody } from './token-json-body';
-import { rerunAfter, rerunFinding } from './handler-rerun';
+import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
+import { rerunAfter, rerunFinding } from './handling/handler-rerun';
 
 export interface CrossFlag {
 	id: string;

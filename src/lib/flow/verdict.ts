@@ -7,7 +7,7 @@
  * pasted command) is no failure either, and sending it is the next step; a flow with nothing wrong says so.
  */
 import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
-import { handlingOf } from './answer-handling';
+import { handlingOf } from './handling/answer-handling';
 import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
 import { ADD_SERVER_SIDE } from './browser/browser-flags';
 import { arrivals } from './browser/browser-arrivals';

@@ -11,7 +11,7 @@
  * The record is read once per diagnosis (`readBrowserSide`): the arrivals, the app's answer to each and why it
  * failed, shared by the flags (`browserFlags`) and the callback's annotation (`callbackAppFailure`).
  */
-import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause, type TokenErrorRow } from '$lib/protocol';
+import { LIMITS, SECTIONS, TOKEN_ERRORS, errorCause } from '$lib/protocol';
 import { headerValue } from '$lib/http/headers';
 import { formatDuration, type Annotation, type Candidate } from '../diagnose/diagnose-annotation';
 import type { RecordedExchange } from '../exchange';
@@ -20,11 +20,12 @@ import { STATE_CHECK_FIX } from '../link/lint-params';
 import { linkParameter, type FlowRecord } from '../record';
 import { isDefaultErrorPage } from './default-error-page';
 import { ruleOf } from '../outcome-rule';
-import { handlingOf } from '../answer-handling';
+import { handlingOf } from '../handling/answer-handling';
 import { serverSideOf, specialInMe, succeeded, today, type ServerSide } from '../server-side';
 import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
+import { browserOnly, unseenServerMessage } from './unseen-server';
 import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
 import { wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
@@ -70,7 +71,9 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
-	if (evidence.length === 0 && browserOnly(flow)) return unseenServerFailure(head, answer.rows, candidates);
+	if (evidence.length === 0 && browserOnly(flow))
+		// The named rows' causes are listed on the callback, none of them told as the verdict's.
+		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : [], fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
@@ -80,25 +83,6 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 		message: `${head}: the app's server-side step (exchanging the code, 4.2) failed. ${reading}`,
 		candidates,
 		fix: best?.likelihood === 'likely' ? best.fix : 'Check each candidate cause below; each says how to fix it.'
-	};
-}
-
-/** The record holds none of the app's server's requests (a browser's HAR): its exchange and me.json are unseen. */
-const browserOnly = (flow: FlowRecord) => !flow.exchanges.some((e) => e.step === 'token' || e.step === 'me');
-
-/**
- * The callback failed and nothing in the browser's record shows why (no evidence for a cause; at most the page names
- * an error of 7.2): the failed step is on the app's server, which the browser never sees, so no cause is guessed.
- */
-function unseenServerFailure(head: string, named: readonly TokenErrorRow[], candidates: Candidate[]): Failure {
-	const page = named.length > 0 ? ` The page names ${named.map((r) => `\`${r.error}\``).join(' and ')} (7.2), whose causes are told by the exchange your server sent.` : '';
-	return {
-		id: 'callback-failed',
-		message: `${head}: a step on your app's server failed (its token exchange, its me.json call, or its handling of their answers).${page} The record holds only the browser's side, which never sees those requests, so which step failed and why is not seen here.`,
-		// The named rows' causes are listed on the callback, none of them told as the verdict's.
-		candidates: named.length > 0 ? candidates : [],
-		unseen: true,
-		fix: `To see which, ${ADD_SERVER_SIDE}.`
 	};
 }
 

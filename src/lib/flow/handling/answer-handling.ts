@@ -3,9 +3,9 @@
  * rule's) and the question is the app's handling of it: what to do with it, by the step and the answer's status,
  * and for a me.json 200, by what was special in it (the `group` key, an empty list). Null when nothing is to say.
  */
-import { parseJson } from './diagnose/diagnose-annotation';
-import type { RecordedExchange } from './exchange';
-import { specialInMe } from './server-side';
+import { parseJson } from '../diagnose/diagnose-annotation';
+import type { RecordedExchange } from '../exchange';
+import { specialInMe } from '../server-side';
 
 const ME_HANDLING: Record<number, string> = {
 	400: "Handle me.json's 400 with a page of your own, and send the headers 4.3 requires (`Host`, `User-Agent`)",

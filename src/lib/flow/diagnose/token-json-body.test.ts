@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { diagnoseFlow } from './diagnose-flow';
-import { exchange, flow } from './test-helpers';
+import { diagnoseFlow } from '../diagnose-flow';
+import { exchange, flow } from '../test-helpers';
 import { refusedJsonBody } from './token-json-body';
-import { flowVerdict } from './verdict';
+import { flowVerdict } from '../verdict';
 
 const REDIRECT = 'https://shop.example.com/cb';
 const LINK = `https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OUTCOME_RULE_HEADER } from '$lib/protocol';
 import { handlingOf } from './answer-handling';
-import { exchange, flow } from './test-helpers';
-import { flowVerdict } from './verdict';
-import { diagnoseFlow } from './diagnose-flow';
+import { exchange, flow } from '../test-helpers';
+import { flowVerdict } from '../verdict';
+import { diagnoseFlow } from '../diagnose-flow';
 
 const ME = 'https://accounts.example.com/api/v3/me.json';
 const me = (status: number, body = '', rule?: string) =>

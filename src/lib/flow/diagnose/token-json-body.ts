@@ -4,9 +4,9 @@
  * content type (or its body) and the refusal, so the verdict names the body's format, not a missing parameter.
  */
 import { SECTIONS } from '$lib/protocol';
-import { jsonBodyFields, requestHeader } from './request-params';
-import type { Numbered } from './server-side';
-import type { CrossFlag } from './flags';
+import { jsonBodyFields, requestHeader } from '../request-params';
+import type { Numbered } from '../server-side';
+import type { CrossFlag } from '../flags';
 
 /** Whether the exchange sent its parameters as JSON and was refused: the JSON body is then the cause. */
 export function refusedJsonBody({ request, response }: Numbered['exchange']): boolean {

@@ -6,8 +6,8 @@
  * me.json's answer, named by what was special in it.
  */
 import { handlingOf } from './answer-handling';
-import type { FlowRecord } from './record';
-import { specialInMe, today, type Numbered } from './server-side';
+import type { FlowRecord } from '../record';
+import { specialInMe, today, type Numbered } from '../server-side';
 
 /** Sooner than a person reloads; a browser's re-send follows the closed connection within milliseconds. */
 const RERUN_MS = 1000;

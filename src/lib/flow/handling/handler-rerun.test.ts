@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crossFlags } from './flags';
-import { exchange, flow } from './test-helpers';
-import type { RecordedExchange } from './exchange';
+import { crossFlags } from '../flags';
+import { exchange, flow } from '../test-helpers';
+import type { RecordedExchange } from '../exchange';
 
 const REDIRECT = 'https://shop.example.com/cb';
 const LINK = `https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
