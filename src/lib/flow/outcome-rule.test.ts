@@ -70,4 +70,12 @@ describe('answers an outcome rule produced', () => {
 		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
 		expect(verdict.fix).toBe("Handle me.json's 403 with a page of your own (sign-in unavailable for now), and send a `User-Agent` on every me.json request (4.3), never a 500.");
 	});
+
+	it("name the refusal a crash followed by its error, as the service answered it (`invalid_client`, not only the rule's id)", () => {
+		const arrival = exchange('authorise', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, ...invalidClient().exchanges] });
+		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
+		expect(verdict.what).toContain('was answered 401 `invalid_client` by your outcome rule `token-invalid-client`');
+		expect(verdict.fix).toBe("Handle the token endpoint's 401 `invalid_client` with a page of your own (sign in again, or sign-in unavailable), never a 500.");
+	});
 });

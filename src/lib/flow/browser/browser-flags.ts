@@ -20,7 +20,7 @@ import { STATE_CHECK_FIX } from '../link/lint-params';
 import { linkParameter, type FlowRecord } from '../record';
 import { isDefaultErrorPage } from './default-error-page';
 import { ruleOf } from '../outcome-rule';
-import { handlingOf } from '../handling/answer-handling';
+import { answerName, handlingOf } from '../handling/answer-handling';
 import { serverSideOf, specialInMe, succeeded, today, type ServerSide } from '../server-side';
 import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
@@ -182,7 +182,7 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 				id: 'callback-failed',
 				title: `Your app did not handle the outcome you asked for: its callback answered ${page}`,
 				section: refused.exchange.step === 'token' ? SECTIONS.errorsToken : SECTIONS.errorsMe,
-				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
+				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${answerName(refused.exchange)} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
 				candidates: [],
 				fix: `${handlingOf(refused.exchange, today(flow, refused.exchange)) ?? `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable)`}, never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
 			};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OUTCOME_RULE_HEADER } from '$lib/protocol';
-import { handlingOf } from './answer-handling';
+import { answerName, handlingOf } from './answer-handling';
 import { exchange, flow } from '../test-helpers';
 import { flowVerdict } from '../verdict';
 import { diagnoseFlow } from '../diagnose-flow';
@@ -23,6 +23,12 @@ describe('handlingOf', () => {
 		expect(handlingOf(me(404), TODAY)).toMatch(/404.*account is closed/);
 		const refused = exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token' }, { status: 401, body: '{"error":"invalid_client","error_description":"x"}' });
 		expect(handlingOf(refused, TODAY)).toMatch(/Handle the token endpoint's 401 `invalid_client` with a page of your own/);
+	});
+
+	it("names an answer by its status and its JSON error, as the crash after a rule's refusal says it", () => {
+		const refused = exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token' }, { status: 401, body: '{"error":"invalid_client","error_description":"x"}' });
+		expect(answerName(refused)).toBe('401 `invalid_client`');
+		expect(answerName(me(403))).toBe('403');
 	});
 });
 

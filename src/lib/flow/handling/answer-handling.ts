@@ -22,11 +22,13 @@ export function handlingOf(exchange: RecordedExchange, today: string): string | 
 		if (status === 200) return specialInMe(exchange, today).map((s) => s.fix.replace(/\.$/, '')).join('; ') || null;
 		return ME_HANDLING[status] ?? null;
 	}
-	if (exchange.step === 'token' && status !== 200) {
-		const json = parseJson(exchange.response!.body);
-		const body = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>) : {};
-		const error = typeof body['error'] === 'string' ? ` \`${body['error']}\`` : '';
-		return `Handle the token endpoint's ${status}${error} with a page of your own (sign in again, or sign-in unavailable)`;
-	}
+	if (exchange.step === 'token' && status !== 200) return `Handle the token endpoint's ${answerName(exchange)} with a page of your own (sign in again, or sign-in unavailable)`;
 	return null;
+}
+
+/** An answer as a person names it: its status, and the `error` of a JSON error body (`401 \`invalid_client\``). */
+export function answerName(exchange: RecordedExchange): string {
+	const json = parseJson(exchange.response?.body ?? '');
+	const body = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>) : {};
+	return `${exchange.response?.status}${typeof body['error'] === 'string' ? ` \`${body['error']}\`` : ''}`;
 }
