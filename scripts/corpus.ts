@@ -96,7 +96,7 @@ async function main(): Promise<number> {
 				result = { name, told: {}, failure: error instanceof Error ? error.message : String(error) };
 			}
 			results.push(result);
-			matrix[name] = Object.fromEntries(Object.entries(result.told).map(([ch, t]) => [ch, grade(c, t ?? null)])) as Record<Channel, Grade>;
+			matrix[name] = Object.fromEntries(Object.entries(result.told).map(([ch, t]) => [ch, grade(c, t ?? null, ch as Channel)])) as Record<Channel, Grade>;
 			console.log(`${name.padEnd(60)} ${result.failure ? `FAILED: ${result.failure.split('\n')[0]}` : CHANNELS.map((ch) => `${ch}=${matrix[name]![ch]}`).join(' ')}`);
 		}
 	} finally {

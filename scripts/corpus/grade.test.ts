@@ -20,26 +20,39 @@ const told = (severity: Told['verdict']['severity'], what: string, fix: string, 
 
 describe('grade', () => {
 	it('is right when the verdict names the cause and the fix', () => {
-		expect(grade(bug, told('error', 'me.json answered 403: no User-Agent header', 'Set a User-Agent header'))).toBe('right');
+		expect(grade(bug, told('error', 'me.json answered 403: no User-Agent header', 'Set a User-Agent header'), 'live')).toBe('right');
 	});
 
 	it('is partly when the verdict names only the cause, or only a secondary finding does', () => {
-		expect(grade(bug, told('error', 'me.json answered 403: no User-Agent header', 'Ask the service'))).toBe('partly');
-		expect(grade(bug, told('error', 'The callback failed', 'Pass the code unchanged', ['me.json sent no User-Agent']))).toBe('partly');
+		expect(grade(bug, told('error', 'me.json answered 403: no User-Agent header', 'Ask the service'), 'live')).toBe('partly');
+		expect(grade(bug, told('error', 'The callback failed', 'Pass the code unchanged', ['me.json sent no User-Agent']), 'live')).toBe('partly');
 	});
 
 	it('is missed when nothing names it, and when the verdict says nothing is wrong whatever a finding says', () => {
-		expect(grade(bug, told('error', 'The callback failed', 'Pass the code unchanged'))).toBe('missed');
-		expect(grade(bug, told('success', 'Nothing to fix', 'Nothing to fix', ['me.json sent no User-Agent']))).toBe('missed');
+		expect(grade(bug, told('error', 'The callback failed', 'Pass the code unchanged'), 'live')).toBe('missed');
+		expect(grade(bug, told('success', 'Nothing to fix', 'Nothing to fix', ['me.json sent no User-Agent']), 'live')).toBe('missed');
 	});
 
 	it('is a false alarm when a correct app gets an error or a warning, right when it gets none', () => {
-		expect(grade(correct, told('warning', 'The link carries state', 'Drop state'))).toBe('false-alarm');
-		expect(grade(correct, told('cancel', 'The user cancelled', 'Nothing to fix'))).toBe('right');
+		expect(grade(correct, told('warning', 'The link carries state', 'Drop state'), 'live')).toBe('false-alarm');
+		expect(grade(correct, told('cancel', 'The user cancelled', 'Nothing to fix'), 'live')).toBe('right');
+	});
+
+	it("is out of sight when a server-side bug's browser-only channel says what it could not see and how to add it", () => {
+		const server: CorpusCase = { ...bug, side: 'server' };
+		const unseen = told('error', "The callback answered 500: a step on your app's server failed. The record holds only the browser's side.", "To see which, add the server's side: the sandbox's log for this client, or your server's HAR or curl.");
+		expect(grade(server, unseen, 'har')).toBe('out-of-sight');
+		expect(grade(server, { ...unseen, verdict: { ...unseen.verdict, severity: 'unobserved' } }, 'har-sanitised')).toBe('out-of-sight');
+		// Not for a channel that holds the server's side, nor a bug the browser's side shows, nor without how to add it.
+		expect(grade(server, unseen, 'har+log')).toBe('missed');
+		expect(grade(bug, unseen, 'har')).toBe('missed');
+		expect(grade(server, told('error', unseen.verdict.what, 'Look at your server.'), 'har')).toBe('missed');
+		// Naming the cause and the fix is still right.
+		expect(grade(server, told('error', 'me.json answered 403: no User-Agent header', 'Set a User-Agent header'), 'har')).toBe('right');
 	});
 
 	it('is no-flow when the channel found no flow', () => {
-		expect(grade(bug, null)).toBe('no-flow');
+		expect(grade(bug, null, 'live')).toBe('no-flow');
 	});
 });
 

@@ -1,30 +1,46 @@
 /**
  * Grades what a channel told against a case's grading data (tests/corpus/cases.ts), and compares a matrix with a
  * baseline. A correct app: any error or warning verdict is a false alarm. A bug: `right` when the verdict names
- * the cause and the fix; `partly` when it names one of them, or only a secondary finding names the cause; `missed`
- * otherwise (a "nothing to fix" verdict included).
+ * the cause and the fix; `out-of-sight` when the bug lives on the app's server (the case's `side`, written from the
+ * bug), the channel holds only the browser's recording (BROWSER_ONLY, from how the channel is built), and the
+ * verdict says what it could not see and how to add it (the sandbox's log, the server's HAR or curl): the most a
+ * browser's recording can honestly tell, ranked below `right` (adding the evidence is still a step) and above
+ * `partly` (a guessed half-cause is worse than saying what is unseen); `partly` when it names one of the cause and
+ * the fix, or only a secondary finding names the cause; `missed` otherwise (a "nothing to fix" verdict included).
  */
 import type { CorpusCase } from '../../tests/corpus/cases';
-import type { Told } from './channels';
+import type { Channel, Told } from './channels';
 
-export const GRADES = ['right', 'partly', 'missed', 'false-alarm', 'no-flow'] as const;
+export const GRADES = ['right', 'out-of-sight', 'partly', 'missed', 'false-alarm', 'no-flow'] as const;
 export type Grade = (typeof GRADES)[number];
 
 /** Better first: a cell may only move up this list (the --check ratchet). */
-const RANK: Record<Grade, number> = { right: 3, partly: 2, missed: 1, 'no-flow': 1, 'false-alarm': 0 };
+const RANK: Record<Grade, number> = { right: 4, 'out-of-sight': 3, partly: 2, missed: 1, 'no-flow': 1, 'false-alarm': 0 };
+
+/** The channels channels.ts builds from the browser's HAR alone: the app's server's requests are out of their sight. */
+const BROWSER_ONLY: readonly Channel[] = ['har', 'har-sanitised'];
+
+/** The verdict says the server's side was not in the record, and its fix how to add it. */
+const SAYS_UNSEEN = /holds only the browser's (side|requests)|not (seen|observed)/i;
+const HOW_TO_ADD = /sandbox's log.*(server's HAR|curl)/i;
+
+function outOfSight(c: CorpusCase, channel: Channel, verdict: Told['verdict']): boolean {
+	return c.side === 'server' && BROWSER_ONLY.includes(channel) && SAYS_UNSEEN.test(`${verdict.what} ${verdict.cause}`) && HOW_TO_ADD.test(verdict.fix);
+}
 
 const any = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 
-export function grade(c: CorpusCase, told: Told | null): Grade {
+export function grade(c: CorpusCase, told: Told | null, channel: Channel): Grade {
 	if (told === null) return 'no-flow';
 	const { verdict } = told;
 	const flagged = verdict.severity === 'error' || verdict.severity === 'warning';
 	if (c.expect === null) return flagged ? 'false-alarm' : 'right';
-	// "Nothing to fix" (or a cancel) on a bug is a miss, whatever a secondary finding says.
-	if (!flagged) return 'missed';
 	const cause = any(c.expect.cause, `${verdict.what} ${verdict.cause} ${verdict.row ?? ''}`);
 	const fix = any(c.expect.fix, verdict.fix);
-	if (cause && fix) return 'right';
+	if (flagged && cause && fix) return 'right';
+	if (outOfSight(c, channel, verdict)) return 'out-of-sight';
+	// "Nothing to fix" (or a cancel) on a bug is a miss, whatever a secondary finding says.
+	if (!flagged) return 'missed';
 	if (cause || fix || told.findings.some((f) => any(c.expect!.cause, f))) return 'partly';
 	return 'missed';
 }

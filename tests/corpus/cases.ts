@@ -25,6 +25,11 @@ export interface CorpusCase {
 	/** The app's BUG value; `none`: the correct app, which must get no finding. */
 	bug: string;
 	journey: Journey;
+	/**
+	 * `server`: the bug lives in the app's server's requests (the exchange, me.json) or its handling of their answers,
+	 * which a recording of the browser alone cannot show; absent: the browser's side shows it.
+	 */
+	side?: 'server';
 	/** The cause and the fix as a user states them. */
 	cause: string;
 	fix: string;
@@ -86,6 +91,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'redirect-uri-differs',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The exchange sends http://127.0.0.1:PORT/callback while the link sent http://localhost:PORT/callback.',
 		fix: 'Send exactly the redirect_uri of the link at the token endpoint.',
@@ -94,6 +100,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'no-user-agent',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'me.json is called without a User-Agent header and answers 403.',
 		fix: 'Send a User-Agent header with the me.json call.',
@@ -102,6 +109,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'group-key-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The app reads verifications[].supergroup only and crashes (500) when the service sends the key as `group`.',
 		fix: 'Read either key: v.supergroup ?? v.group.',
@@ -110,6 +118,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'token-as-json',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The token request is sent as a JSON body, which the token endpoint does not read.',
 		fix: 'Send the parameters in the query string (or a form body), not JSON.',
@@ -126,6 +135,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'exchange-twice',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The app exchanges the code twice; the second exchange gets invalid_grant and the app shows an error.',
 		fix: 'Exchange each code once and keep the token.',
@@ -142,6 +152,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'bearer-secret',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The client secret alone is sent as Authorization: Bearer, which is not the credential format (invalid_client).',
 		fix: 'Send client_id and client_secret as parameters, or Basic/Bearer base64(client_id:client_secret).',
@@ -169,6 +180,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-passport',
 		bug: 'redirect-next-dropped',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The link\'s redirect_uri carries ?next=/home, the exchange sends the plain callback URL: invalid_grant.',
 		fix: 'Send the same redirect_uri, with its query, at the exchange.',
@@ -177,6 +189,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-passport',
 		bug: 'me-404-crash',
+		side: 'server',
 		journey: { decision: 'authorise', login: 'deleted@example.com' },
 		cause: 'me.json answers 404 for an account that asked for deletion and the app shows a 500 with a stack trace.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
@@ -187,6 +200,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'group-key-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The app reads v["supergroup"] and crashes with a KeyError (500) when the service sends the key as `group`.',
 		fix: 'Read either key: v.get("supergroup") or v.get("group").',
@@ -195,6 +209,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'empty-verifications-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
 		cause: 'The app reads verifications[0] and crashes with an IndexError (500) when the list is empty.',
 		fix: 'Handle an empty verifications list: the user has no active verification.',
@@ -203,6 +218,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'me-404-crash',
+		side: 'server',
 		journey: { decision: 'authorise', login: 'deleted@example.com' },
 		cause: 'me.json answers 404 for an account that asked for deletion; raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
@@ -211,6 +227,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'me-401-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-401' },
 		cause: 'me.json answers 401 and raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 401: sign the user in again with a new token.',
@@ -219,6 +236,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'redirect-uri-missing',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The exchange sends no redirect_uri; the token endpoint refuses it and raise_for_status() gives a 500.',
 		fix: 'Send the link\'s redirect_uri at the token endpoint.',
@@ -235,6 +253,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'token-get',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The token request is sent as GET; the token endpoint takes POST.',
 		fix: 'POST to /oauth/token.',
@@ -255,6 +274,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-authlib',
 		bug: 'no-user-agent-header',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The User-Agent comes from an unset setting and is sent blank; me.json answers 403 and the app shows "could not tell us who you are".',
 		fix: 'Send a User-Agent header with the me.json call.',
@@ -263,6 +283,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-authlib',
 		bug: 'me-403-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-403' },
 		cause: 'me.json answers 403 and raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 403: send a User-Agent, and show a page saying the service refused.',
@@ -297,6 +318,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'go-oauth2',
 		bug: 'supergroup-only',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The app reads only the `supergroup` key; with the `group` key it finds no group and refuses a verified user (403).',
 		fix: 'Read either key: supergroup, else group.',
@@ -305,6 +327,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'go-oauth2',
 		bug: 'empty-verifications-panic',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
 		cause: 'The app reads Verifications[0] and panics on an empty list: the browser gets no answer at all.',
 		fix: 'Handle an empty verifications list: the user has no active verification.',
@@ -313,6 +336,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'go-oauth2',
 		bug: 'me-401-unhandled',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-401' },
 		cause: 'The app decodes me.json\'s 401 answer as a profile and fails with a 500.',
 		fix: 'Check me.json\'s status: on 401 sign the user in again.',
@@ -323,6 +347,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'php-curl',
 		bug: 'no-user-agent',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'PHP curl sends no User-Agent by default; me.json answers 403.',
 		fix: 'Set CURLOPT_USERAGENT on the me.json call.',
@@ -331,6 +356,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'php-curl',
 		bug: 'reload-crash',
+		side: 'server',
 		journey: { decision: 'authorise', reload: true },
 		cause: 'On a reload the code is exchanged again (invalid_grant) and the app, not checking the answer, dies with a 500.',
 		fix: 'Check the token answer: on invalid_grant show a page that offers to sign in again.',
@@ -339,6 +365,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'php-curl',
 		bug: 'invalid-client-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'token-invalid-client' },
 		cause: 'The token endpoint answers invalid_client and the app, not checking the answer, dies with a 500.',
 		fix: 'Check the token answer: on invalid_client show an error page (and check the client secret).',
@@ -411,6 +438,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'ruby-omniauth',
 		bug: 'callback-url-query',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'omniauth\'s callback_url carries the callback\'s query (?code=…) into the exchange\'s redirect_uri, which then differs from the link\'s: invalid_grant.',
 		fix: 'Override callback_url to full_host + callback_path, so the exchange sends the link\'s redirect_uri.',
@@ -427,6 +455,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'ruby-omniauth',
 		bug: 'group-key-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The strategy\'s info block calls v.fetch("supergroup") and raises KeyError (500) when the key is `group`.',
 		fix: 'Read either key: v["supergroup"] || v["group"].',
@@ -438,6 +467,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-simple-oauth2',
 		bug: 'json-body',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'simple-oauth2 is set to bodyFormat: "json", so the token request is a JSON body the token endpoint does not read.',
 		fix: 'Use bodyFormat: "form" (or send the parameters in the query string).',
@@ -446,6 +476,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-simple-oauth2',
 		bug: 'redirect-uri-omitted',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'getToken is called with the code only: the exchange sends no redirect_uri.',
 		fix: 'Pass the link\'s redirect_uri to getToken.',
@@ -462,6 +493,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-simple-oauth2',
 		bug: 'expired-token-retry',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'A wrong "token expired" check exchanges the same code a second time; invalid_grant is shown as an error.',
 		fix: 'Exchange each code once; refresh with the refresh token, never the code.',
@@ -481,6 +513,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-oauthlib',
 		bug: 'empty-verifications-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
 		cause: 'The app reads verifications[0] and crashes with an IndexError (500) when the list is empty.',
 		fix: 'Handle an empty verifications list: the user has no active verification.',
@@ -489,6 +522,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-oauthlib',
 		bug: 'me-404-crash',
+		side: 'server',
 		journey: { decision: 'authorise', outcome: 'me-404' },
 		cause: 'me.json answers 404 (account deletion asked) and raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
@@ -500,6 +534,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-httpx',
 		bug: 'json-token-request',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The token request is sent with json=, a JSON body the token endpoint does not read.',
 		fix: 'Send the parameters in the query string (params=) or as a form.',
@@ -508,6 +543,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-httpx',
 		bug: 'redirect-uri-trailing-slash',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The exchange sends the callback URL with a trailing slash, which differs from the link\'s: invalid_grant.',
 		fix: 'Send exactly the redirect_uri of the link at the token endpoint.',
@@ -516,6 +552,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-httpx',
 		bug: 'grant-code-as-token',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The app calls me.json with the grant code instead of the access token: 401.',
 		fix: 'Call me.json with the access_token of the token response.',
@@ -543,6 +580,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-openid-client',
 		bug: 'current-url-host',
+		side: 'server',
 		journey: SIGN_IN,
 		cause: 'The current URL is rebuilt on 127.0.0.1, so the exchange\'s redirect_uri differs from the link\'s localhost one: invalid_grant.',
 		fix: 'Build the current URL from the registered callback origin, so the exchange sends the link\'s redirect_uri.',

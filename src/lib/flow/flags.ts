@@ -19,6 +19,8 @@ import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
 import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
+import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
+import { rerunAfter, rerunFinding } from './handling/handler-rerun';
 
 export interface CrossFlag {
 	id: string;
@@ -94,7 +96,8 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	if (linked === undefined) return [];
 	return tokens.flatMap(({ exchange, n }): CrossFlag[] => {
 		const sent = param(exchange, 'redirect_uri');
-		if (sent === linked) return [];
+		// Sent in a refused JSON body, it is not missing but unread: the JSON body's own flag names that.
+		if (sent === linked || (sent === undefined && refusedJsonBody(exchange))) return [];
 		if (sent === undefined)
 			return [
 				{
@@ -119,8 +122,18 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	});
 }
 
+/** Why a code was exchanged again after it was accepted: the callback's re-run after a crash, else a plain reuse. */
+function reusedWords(flow: FlowRecord, accepted: Numbered, again: Numbered): { message: string; fix: string } {
+	const me = rerunAfter(flow, accepted, again);
+	if (me) return rerunFinding(flow, accepted, again, me);
+	return {
+		message: `Exchange ${again.n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
+		fix: errorCause('token-invalid-grant', 'used').fix
+	};
+}
+
 /** One pass, each code's earlier exchanges kept by the code: a flow of thousands of exchanges of one code stays linear. */
-function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
+function reusedCodeFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	const seen = new Map<string, { first: Numbered; accepted?: Numbered }>();
 	return tokens.flatMap((token): CrossFlag[] => {
 		const { exchange, n } = token;
@@ -133,14 +146,7 @@ function reusedCodeFlags(tokens: Numbered[]): CrossFlag[] {
 		if (!earlier) return [];
 		return [
 			accepted
-				? {
-						id: 'code-reused',
-						severity: 'error',
-						message: `Exchange ${n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
-						section: SECTIONS.code,
-						fix: errorCause('token-invalid-grant', 'used').fix,
-						exchangeId: exchange.id
-					}
+				? { id: 'code-reused', severity: 'error', ...reusedWords(flow, accepted, token), section: SECTIONS.code, exchangeId: exchange.id }
 				: {
 						id: 'code-resent',
 						severity: 'warning',
@@ -233,10 +239,11 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 	const link = linkFlags(flow, hints).filter((f) => f.id !== 'state-parameter' || stateCheckShown(flow, side, ofBrowser));
 	// A used code's refusal after a finished sign-in (a reload) is the service as specified, unless the app's page then failed.
 	const pageFailed = side.failures.some((f) => f !== null);
-	const reused = reusedCodeFlags(tokens).filter((f) => pageFailed || !refusedAsSpecified(flow, flow.exchanges.findIndex((e) => e.id === f.exchangeId)));
+	const reused = reusedCodeFlags(flow, tokens).filter((f) => pageFailed || !refusedAsSpecified(flow, flow.exchanges.findIndex((e) => e.id === f.exchangeId)));
 	const flags = [
 		...link,
 		...redirectUriFlags(flow, tokens),
+		...jsonBodyFlags(tokens),
 		...reused,
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),

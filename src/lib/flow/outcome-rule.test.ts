@@ -77,4 +77,21 @@ describe('answers an outcome rule produced', () => {
 		expect(verdict.cause).toContain('the key `group` instead of `supergroup`');
 		expect(verdict.cause).toContain('It came from your outcome rule `me-group-key`: the outcome you asked for; the question is how your app handled it.');
 	});
+
+	it("tell a crash after a rule's me.json 403 with how that refusal is handled, not only \"a page of your own\"", () => {
+		const arrival = exchange('authorise', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const token = exchange('token', { method: 'POST', url: TOKEN, headers: { 'User-Agent': 'shop' }, body: exchangeBody }, { status: 200, body: '{"access_token":"••••••","token_type":"Bearer"}' });
+		const me = exchange('me', { url: ME, headers: { Authorization: 'Bearer ••••••', 'User-Agent': 'shop' } }, { status: 403, headers: { [OUTCOME_RULE_HEADER]: 'me-403' } });
+		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, token, me] });
+		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
+		expect(verdict.fix).toBe("Handle me.json's 403 with a page of your own (sign-in unavailable for now), and send a `User-Agent` on every me.json request (4.3), never a 500.");
+	});
+
+	it("name the refusal a crash followed by its error, as the service answered it (`invalid_client`, not only the rule's id)", () => {
+		const arrival = exchange('authorise', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, ...invalidClient().exchanges] });
+		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
+		expect(verdict.what).toContain('was answered 401 `invalid_client` by your outcome rule `token-invalid-client`');
+		expect(verdict.fix).toBe("Handle the token endpoint's 401 `invalid_client` with a page of your own (sign in again, or sign-in unavailable), never a 500.");
+	});
 });

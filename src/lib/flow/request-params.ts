@@ -20,6 +20,27 @@ export function requestParam(request: RecordedRequest, name: string): string | u
 	return (fromQuery ?? fromBody)?.value;
 }
 
+/**
+ * The string fields of a JSON object body (a Content-Type naming JSON, or a body that parses as an object), else
+ * null: what a client meant to send when it sent JSON, which the token endpoint does not read (4.2).
+ */
+export function jsonBodyFields(request: RecordedRequest): Record<string, string> | null {
+	const body = request.body ?? '';
+	if (!/[/+]json\b/i.test(requestHeader(request, 'content-type') ?? '') && !/^\s*\{/.test(body)) return null;
+	try {
+		const value: unknown = JSON.parse(body);
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+		return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+	} catch {
+		return null;
+	}
+}
+
+/** A parameter as the client meant it: where the endpoint reads it, else in a JSON body (to tell whose request it is). */
+export function sentParam(request: RecordedRequest, name: string): string | undefined {
+	return requestParam(request, name) ?? jsonBodyFields(request)?.[name];
+}
+
 /** The credential a me.json request carried: the Bearer header's, else the `access_token` parameter. */
 export function meCredential(request: RecordedRequest): string | undefined {
 	const bearer = /^Bearer\s+(\S+)$/i.exec(requestHeader(request, 'authorization') ?? '')?.[1];
@@ -31,5 +52,5 @@ export function requestClientId(request: RecordedRequest): string | undefined {
 	const credentials = /^(?:Basic|Bearer)\s+(\S+)$/i.exec(requestHeader(request, 'authorization') ?? '')?.[1];
 	const decoded = credentials ? base64DecodeUtf8(credentials) : null;
 	if (decoded?.includes(':')) return decodeQueryComponent(decoded.slice(0, decoded.indexOf(':')));
-	return requestParam(request, 'client_id');
+	return sentParam(request, 'client_id');
 }

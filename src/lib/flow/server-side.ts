@@ -42,6 +42,9 @@ export function serverSideOf(flow: FlowRecord, index: number, nextIndex: number 
 	};
 }
 
+/** The day an answer is read on (YYYY-MM-DD): the sandbox's clock when the record has it, else when it was sent. */
+export const today = (flow: FlowRecord, exchange: RecordedExchange) => (flow.sandboxClock ?? exchange.startedAt).slice(0, 10);
+
 export const succeeded = ({ exchange }: Numbered) => exchange.response?.status === 200;
 
 /** Something out of the ordinary in a me.json 200 that an app may mishandle: what it was, and how to read it. */
@@ -62,7 +65,7 @@ export function specialInMe(exchange: RecordedExchange, today: string): Special[
 	if (items.some((v) => 'group' in v && !('supergroup' in v)))
 		found.push({
 			note: 'each verification under the key `group` instead of `supergroup` (2.4: a reader accepts either)',
-			fix: 'Read `element.supergroup ?? element.group` for each verification.'
+			fix: 'Accept either key: read each verification\'s `supergroup`, else its `group` (`element.supergroup ?? element.group`).'
 		});
 	const expired = items.map((v) => describeVerification(v, today)).filter((v) => !v.active);
 	if (expired.length > 0)

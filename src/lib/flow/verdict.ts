@@ -7,6 +7,7 @@
  * pasted command) is no failure either, and sending it is the next step; a flow with nothing wrong says so.
  */
 import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
+import { handlingOf } from './handling/answer-handling';
 import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
 import { ADD_SERVER_SIDE } from './browser/browser-flags';
 import { arrivals } from './browser/browser-arrivals';
@@ -19,6 +20,7 @@ import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
 import { refusedAsSpecified } from './diagnose/refused-as-specified';
 import { sectionAnchor } from './section-anchor';
+import { today } from './server-side';
 
 export interface Verdict {
 	/**
@@ -195,8 +197,14 @@ function answeredVerdict(flow: FlowRecord): Verdict | null {
 		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
 		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-		fix: page && !unclear ? 'Nothing to fix.' : RULE_FIX
+		fix: page && !unclear ? 'Nothing to fix.' : ruleFix(flow, exchange)
 	};
+}
+
+/** What to check of the app's handling of a rule's answer, and how that answer is handled when there is more to say. */
+function ruleFix(flow: FlowRecord, exchange: RecordedExchange): string {
+	const handling = handlingOf(exchange, today(flow, exchange));
+	return handling ? `${RULE_FIX} For this answer: ${sentence(handling)}` : RULE_FIX;
 }
 
 /**

@@ -55,6 +55,26 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(again?.message).toContain('arrival 2 (exchange 3, 10:01:10 UTC, 40 s after the first) answered 500');
 	});
 
+	it("says a failed callback's server-side step is unseen when the browser's record names no error and shows no cause", () => {
+		const failed = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'Internal Server Error' });
+		const [flag] = browserFlags(flow({ link: LINK, callback: callbackOf(failed), exchanges: [linkExchange('10:00:00'), failed] }));
+		expect(flag).toMatchObject({ id: 'callback-failed', severity: 'error', exchangeId: 'a1' });
+		expect(flag?.candidates).toBeUndefined();
+		expect(flag?.message).toContain("a step on your app's server failed");
+		expect(flag?.message).toContain("The record holds only the browser's side");
+		expect(flag?.fix).toMatch(/^To see which, add the server's side: the sandbox's log .* your server's HAR or curl/);
+	});
+
+	it("does not tell a possible cause of an error the page names as the failure's, when nothing in the record ranks one", () => {
+		const failed = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: 'invalid_grant' });
+		const record = flow({ link: LINK, callback: callbackOf(failed), exchanges: [linkExchange('10:00:00'), failed] });
+		const [flag] = browserFlags(record);
+		expect(flag?.candidates).toBeUndefined();
+		expect(flag?.message).toContain("The page names `invalid_grant` (7.2), whose causes are told by the exchange your server sent. The record holds only the browser's side");
+		// The callback still lists the row's causes.
+		expect(annotateFlow(record).callback?.candidates.length).toBeGreaterThan(0);
+	});
+
 	it('finds no fault in a repeated arrival the app coped with (a reload, the back button)', () => {
 		const first = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/home' });
 		const again = arrive('10:00:40', '?code=c-1', 302, 'a2', { location: '/login' });
@@ -269,7 +289,7 @@ describe('browserFlags: the callback page read with what the app\'s server did',
 	it('blames the app\'s handling, not the code, when the exchange and me.json answered 200: naming the `group` key', () => {
 		const record = joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[{"group":"key-worker","expires_on":"2099-01-01"}]}'));
 		const [failed] = crossFlags(record).filter((f) => f.id === 'callback-failed');
-		expect(failed).toMatchObject({ severity: 'error', exchangeId: 'a1', fix: 'Read `element.supergroup ?? element.group` for each verification.' });
+		expect(failed).toMatchObject({ severity: 'error', exchangeId: 'a1', fix: 'Accept either key: read each verification\'s `supergroup`, else its `group` (`element.supergroup ?? element.group`).' });
 		expect(failed?.candidates).toBeUndefined();
 		expect(failed?.message).toContain('though the token exchange (exchange 4) and me.json (exchange 5) both answered 200');
 		expect(failed?.message).toContain('the key `group` instead of `supergroup`');

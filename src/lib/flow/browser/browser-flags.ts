@@ -20,10 +20,12 @@ import { STATE_CHECK_FIX } from '../link/lint-params';
 import { linkParameter, type FlowRecord } from '../record';
 import { isDefaultErrorPage } from './default-error-page';
 import { ruleOf } from '../outcome-rule';
-import { serverSideOf, specialInMe, succeeded, type ServerSide } from '../server-side';
+import { answerName, handlingOf } from '../handling/answer-handling';
+import { serverSideOf, specialInMe, succeeded, today, type ServerSide } from '../server-side';
 import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
+import { browserOnly, unseenServerMessage } from './unseen-server';
 import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
 import { wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
@@ -39,6 +41,8 @@ interface Failure {
 	message: string;
 	candidates: Candidate[];
 	fix: string;
+	/** The failed step is on the app's server and out of the record's sight: no candidate is the flag's cause. */
+	unseen?: true;
 }
 
 function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {
@@ -65,6 +69,9 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
+	if (evidence.length === 0 && browserOnly(flow))
+		// The named rows' causes are listed on the callback, none of them told as the verdict's.
+		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : [], fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
@@ -159,9 +166,9 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 				id: 'callback-failed',
 				title: `Your app did not handle the outcome you asked for: its callback answered ${page}`,
 				section: refused.exchange.step === 'token' ? SECTIONS.errorsToken : SECTIONS.errorsMe,
-				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${refused.exchange.response?.status} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
+				message: `${head} after the ${step} (exchange ${refused.n}) was answered ${answerName(refused.exchange)} by your outcome rule \`${rule}\`. That answer is what you asked for; the fault is that your app did not handle it.`,
 				candidates: [],
-				fix: `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable), never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
+				fix: `${handlingOf(refused.exchange, today(flow, refused.exchange)) ?? `Answer a refused ${step} with a page of your own (sign in again, or sign-in unavailable)`}, never a ${answer.status !== null && answer.status >= 500 ? answer.status : 'server error'}.`
 			};
 		return {
 			id: 'callback-failed',
@@ -174,7 +181,7 @@ function afterServerFailure(flow: FlowRecord, arrival: Arrival, answer: AppAnswe
 	}
 	const token = server.tokens.find(succeeded)!;
 	const me = server.mes.find(succeeded);
-	const specials = me ? specialInMe(me.exchange, (flow.sandboxClock ?? me.exchange.startedAt).slice(0, 10)) : [];
+	const specials = me ? specialInMe(me.exchange, today(flow, me.exchange)) : [];
 	const seen = me
 		? `the token exchange (exchange ${token.n}) and me.json (exchange ${me.n}) both answered 200`
 		: `the token exchange (exchange ${token.n}) answered 200, and your app never read me.json`;
@@ -208,7 +215,7 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 				section: failure.section ?? SECTIONS.tokenEndpoint,
 				fix: failure.fix,
 				exchangeId: arrival.exchange.id,
-				...(failure.candidates.length > 0 ? { candidates: failure.candidates } : {})
+				...(failure.candidates.length > 0 && !failure.unseen ? { candidates: failure.candidates } : {})
 			}
 		];
 	});

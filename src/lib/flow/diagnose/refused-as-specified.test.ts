@@ -19,8 +19,13 @@ describe('refusedAsSpecified', () => {
 	});
 
 	it('passes invalid_grant for a code already exchanged once me.json was read: a reload repeated the finished callback', () => {
-		const reload = flow({ exchanges: [token('c-1', 200, OK, 't1'), me(200, 'm1'), token('c-1', 400, USED, 't2')] });
+		const reload = flow({ exchanges: [token('c-1', 200, OK, 't1'), me(200, 'm1'), { ...token('c-1', 400, USED, 't2'), startedAt: '2026-01-01T10:00:40.000Z' }] });
 		expect(refusedAsSpecified(reload, 2)).toBe(true);
+	});
+
+	it("does not pass one sent at once after me.json answered: the callback run again after a crash, not a reload", () => {
+		const rerun = flow({ exchanges: [token('c-1', 200, OK, 't1'), me(200, 'm1'), token('c-1', 400, USED, 't2')] });
+		expect(refusedAsSpecified(rerun, 2)).toBe(false);
 	});
 
 	it('does not pass a second exchange made before me.json was read (the app exchanging twice), nor another code\'s refusal', () => {

@@ -4,10 +4,11 @@
  * invalid_grant for a code that an earlier exchange of the flow used, once me.json was read after that exchange (the
  * sign-in had finished; a reload or the back button repeated the callback, and a code works once, 2.2). Whether the
  * app handled them is the question its page answers; an app exchanging twice in one go gets no such pass (no me.json
- * read in between).
+ * read in between), nor a callback run again at once after me.json answered (a crash's re-send, not a reload).
  */
 import type { RecordedExchange, StepId } from '../exchange';
 import type { FlowRecord } from '../record';
+import { cameAtOnce } from '../handling/handler-rerun';
 import { requestParam } from '../request-params';
 
 const answered = (e: RecordedExchange, step: StepId, status: number) => e.step === step && e.response?.status === status;
@@ -30,5 +31,7 @@ export function refusedAsSpecified(flow: Pick<FlowRecord, 'exchanges'>, index: n
 	if (!answered(exchange, 'token', 400) || tokenError(exchange) !== 'invalid_grant') return false;
 	const code = requestParam(exchange.request, 'code');
 	const used = before.findIndex((e) => answered(e, 'token', 200) && code !== undefined && requestParam(e.request, 'code') === code);
-	return used !== -1 && before.slice(used + 1).some((e) => answered(e, 'me', 200));
+	const read = used === -1 ? undefined : before.slice(used + 1).findLast((e) => answered(e, 'me', 200));
+	// At once after me.json's answer is no reload but the callback run again after a crash (handler-rerun.ts).
+	return read !== undefined && !cameAtOnce(read, exchange);
 }

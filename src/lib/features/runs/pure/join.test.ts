@@ -212,6 +212,12 @@ describe('sandboxLogEvidence', () => {
 		// Logged again (one click twice): nothing new.
 		expect(joinEvidence(joined.run, sandboxLogEvidence(entries, 'shop', joined.run)).added).toEqual([]);
 	});
+
+	it("takes a token exchange sent as a JSON body, told by the client and code the body carried", () => {
+		const body = JSON.stringify({ grant_type: 'authorization_code', code: masked(CODE), client_id: 'shop', redirect_uri: REDIRECT });
+		const entries = [logged('/oauth/token', '2026-01-01T10:00:06.000Z', body, 400, '{"error":"invalid_request","error_description":"JSON bodies are not accepted."}', [{ name: 'Content-Type', value: 'application/json' }])];
+		expect(sandboxLogEvidence(entries, 'shop', walked).record.exchanges.map((e) => e.step)).toEqual(['token']);
+	});
 });
 
 describe('onSandboxHosts', () => {

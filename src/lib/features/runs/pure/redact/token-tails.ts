@@ -5,7 +5,7 @@
  * to tell the tokens of one flow apart.
  */
 import type { RecordedExchange } from '$lib/flow/exchange';
-import { meCredential, requestParam } from '$lib/flow/request-params';
+import { meCredential, sentParam } from '$lib/flow/request-params';
 import { MASK } from '$lib/http/exchange';
 import { decodeQueryComponent } from '$lib/http/form';
 import { headerValue } from '$lib/http/headers';
@@ -75,7 +75,7 @@ export function keepTokenTails(exchange: RecordedExchange): RecordedExchange {
 
 /** The grant code a token exchange sent, or the redirect of an arrival at the redirect URI carried. */
 export function exchangeCode(exchange: RecordedExchange): string | undefined {
-	if (exchange.step === 'token') return requestParam(exchange.request, 'code');
+	if (exchange.step === 'token') return sentParam(exchange.request, 'code');
 	if (exchange.step === 'authorise' || exchange.step === 'link') {
 		const location = exchange.response ? headerValue(exchange.response.headers, 'location') : undefined;
 		const urls = [exchange.step === 'authorise' ? exchange.request.url : undefined, location];

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { TOKEN_ERRORS } from '$lib/protocol';
+import { exchange, flow } from '../test-helpers';
+import { browserOnly, unseenServerMessage } from './unseen-server';
+
+describe('unseen server side', () => {
+	it("holds for a record of the browser's requests only, not once an exchange or me.json call is in it", () => {
+		const arrival = exchange('authorise', { url: 'https://shop.example.com/cb?code=c' }, { status: 500 });
+		expect(browserOnly(flow({ exchanges: [arrival] }))).toBe(true);
+		expect(browserOnly(flow({ exchanges: [arrival, exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token' }, { status: 200 })] }))).toBe(false);
+	});
+
+	it('says what is unseen, and which error the page named', () => {
+		expect(unseenServerMessage('Your app answered 500', [])).toMatch(/^Your app answered 500: a step on your app's server failed .*The record holds only the browser's side/);
+		const grant = TOKEN_ERRORS.filter((r) => r.error === 'invalid_grant');
+		expect(unseenServerMessage('Your app answered 500', grant)).toContain('The page names `invalid_grant` (7.2)');
+	});
+});
