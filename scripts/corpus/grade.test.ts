@@ -51,6 +51,16 @@ describe('grade', () => {
 		expect(grade(server, told('error', 'me.json answered 403: no User-Agent header', 'Set a User-Agent header'), 'har')).toBe('right');
 	});
 
+	it("is out of sight when the live view, which holds only the service's side, says an app's handling was not observed and how to see it", () => {
+		const handling: CorpusCase = { ...bug, side: 'handling' };
+		const unseen = told('unobserved', 'The me.json call (exchange 3) was answered 404 as the interface specifies; how your app handled it is not in this record.', "Nothing to fix in this request. To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.");
+		expect(grade(handling, unseen, 'live')).toBe('out-of-sight');
+		// Not for a bug the service's side shows (its requests are wrong), nor on a channel that holds the page, nor without how to see it.
+		expect(grade({ ...bug, side: 'server' }, unseen, 'live')).toBe('missed');
+		expect(grade(handling, unseen, 'har+log')).toBe('missed');
+		expect(grade(handling, told('unobserved', unseen.verdict.what, 'Nothing to fix in this request.'), 'live')).toBe('missed');
+	});
+
 	it('is no-flow when the channel found no flow', () => {
 		expect(grade(bug, null, 'live')).toBe('no-flow');
 	});

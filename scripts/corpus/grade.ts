@@ -1,10 +1,12 @@
 /**
  * Grades what a channel told against a case's grading data (tests/corpus/cases.ts), and compares a matrix with a
  * baseline. A correct app: any error or warning verdict is a false alarm. A bug: `right` when the verdict names
- * the cause and the fix; `out-of-sight` when the bug lives on the app's server (the case's `side`, written from the
- * bug), the channel holds only the browser's recording (BROWSER_ONLY, from how the channel is built), and the
- * verdict says what it could not see and how to add it (the sandbox's log, the server's HAR or curl): the most a
- * browser's recording can honestly tell, ranked below `right` (adding the evidence is still a step) and above
+ * the cause and the fix; `out-of-sight` when the bug lives where the channel cannot see (the case's `side`, written
+ * from the bug: on the app's server for a channel of the browser's recording alone, BROWSER_ONLY; in the app's
+ * handling of a right answer, its page, for a channel of the sandbox's log alone, SERVICE_ONLY; both from how the
+ * channel is built) and the verdict says what it could not see and how to add it (the sandbox's log, the server's
+ * HAR or curl; the app check or the browser's HAR): the most that channel can honestly tell, ranked below `right`
+ * (adding the evidence is still a step) and above
  * `partly` (a guessed half-cause is worse than saying what is unseen); `partly` when it names one of the cause and
  * the fix, or only a secondary finding names the cause; `missed` otherwise (a "nothing to fix" verdict included).
  */
@@ -24,8 +26,18 @@ const BROWSER_ONLY: readonly Channel[] = ['har', 'har-sanitised'];
 const SAYS_UNSEEN = /holds only the browser's (side|requests)|not (seen|observed)/i;
 const HOW_TO_ADD = /sandbox's log.*(server's HAR|curl)/i;
 
+/** The channel channels.ts builds from the sandbox's log alone: the app's page is out of its sight. */
+const SERVICE_ONLY: readonly Channel[] = ['live'];
+
+/** The verdict says the app's handling (its page) was not in the record, and its fix how to add it. */
+const SAYS_PAGE_UNSEEN = /handled it is not in this record|not observed/i;
+const HOW_TO_ADD_PAGE = /app check|browser's HAR/i;
+
 function outOfSight(c: CorpusCase, channel: Channel, verdict: Told['verdict']): boolean {
-	return c.side === 'server' && BROWSER_ONLY.includes(channel) && SAYS_UNSEEN.test(`${verdict.what} ${verdict.cause}`) && HOW_TO_ADD.test(verdict.fix);
+	const said = `${verdict.what} ${verdict.cause}`;
+	if (c.side !== undefined && BROWSER_ONLY.includes(channel)) return SAYS_UNSEEN.test(said) && HOW_TO_ADD.test(verdict.fix);
+	if (c.side === 'handling' && SERVICE_ONLY.includes(channel)) return SAYS_PAGE_UNSEEN.test(said) && HOW_TO_ADD_PAGE.test(verdict.fix);
+	return false;
 }
 
 const any = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));

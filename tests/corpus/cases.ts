@@ -26,10 +26,12 @@ export interface CorpusCase {
 	bug: string;
 	journey: Journey;
 	/**
-	 * `server`: the bug lives in the app's server's requests (the exchange, me.json) or its handling of their answers,
-	 * which a recording of the browser alone cannot show; absent: the browser's side shows it.
+	 * Where the bug shows, written from the bug. `server`: in the app's server's requests (the exchange, me.json),
+	 * which a recording of the browser alone cannot show. `handling`: in how the app handles an answer the service
+	 * gave as specified or as asked (its requests are right, its page fails), which neither the browser's recording
+	 * alone (a failed page, not why) nor the sandbox's log alone (right requests) shows. Absent: the browser's side.
 	 */
-	side?: 'server';
+	side?: 'server' | 'handling';
 	/** The cause and the fix as a user states them. */
 	cause: string;
 	fix: string;
@@ -109,7 +111,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'group-key-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The app reads verifications[].supergroup only and crashes (500) when the service sends the key as `group`.',
 		fix: 'Read either key: v.supergroup ?? v.group.',
@@ -189,7 +191,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-passport',
 		bug: 'me-404-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', login: 'deleted@example.com' },
 		cause: 'me.json answers 404 for an account that asked for deletion and the app shows a 500 with a stack trace.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
@@ -200,7 +202,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'group-key-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The app reads v["supergroup"] and crashes with a KeyError (500) when the service sends the key as `group`.',
 		fix: 'Read either key: v.get("supergroup") or v.get("group").',
@@ -209,7 +211,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'empty-verifications-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
 		cause: 'The app reads verifications[0] and crashes with an IndexError (500) when the list is empty.',
 		fix: 'Handle an empty verifications list: the user has no active verification.',
@@ -218,7 +220,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'me-404-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', login: 'deleted@example.com' },
 		cause: 'me.json answers 404 for an account that asked for deletion; raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',
@@ -227,7 +229,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-requests',
 		bug: 'me-401-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-401' },
 		cause: 'me.json answers 401 and raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 401: sign the user in again with a new token.',
@@ -283,7 +285,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-authlib',
 		bug: 'me-403-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-403' },
 		cause: 'me.json answers 403 and raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 403: send a User-Agent, and show a page saying the service refused.',
@@ -318,7 +320,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'go-oauth2',
 		bug: 'supergroup-only',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The app reads only the `supergroup` key; with the `group` key it finds no group and refuses a verified user (403).',
 		fix: 'Read either key: supergroup, else group.',
@@ -336,7 +338,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'go-oauth2',
 		bug: 'me-401-unhandled',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-401' },
 		cause: 'The app decodes me.json\'s 401 answer as a profile and fails with a 500.',
 		fix: 'Check me.json\'s status: on 401 sign the user in again.',
@@ -356,7 +358,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'php-curl',
 		bug: 'reload-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', reload: true },
 		cause: 'On a reload the code is exchanged again (invalid_grant) and the app, not checking the answer, dies with a 500.',
 		fix: 'Check the token answer: on invalid_grant show a page that offers to sign in again.',
@@ -365,7 +367,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'php-curl',
 		bug: 'invalid-client-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'token-invalid-client' },
 		cause: 'The token endpoint answers invalid_client and the app, not checking the answer, dies with a 500.',
 		fix: 'Check the token answer: on invalid_client show an error page (and check the client secret).',
@@ -455,7 +457,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'ruby-omniauth',
 		bug: 'group-key-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-group-key' },
 		cause: 'The strategy\'s info block calls v.fetch("supergroup") and raises KeyError (500) when the key is `group`.',
 		fix: 'Read either key: v["supergroup"] || v["group"].',
@@ -513,7 +515,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-oauthlib',
 		bug: 'empty-verifications-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-empty-verifications' },
 		cause: 'The app reads verifications[0] and crashes with an IndexError (500) when the list is empty.',
 		fix: 'Handle an empty verifications list: the user has no active verification.',
@@ -522,7 +524,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'python-oauthlib',
 		bug: 'me-404-crash',
-		side: 'server',
+		side: 'handling',
 		journey: { decision: 'authorise', outcome: 'me-404' },
 		cause: 'me.json answers 404 (account deletion asked) and raise_for_status() turns it into a 500.',
 		fix: 'Handle me.json\'s 404: tell the user the account is closed.',

@@ -171,7 +171,9 @@ describe('flowVerdict', () => {
 			expect(handled).toMatchObject({ severity: 'success', exchange: { id: 'm1', n: 3 }, fix: 'Nothing to fix.' });
 			expect(handled.what).toBe('The me.json call (exchange 3) was answered 404 as the interface specifies, and your app answered it with a page of its own (403): nothing to fix.');
 			expect(handled.cause).toContain('asked for their account to be deleted');
-			expect(verdictOf([token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')])).toMatchObject({ severity: 'unobserved', exchange: { id: 'm1', n: 2 } });
+			const unseen = verdictOf([token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')]);
+			expect(unseen).toMatchObject({ severity: 'unobserved', exchange: { id: 'm1', n: 2 } });
+			expect(unseen.fix).toContain("To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.");
 		});
 
 		it('a deleted account\'s 404 that the app answered with a 500 stays the error it is', () => {

@@ -166,6 +166,9 @@ function refusalVerdict({ index, exchange, row, detail, cause }: AuthorisationRe
 	};
 }
 
+/** How to see the app's handling when the record holds only the service's side (the live view, the sandbox's log). */
+const PAGE_UNSEEN = "To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.";
+
 /** Why the service refused, as the interface specifies, after what the user did (diagnose/refused-as-specified.ts). */
 const REFUSAL_WHY: Partial<Record<StepId, string>> = {
 	me: 'The user asked for their account to be deleted after the token was granted: me.json answers 404 (7.3), as the interface specifies. Your app should treat the user as unknown.',
@@ -197,7 +200,7 @@ function answeredVerdict(flow: FlowRecord): Verdict | null {
 		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
 		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-		fix: page && !unclear ? 'Nothing to fix.' : ruleFix(flow, exchange)
+		fix: page && !unclear ? 'Nothing to fix.' : page ? ruleFix(flow, exchange) : `${ruleFix(flow, exchange)} ${PAGE_UNSEEN}`
 	};
 }
 
