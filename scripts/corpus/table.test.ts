@@ -9,9 +9,9 @@ describe('the corpus summary', () => {
 	it('counts the seeded bugs and the correct journeys apart, each with the grades it can have', () => {
 		const matrix = { [bug]: { live: 'partly' as const }, [correct[0]!]: { live: 'right' as const }, [correct[1]!]: { live: 'false-alarm' as const } };
 		expect(summary(matrix, ['live'], 'bug')).toEqual([
-			'| Seeded bugs, 1 cases | right | partly | missed | no-flow |',
-			'|---|---:|---:|---:|---:|',
-			'| live | 0 | 1 | 0 | 0 |'
+			'| Seeded bugs, 1 cases | right | out-of-sight | partly | missed | no-flow |',
+			'|---|---:|---:|---:|---:|---:|',
+			'| live | 0 | 0 | 1 | 0 | 0 |'
 		]);
 		expect(summary(matrix, ['live'], 'correct')).toEqual([
 			'| Correct apps (right: no finding), 2 cases | right | false-alarm | no-flow |',
