@@ -46,15 +46,20 @@ describe('answers an outcome rule produced', () => {
 		expect(flowVerdict(real, diagnoseFlow(real)).severity).toBe('error');
 	});
 
-	it('are no fault when the app answered them with a page of its own (a HAR joined with the log)', () => {
-		const arrival = exchange('authorise', { url: callback.url }, { status: 200, body: '<h1>Signed in</h1>' }, 'a1');
+	/** A sign-in whose me.json answer the `me-group-key` rule produced, and the app's page after it. */
+	function groupKeyAnswered(page: { status: number; body: string }) {
+		const arrival = exchange('authorise', { url: callback.url }, page, 'a1');
 		const token = exchange('token', { method: 'POST', url: TOKEN, headers: { 'User-Agent': 'shop' }, body: exchangeBody }, { status: 200, body: '{"access_token":"••••••","token_type":"Bearer"}' });
 		const me = exchange(
 			'me',
 			{ url: ME, headers: { Authorization: 'Bearer ••••••', 'User-Agent': 'shop' } },
 			{ status: 200, headers: { [OUTCOME_RULE_HEADER]: 'me-group-key' }, body: '{"sbid_number":"AB12345","verifications":[{"group":"student","expires_on":"2099-01-01"}]}' }
 		);
-		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, token, me] });
+		return { me, recorded: flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, token, me] }) };
+	}
+
+	it('are no fault when the app answered them with a page of its own (a HAR joined with the log)', () => {
+		const { me, recorded } = groupKeyAnswered({ status: 200, body: '<h1>Signed in</h1>' });
 		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
 		expect(verdict).toMatchObject({ severity: 'success', exchange: { id: me.id, n: 3 }, fix: 'Nothing to fix.' });
 		expect(verdict.what).toBe('The me.json call (exchange 3) was answered 200 by your outcome rule, as asked, and your app answered it with a page of its own (200): nothing to fix.');
@@ -62,14 +67,7 @@ describe('answers an outcome rule produced', () => {
 	});
 
 	it('tell a crash on a rule\'s `group`-keyed answer as the app\'s handling of what was asked for', () => {
-		const arrival = exchange('authorise', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
-		const token = exchange('token', { method: 'POST', url: TOKEN, headers: { 'User-Agent': 'shop' }, body: exchangeBody }, { status: 200, body: '{"access_token":"••••••","token_type":"Bearer"}' });
-		const me = exchange(
-			'me',
-			{ url: ME, headers: { Authorization: 'Bearer ••••••', 'User-Agent': 'shop' } },
-			{ status: 200, headers: { [OUTCOME_RULE_HEADER]: 'me-group-key' }, body: '{"sbid_number":"AB12345","verifications":[{"group":"student","expires_on":"2099-01-01"}]}' }
-		);
-		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, token, me] });
+		const { recorded } = groupKeyAnswered({ status: 500, body: 'Internal Server Error' });
 		const diagnosis = diagnoseFlow(recorded);
 		expect(diagnosis.annotations.exchanges[2]?.summary).toMatch(/^The outcome you asked for: the sandbox's rule `me-group-key`/);
 		const verdict = flowVerdict(recorded, diagnosis);
