@@ -9,8 +9,11 @@ import { handlingOf } from './answer-handling';
 import type { FlowRecord } from '../record';
 import { specialInMe, today, type Numbered } from '../server-side';
 
-/** Sooner than a person reloads; a browser's re-send follows the closed connection within milliseconds. */
-const RERUN_MS = 1000;
+/**
+ * A browser's re-send follows the closed connection within milliseconds (0-1 ms after me.json for Go's panic in the
+ * corpus); a reload, even a script's, waits for the page to load first (500 ms and more there).
+ */
+const RERUN_MS = 100;
 
 const endOf = (e: Numbered['exchange']) => Date.parse(e.startedAt) + e.durationMs;
 
