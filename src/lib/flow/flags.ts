@@ -17,7 +17,7 @@ import type { RecordedExchange } from './exchange';
 import { lintLink } from './link/lint';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
-import { refusedAsSpecified } from './diagnose/refused-as-specified';
+import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
 import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
 import { rerunAfter, rerunFinding } from './handling/handler-rerun';
@@ -239,7 +239,8 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 	const link = linkFlags(flow, hints).filter((f) => f.id !== 'state-parameter' || stateCheckShown(flow, side, ofBrowser));
 	// A used code's refusal after a finished sign-in (a reload) is the service as specified, unless the app's page then failed.
 	const pageFailed = side.failures.some((f) => f !== null);
-	const reused = reusedCodeFlags(flow, tokens).filter((f) => pageFailed || !refusedAsSpecified(flow, flow.exchanges.findIndex((e) => e.id === f.exchangeId)));
+	const asSpecified = refusalsAsSpecified(flow);
+	const reused = reusedCodeFlags(flow, tokens).filter((f) => pageFailed || f.exchangeId === undefined || !asSpecified.has(f.exchangeId));
 	const flags = [
 		...link,
 		...redirectUriFlags(flow, tokens),

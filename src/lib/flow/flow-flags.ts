@@ -8,7 +8,7 @@ import { cancelLoopAdvice } from './browser/cancel-advice';
 import type { CrossFlag } from './flags';
 import type { ReconstructedFlow } from './reconstruct/reconstruct';
 import { requestParam } from './request-params';
-import { refusedAsSpecified } from './diagnose/refused-as-specified';
+import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { callbackTime, exchangeTime, flowMs } from './flow-time';
 
 /** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */
@@ -61,7 +61,7 @@ function deletedUserFlags(flow: FlaggedFlow): CrossFlag[] {
 		told = true;
 		// The first 404 after a successful exchange is the service as specified, and the verdict says so; it is told
 		// only as the start of a later fault (the token used again).
-		if (!again && refusedAsSpecified(flow, i) && !flow.exchanges.slice(i + 1).some((e) => e.step === 'me')) return [];
+		if (!again && refusalsAsSpecified(flow).has(exchange.id) && !flow.exchanges.slice(i + 1).some((e) => e.step === 'me')) return [];
 		return [
 			{
 				id: again ? 'token-used-after-deletion' : 'deletion-requested',

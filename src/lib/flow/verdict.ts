@@ -18,7 +18,7 @@ import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
-import { refusedAsSpecified } from './diagnose/refused-as-specified';
+import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { sectionAnchor } from './section-anchor';
 import { today } from './server-side';
 
@@ -114,7 +114,8 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 	// deleted account, a reload) no fault of its request unless the app's page then failed: the verdict is about
 	// what the app did with it.
 	const pageFailed = flags.some((f) => f.id === 'callback-failed' && f.severity === 'error');
-	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && (pageFailed || !refusedAsSpecified(flow, i)));
+	const asSpecified = refusalsAsSpecified(flow);
+	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && (pageFailed || !asSpecified.has(flow.exchanges[i]!.id)));
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
@@ -182,7 +183,8 @@ const REFUSAL_WHY: Partial<Record<StepId, string>> = {
  * (the live view holds only the service's side), how the app handled it was not observed.
  */
 function answeredVerdict(flow: FlowRecord): Verdict | null {
-	const index = flow.exchanges.findIndex((e, i) => ruleOf(e) !== null || refusedAsSpecified(flow, i));
+	const asSpecified = refusalsAsSpecified(flow);
+	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null || asSpecified.has(e.id));
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
 	const rule = ruleOf(exchange);

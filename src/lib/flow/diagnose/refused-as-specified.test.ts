@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { refusedAsSpecified } from './refused-as-specified';
+import { refusalsAsSpecified } from './refused-as-specified';
+
+const refusedAsSpecified = (record: Parameters<typeof refusalsAsSpecified>[0], index: number) => refusalsAsSpecified(record).has(record.exchanges[index]!.id);
 import { exchange, flow } from '../test-helpers';
 
 const token = (code: string, status: number, body: string, id: string) =>
@@ -8,7 +10,7 @@ const me = (status: number, id: string) => exchange('me', { url: 'https://accoun
 const OK = '{"access_token":"at-1","token_type":"Bearer"}';
 const USED = '{"error":"invalid_grant","error_description":"used"}';
 
-describe('refusedAsSpecified', () => {
+describe('refusalsAsSpecified', () => {
 	it('passes a deleted account\'s 404 at me.json after a successful exchange', () => {
 		expect(refusedAsSpecified(flow({ exchanges: [token('c-1', 200, OK, 't1'), me(404, 'm1')] }), 1)).toBe(true);
 	});

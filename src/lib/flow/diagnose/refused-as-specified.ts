@@ -23,15 +23,31 @@ function tokenError(e: RecordedExchange): string | undefined {
 	}
 }
 
-export function refusedAsSpecified(flow: Pick<FlowRecord, 'exchanges'>, index: number): boolean {
-	const exchange = flow.exchanges[index];
-	if (!exchange) return false;
-	const before = flow.exchanges.slice(0, index);
-	if (answered(exchange, 'me', 404)) return before.some((e) => answered(e, 'token', 200));
-	if (!answered(exchange, 'token', 400) || tokenError(exchange) !== 'invalid_grant') return false;
-	const code = requestParam(exchange.request, 'code');
-	const used = before.findIndex((e) => answered(e, 'token', 200) && code !== undefined && requestParam(e.request, 'code') === code);
-	const read = used === -1 ? undefined : before.slice(used + 1).findLast((e) => answered(e, 'me', 200));
-	// At once after me.json's answer is no reload but the callback run again after a crash (handler-rerun.ts).
-	return read !== undefined && !cameAtOnce(read, exchange);
+/** The ids of the flow's exchanges that got such a refusal; one pass over the flow, however many exchanges share a code. */
+export function refusalsAsSpecified(flow: Pick<FlowRecord, 'exchanges'>): ReadonlySet<string> {
+	const refused = new Set<string>();
+	let exchanged = false;
+	/** Each code's first successful exchange, by its index. */
+	const firstUse = new Map<string, number>();
+	let lastRead: { index: number; exchange: RecordedExchange } | null = null;
+	flow.exchanges.forEach((exchange, index) => {
+		if (answered(exchange, 'me', 404) && exchanged) refused.add(exchange.id);
+		if (answered(exchange, 'me', 200)) lastRead = { index, exchange };
+		if (exchange.step !== 'token') return;
+		const code = requestParam(exchange.request, 'code');
+		if (code === undefined) return;
+		if (answered(exchange, 'token', 200)) {
+			exchanged = true;
+			if (!firstUse.has(code)) firstUse.set(code, index);
+			return;
+		}
+		const used = firstUse.get(code);
+		const read: { index: number; exchange: RecordedExchange } | null = lastRead;
+		// Read after the code's use, and not at once before this exchange: at once is the callback run again after a
+		// crash (handler-rerun.ts), not a reload.
+		if (answered(exchange, 'token', 400) && tokenError(exchange) === 'invalid_grant' && used !== undefined && read !== null && read.index > used && !cameAtOnce(read.exchange, exchange)) {
+			refused.add(exchange.id);
+		}
+	});
+	return refused;
 }
