@@ -77,6 +77,13 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 	}
 }
 
+/** The `error` of an answer's JSON body (the token endpoint's errors of 7.2), if it has one. */
+export function jsonError(body: string): string | undefined {
+	const json = parseJson(body);
+	const error = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
+	return typeof error === 'string' ? error : undefined;
+}
+
 export function zodProblems(error: z.ZodError): string[] {
 	return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
 }

@@ -9,19 +9,10 @@
 import type { RecordedExchange, StepId } from '../exchange';
 import type { FlowRecord } from '../record';
 import { cameAtOnce } from '../handling/handler-rerun';
+import { jsonError } from './diagnose-annotation';
 import { requestParam } from '../request-params';
 
 const answered = (e: RecordedExchange, step: StepId, status: number) => e.step === step && e.response?.status === status;
-
-/** The `error` of a token endpoint's JSON answer, if it has one. */
-function tokenError(e: RecordedExchange): string | undefined {
-	try {
-		const body: unknown = JSON.parse(e.response?.body ?? '');
-		return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 /** The ids of the flow's exchanges that got such a refusal; one pass over the flow, however many exchanges share a code. */
 export function refusalsAsSpecified(flow: Pick<FlowRecord, 'exchanges'>): ReadonlySet<string> {
@@ -45,7 +36,7 @@ export function refusalsAsSpecified(flow: Pick<FlowRecord, 'exchanges'>): Readon
 		const read: { index: number; exchange: RecordedExchange } | null = lastRead;
 		// Read after the code's use, and not at once before this exchange: at once is the callback run again after a
 		// crash (handler-rerun.ts), not a reload.
-		if (answered(exchange, 'token', 400) && tokenError(exchange) === 'invalid_grant' && used !== undefined && read !== null && read.index > used && !cameAtOnce(read.exchange, exchange)) {
+		if (answered(exchange, 'token', 400) && jsonError(exchange.response?.body ?? '') === 'invalid_grant' && used !== undefined && read !== null && read.index > used && !cameAtOnce(read.exchange, exchange)) {
 			refused.add(exchange.id);
 		}
 	});

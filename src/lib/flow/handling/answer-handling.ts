@@ -3,7 +3,7 @@
  * rule's) and the question is the app's handling of it: what to do with it, by the step and the answer's status,
  * and for a me.json 200, by what was special in it (the `group` key, an empty list). Null when nothing is to say.
  */
-import { parseJson } from '../diagnose/diagnose-annotation';
+import { jsonError } from '../diagnose/diagnose-annotation';
 import type { RecordedExchange } from '../exchange';
 import { specialInMe } from '../server-side';
 
@@ -28,7 +28,6 @@ export function handlingOf(exchange: RecordedExchange, today: string): string | 
 
 /** An answer as a person names it: its status, and the `error` of a JSON error body (`401 \`invalid_client\``). */
 export function answerName(exchange: RecordedExchange): string {
-	const json = parseJson(exchange.response?.body ?? '');
-	const body = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>) : {};
-	return `${exchange.response?.status}${typeof body['error'] === 'string' ? ` \`${body['error']}\`` : ''}`;
+	const error = jsonError(exchange.response?.body ?? '');
+	return `${exchange.response?.status}${error !== undefined ? ` \`${error}\`` : ''}`;
 }

@@ -7,7 +7,8 @@
  * tokens a call presented and an exchange issued) it is tied to the client's exchanges by them; otherwise every
  * me.json call after the client's first exchange counts, which is exact in a workspace of the check's own.
  */
-import { looksLikeJson, parseJson } from '$lib/http/json';
+import { jsonError } from '$lib/flow/diagnose/diagnose-annotation';
+import { looksLikeJson } from '$lib/http/json';
 import type { LogEntry } from '$lib/http/logged-exchange';
 import type { ServerEvidence, TokenCall } from './evidence';
 
@@ -48,11 +49,7 @@ function clientOf(exchange: Exchange): string | null {
 	return null;
 }
 
-function tokenError(body: string): string | null {
-	const answer = parseJson(body);
-	const error = answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>)['error'] : undefined;
-	return typeof error === 'string' ? error : null;
-}
+const tokenError = (body: string): string | null => jsonError(body) ?? null;
 
 const path = (e: Exchange) => e.url?.pathname ?? '';
 
