@@ -202,7 +202,7 @@ function answeredVerdict(flow: FlowRecord): Verdict | null {
 		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
 		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-		fix: page && !unclear ? 'Nothing to fix.' : page ? ruleFix(flow, exchange) : `${ruleFix(flow, exchange)} ${PAGE_UNSEEN}`
+		fix: !page ? `${ruleFix(flow, exchange)} ${PAGE_UNSEEN}` : unclear ? ruleFix(flow, exchange) : 'Nothing to fix.'
 	};
 }
 
