@@ -1,7 +1,8 @@
 /**
  * `npm run corpus`: every case of the corpus (tests/corpus/cases.ts) through every channel, graded (scripts/corpus/):
  * the sandbox embedded in this process, each case's app started with its BUG, Chromium through its journey, then
- * the live view, the HAR import (full and sanitised) and the HAR joined with the sandbox's log. Writes the table to
+ * the live view, the HAR import (full and sanitised), the HAR joined with the sandbox's log, and the app check's
+ * check of the same journey run on the app. Writes the table to
  * docs/corpus.md (or --out FILE). `--check BASELINE` exits 1 if any cell is graded worse than the baseline's;
  * `--write-baseline FILE` saves this run's grades as one; `--only TEXT[,TEXT…]` runs the cases whose name contains one of them.
  * A missing toolchain or Chromium fails the run (exit 2): no case is skipped silently.
@@ -12,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { startSandbox, type EmbeddedSandbox } from '../src/lib/embed/sandbox';
 import type { LogEntry } from '../src/lib/http/logged-exchange';
 import { CASES, caseName, type CorpusCase } from '../tests/corpus/cases';
+import { appCheckChannel } from './corpus/app-check-channel';
 import { CHANNELS, runChannel, type Channel, type Told } from './corpus/channels';
 import { grade, regressions, type Grade, type Matrix } from './corpus/grade';
 import { runJourney } from './corpus/journey';
@@ -64,7 +66,10 @@ async function runCase(sandbox: EmbeddedSandbox, browser: import('playwright-cor
 		const journey = await runJourney(browser, c.journey, app, sandbox.authUrl);
 		const evidence = { harPath: journey.harPath, log: await sandboxLog(sandbox), clientId, clientSecret, hosts: { authUrl: sandbox.authUrl, accountsUrl: sandbox.accountsUrl } };
 		const told: Partial<Record<Channel, Told | null>> = {};
-		for (const channel of CHANNELS) told[channel] = runChannel(channel, evidence);
+		for (const channel of CHANNELS) if (channel !== 'app-check') told[channel] = runChannel(channel, evidence);
+		// The journey may have left its rule unused (an app that never reached the request); the check sets its own.
+		await sandbox.outcomes.clear(clientId);
+		told['app-check'] = await appCheckChannel(browser, c.journey, { startUrl: `${app.origin}/login`, clientId, clientSecret }, sandbox);
 		return { name, told };
 	} finally {
 		await app.stop();

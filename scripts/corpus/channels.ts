@@ -4,7 +4,8 @@
  *   presented by the live page's own presentFlow;
  * - har / har-sanitised: the browser's HAR imported (runs/pure harToRun, redacted as the store saves it) and
  *   diagnosed as its run page does; sanitised as Chrome's default export;
- * - har+log: that run with the sandbox's log of the client added as evidence (runs/pure join).
+ * - har+log: that run with the sandbox's log of the client added as evidence (runs/pure join);
+ * - app-check: the app check's one check of the case's journey, run on the app in Chromium (app-check-channel.ts).
  * Each gives the verdict and every finding's text, for grading.
  */
 import { readFileSync } from 'node:fs';
@@ -22,8 +23,10 @@ import type { LogEntry } from '../../src/lib/http/logged-exchange';
 import { sanitise } from '../../tests/support/record-har';
 import type { Har } from '../../src/lib/features/runs/pure/har/har-schema';
 
-export const CHANNELS = ['live', 'har', 'har-sanitised', 'har+log'] as const;
+export const CHANNELS = ['live', 'app-check', 'har', 'har-sanitised', 'har+log'] as const;
 export type Channel = (typeof CHANNELS)[number];
+/** The channels that read a case's recorded evidence, in this process; the app check drives the app itself. */
+export type RecordChannel = Exclude<Channel, 'app-check'>;
 
 /** What a channel told the user: its verdict, and every finding's words (flags and rows), for partial credit. */
 export interface Told {
@@ -87,7 +90,7 @@ function withSandboxLog(run: Run, evidence: Evidence): Run {
 	return redactRun(joined.run, { clientSecrets: [evidence.clientSecret] });
 }
 
-export function runChannel(channel: Channel, evidence: Evidence): Told | null {
+export function runChannel(channel: RecordChannel, evidence: Evidence): Told | null {
 	if (channel === 'live') return live(evidence);
 	const run = importHar(harText(evidence, channel === 'har-sanitised'));
 	return told(presentRun(channel === 'har+log' ? withSandboxLog(run, evidence) : run));

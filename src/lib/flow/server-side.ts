@@ -12,6 +12,7 @@ import { describeVerification } from './diagnose/verification';
 import type { RecordedExchange } from './exchange';
 import type { FlowRecord } from './record';
 import { requestParam } from './request-params';
+import { READ_EITHER_KEY, READ_EMPTY_LIST } from '$lib/protocol/me-reading';
 
 export interface Numbered {
 	exchange: RecordedExchange;
@@ -60,12 +61,12 @@ export function specialInMe(exchange: RecordedExchange, today: string): Special[
 	if (!parsed?.success) return [];
 	const items = parsed.data.verifications;
 	if (items.length === 0)
-		return [{ note: 'an empty `verifications` list (the user has no active verification, a normal answer: 2.4)', fix: 'Read an empty `verifications` array as "not verified" and show a normal page, not an error.' }];
+		return [{ note: 'an empty `verifications` list (the user has no active verification, a normal answer: 2.4)', fix: READ_EMPTY_LIST }];
 	const found: Special[] = [];
 	if (items.some((v) => 'group' in v && !('supergroup' in v)))
 		found.push({
 			note: 'each verification under the key `group` instead of `supergroup` (2.4: a reader accepts either)',
-			fix: 'Accept either key: read each verification\'s `supergroup`, else its `group` (`element.supergroup ?? element.group`).'
+			fix: READ_EITHER_KEY
 		});
 	const expired = items.map((v) => describeVerification(v, today)).filter((v) => !v.active);
 	if (expired.length > 0)

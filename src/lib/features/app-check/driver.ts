@@ -16,7 +16,7 @@ import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
-import { diagnoseServer, libraryOf } from '$lib/features/app-check/pure/engine';
+import { diagnoseCheck, libraryOf } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
@@ -282,10 +282,11 @@ async function signInAndJudge(
 
 	const seen = arrived ? await userEvidence(page, watcher, blocked, authOrigins, ctx.known) : emptyUser(blocked, ctx.known);
 	const log = await readLog(access);
-	const diagnosis = diagnoseServer(log, clientId, mark, check.rule);
+	const { server: diagnosis, link } = diagnoseCheck(log, clientId, mark, check.rule);
 	const server = {
 		...serverEvidence(log, clientId, mark),
 		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },
+		link: link.map((f) => ({ ...f, message: redact(f.message, ctx.known), fix: redact(f.fix, ctx.known) })),
 		library: libraryOf(log, clientId)
 	};
 	const rule = check.rule ? { outcome: check.rule, used: await outcomeUsed(access, clientId, check.rule) } : null;

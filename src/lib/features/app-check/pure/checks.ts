@@ -5,6 +5,7 @@
  * What a client should do in each case is the interface's (service-interface.md sections 3, 7.2, 7.3, 2.4).
  */
 import type { OutcomeId } from '$lib/protocol';
+import { READ_EITHER_KEY, READ_EMPTY_LIST } from '$lib/protocol/me-reading';
 
 /** The sandbox's one-shot outcome rules the app check uses (the outcome ids of `POST /sandbox/outcomes`). */
 export type OutcomeRule = Exclude<OutcomeId, 'authorise-cancel' | 'me-expired-verification'>;
@@ -160,7 +161,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		page: 'ok',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
-		fix: 'Read an empty `verifications` array as "not verified", not as an error.'
+		fix: READ_EMPTY_LIST
 	},
 	{
 		id: 'group-key',
@@ -172,7 +173,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		page: 'ok',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
-		fix: 'Read `element.supergroup ?? element.group` for each verification.'
+		fix: READ_EITHER_KEY
 	}
 ];
 

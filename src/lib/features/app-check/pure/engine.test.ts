@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diagnoseServer, libraryOf } from './engine';
+import { diagnoseCheck, libraryOf } from './engine';
 import type { LogEntry } from '$lib/http/logged-exchange';
 
 const AUTH = 'http://localhost:4174';
@@ -28,8 +28,8 @@ function logged(host: 'authorisation' | 'accounts', method: string, url: string,
 }
 
 /** The sign-in of the check: link, pages, consent with the redirect, then what the app's server sent. */
-function signIn(exchangeRedirect: string, tokenStatus: number, answer: string, userAgent = 'shop/1.0'): LogEntry[] {
-	const link = `${AUTH}/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk`;
+function signIn(exchangeRedirect: string, tokenStatus: number, answer: string, userAgent = 'shop/1.0', linkExtra = ''): LogEntry[] {
+	const link = `${AUTH}/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}&country=uk${linkExtra}`;
 	return [
 		logged('authorisation', 'GET', link, 303, { location: '/flow/F1', keys: { clientId: 'shop', authFlow: 'f' } }),
 		logged('authorisation', 'POST', `${AUTH}/flow/F1/login`, 303, { location: '/flow/F1', keys: { authFlow: 'f' } }),
@@ -46,7 +46,7 @@ function signIn(exchangeRedirect: string, tokenStatus: number, answer: string, u
 describe('the app check\'s server side, from the flow engine', () => {
 	it('names the exact difference of a redirect_uri that differs at the exchange, as the live page does', () => {
 		const log = signIn('http://localhost:3000/callback', 400, '{"error":"invalid_grant","error_description":"The redirect_uri does not match"}');
-		const diagnosis = diagnoseServer(log, 'shop', 0, null);
+		const diagnosis = diagnoseCheck(log, 'shop', 0, null).server;
 		expect(diagnosis?.step).toBe('token');
 		expect(diagnosis?.cause).toContain("sends a `redirect_uri` that differs from the link's: its path is `/auth/callback` in the link but `/callback` here");
 		expect(diagnosis?.fix).not.toMatch(/check the client id, secret and redirect_uri/);
@@ -54,12 +54,27 @@ describe('the app check\'s server side, from the flow engine', () => {
 
 	it('leaves out the answer the check\'s own rule produced: that is no fault of the app', () => {
 		const log = signIn(REDIRECT, 401, '{"error":"invalid_client","error_description":"Client authentication failed"}');
-		expect(diagnoseServer(log, 'shop', 0, 'token-invalid-client')).toBeNull();
-		expect(diagnoseServer(log, 'shop', 0, null)?.step).toBe('token');
+		expect(diagnoseCheck(log, 'shop', 0, 'token-invalid-client').server).toBeNull();
+		expect(diagnoseCheck(log, 'shop', 0, null).server?.step).toBe('token');
 	});
 
 	it('reads passport-oauth2 from its requests\' User-Agent, and nothing from another stack\'s', () => {
 		expect(libraryOf(signIn(REDIRECT, 200, '{"access_token":"x"}', 'Node-oauth'), 'shop')).toBe('passport-oauth2');
 		expect(libraryOf(signIn(REDIRECT, 200, '{"access_token":"x"}', 'python-requests/2.31.0'), 'shop')).toBeNull();
+	});
+
+	it('names what is wrong in the link: a client_secret as an error, a state as a warning, even when no code was exchanged', () => {
+		const withSecret = diagnoseCheck(signIn(REDIRECT, 200, '{"access_token":"x"}', 'shop/1.0', `&client_secret=${M}`), 'shop', 0, null);
+		expect(withSecret.link).toContainEqual(expect.objectContaining({ severity: 'error', message: expect.stringMatching(/client_secret/) }));
+		const withState = signIn(REDIRECT, 200, '', 'shop/1.0', '&state=xyz').slice(0, 3);
+		expect(diagnoseCheck(withState, 'shop', 0, null).link).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/`state`/) }));
+		// The app answered by starting a new sign-in (a loop): the finding is the check's own sign-in's, not the loop's.
+		const looped = [...withState, signIn(REDIRECT, 200, '', 'shop/1.0', '&state=abc')[0]!];
+		expect(diagnoseCheck(looped, 'shop', 0, null).link).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/`state`/) }));
+	});
+
+	it('finds nothing in a clean link, and leaves the failed exchange to the server\'s diagnosis', () => {
+		expect(diagnoseCheck(signIn(REDIRECT, 200, '{"access_token":"x"}'), 'shop', 0, null).link).toEqual([]);
+		expect(diagnoseCheck(signIn('http://localhost:3000/callback', 400, '{"error":"invalid_grant"}'), 'shop', 0, null).link).toEqual([]);
 	});
 });

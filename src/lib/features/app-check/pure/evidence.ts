@@ -6,7 +6,7 @@
  */
 import { MASK } from '$lib/http/exchange';
 import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
-import type { ServerDiagnosis } from './engine';
+import type { LinkFinding, ServerDiagnosis } from './engine';
 import { maskSecretShapes } from './secret-shapes';
 
 /** One main-frame page load after the sandbox sent the browser back to the app. */
@@ -50,6 +50,8 @@ export interface ServerEvidence {
 	meAttribution: 'tokens' | 'time' | 'none';
 	/** The flow engine's diagnosis of a request that failed for a reason other than the check's rule (engine.ts). */
 	diagnosis?: ServerDiagnosis | null;
+	/** The flow engine's findings about the sign-in's link, as the sandbox received it (engine.ts). */
+	link?: LinkFinding[];
 	/** The client library the app's requests show (by their User-Agent), when they show one. */
 	library?: 'passport-oauth2' | null;
 }

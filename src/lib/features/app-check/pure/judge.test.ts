@@ -57,6 +57,24 @@ describe('the app check\'s judge', () => {
 		expect(judgeAppCheck(check('cancel'), evidence(user({ text: 'Sign-in cancelled' }), server({ exchanges: [], meCalls: [] })), 'shop').verdict).toBe('pass');
 	});
 
+	it('fails any check whose link the engine finds an error in, with the engine\'s fix', () => {
+		const secret = { severity: 'error' as const, message: 'The link carries `client_secret`.', fix: 'Remove client_secret from the link.' };
+		const result = judgeAppCheck(check('success'), evidence(user(), server({ link: [secret] })), 'shop');
+		expect(result.verdict).toBe('fail');
+		expect(result.findings).toEqual(['The link carries `client_secret`']);
+		expect(result.fix).toBe('Remove client_secret from the link.');
+	});
+
+	it('names a warning about the link only as the cause of a check that fails with no failed request to explain it', () => {
+		const state = { severity: 'warning' as const, message: 'The link carries `state`.', fix: 'Drop `state`.' };
+		expect(judgeAppCheck(check('success'), evidence(user(), server({ link: [state] })), 'shop').verdict).toBe('pass');
+		const refused = judgeAppCheck(check('success'), evidence(user({ status: 403, text: 'Forbidden' }), server({ exchanges: [], meCalls: [], link: [state] })), 'shop');
+		expect(refused.findings).toContain('The link carries `state`');
+		expect(refused.fix).toBe('Drop `state`.');
+		const diagnosed = server({ exchanges: [{ status: 400, error: 'invalid_grant' }], meCalls: [], link: [state], diagnosis: { step: 'token', what: 'w', cause: 'the redirect_uri differs', fix: 'Send the same redirect_uri.' } });
+		expect(judgeAppCheck(check('success'), evidence(user({ status: 500, text: 'Oops' }), diagnosed), 'shop').findings).not.toContain('The link carries `state`');
+	});
+
 	it('fails a reused code that gives the user a 5xx with a stack trace, naming both', () => {
 		const crashed = user({ status: 500, stackTrace: ['at OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)'] });
 		const result = judgeAppCheck(check('code-reused'), evidence(crashed, server({ exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }] })), 'shop');

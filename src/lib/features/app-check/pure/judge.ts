@@ -5,6 +5,7 @@
  */
 import { isDefaultErrorPage } from '$lib/flow/browser/default-error-page';
 import { ruleStage, type AppCheck, type AppCheckId } from './checks';
+import type { LinkFinding } from './engine';
 import type { AppCheckEvidence } from './evidence';
 
 export type AppCheckVerdict = 'pass' | 'fail' | 'not-run';
@@ -111,12 +112,23 @@ function retryPastRule(check: AppCheck, evidence: AppCheckEvidence): string | nu
 	return `Inconclusive: the sandbox's \`${check.rule}\` rule answered the app's first ${requestsOf(check)} (${calls[0] ?? 'no answer'}), then the app sent it again and the repeat was answered 200 (request ${later + 2}), so what the user saw is not the app's handling of the rule's answer. Retrying a refused ${requestsOf(check)} does not help a real user: handle its answer once.`;
 }
 
-/** The fix: the engine's, for what the app's server did, when it named one; else the check's own. */
-function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[]): string {
+/**
+ * The engine's findings about the link that this check names: an error always (a `client_secret` in the link fails
+ * any check), a warning only as the likely cause of a check that fails without a failed request to explain it (the
+ * `state` a client library checks on return).
+ */
+function linkFindingsOf(evidence: AppCheckEvidence, failing: boolean): LinkFinding[] {
+	const link = evidence.server.link ?? [];
+	const explained = !failing || evidence.server.diagnosis;
+	return link.filter((f) => f.severity === 'error' || !explained);
+}
+
+/** The fix: the engine's, for what the app's server did or for the link, when it named one; else the check's own. */
+function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[], link: LinkFinding[]): string {
 	const engine = evidence.server.diagnosis?.fix;
 	const server = serverFindings(check, evidence).length;
 	// The engine's fix covers what the server did; the check's own covers what else the user got.
-	const base = engine && server > 0 ? (findings.length > server ? `${engine} ${check.fix}` : engine) : check.fix;
+	const base = engine && server > 0 ? (findings.length > server ? `${engine} ${check.fix}` : engine) : (link[0]?.fix ?? check.fix);
 	return check.action === 'cancel' && evidence.server.library === 'passport-oauth2'
 		? `${base} With passport-oauth2, check for \`code\` before \`passport.authenticate\` runs on the callback: without one it redirects to the authorisation page again.`
 		: base;
@@ -128,7 +140,9 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 	}
 	const retried = retryPastRule(check, evidence);
 	if (retried) return notRun(check, retried, clientId, evidence);
-	const findings = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints)];
+	const own = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints)];
+	const link = linkFindingsOf(evidence, own.length > 0);
+	const findings = [...own, ...link.map((f) => f.message.replace(/\.$/, ''))];
 	if (findings.length === 0 && evidence.rule && evidence.rule.used === false) {
 		return notRun(check, `The sandbox's \`${evidence.rule.outcome}\` rule was never applied: the app made no ${requestsOf(check)} after the sign-in.`, clientId, evidence);
 	}
@@ -136,7 +150,7 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 		return { id: check.id, title: check.title, verdict: 'pass', reason: `As a client should: ${check.should[0]!.toLowerCase()}${check.should.slice(1)}`, findings, fix: null, clientId, evidence };
 	}
 	const reason = findings.map((f, i) => (i === 0 ? f[0]!.toUpperCase() + f.slice(1) : f)).join('; ');
-	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings), clientId, evidence };
+	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings, link), clientId, evidence };
 }
 
 /** Any failure fails the run; so does a check that could not run (it proves nothing). */
