@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SECRET_VALUE_FINDING, lintLink, type Finding } from '$lib/flow/link/lint';
 import { classifyCallback, type CallbackResult } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
-import { diagnoseFlow } from '$lib/flow/diagnose-flow';
+import { annotateFlow } from '$lib/flow/annotate-flow';
 import type { ClockReading } from '$lib/flow/flow-time';
 import type { FlowRecord } from '$lib/flow/record';
 import { toCurl } from '$lib/flow/curl';
@@ -296,14 +296,15 @@ export function walkRecord<E extends Frozen<RecordedExchange>>(walk: Walk, excha
 const offsetOf = ({ sandboxOffsetMs }: { sandboxOffsetMs?: number }) => (sandboxOffsetMs === undefined ? {} : { sandboxOffsetMs });
 
 /**
- * Adds an exchange to the walk, annotated by the flow engine as its saved run will be (diagnoseFlow over the walk's
- * record). It is made from the masked exchanges, as the page shows them: it quotes bodies, and goes to the browser.
+ * Adds an exchange to the walk, annotated by the flow engine as its saved run will be (annotateFlow over the walk's
+ * record, as diagnoseFlow does). It is made from the masked exchanges, as the page shows them: it quotes bodies, and goes to the browser.
  */
 function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | null) {
 	const secrets = secretsOf(walk, exchange);
 	const masked = maskExchange(exchange, secrets);
 	const earlier = walk.exchanges.map((e) => maskExchange(e.exchange, secrets));
-	const annotation = diagnoseFlow(walkRecord(walk, [...earlier, masked])).annotations.exchanges.at(-1)!;
+	// The annotations only: the cross-request findings are the view's and the run page's to make.
+	const annotation = annotateFlow(walkRecord(walk, [...earlier, masked])).exchanges.at(-1)!;
 	walk.exchanges.push({ exchange, annotation, tokens });
 }
 
