@@ -53,7 +53,7 @@ function reachedOrigin(flow: ReconstructedFlow, steps: readonly StepId[]): strin
 export function sandboxTargetOf(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowTarget {
 	return {
 		kind: 'sandbox',
-		authUrl: reachedOrigin(flow, ['link', 'authorise']) ?? hosts.authUrl,
+		authUrl: reachedOrigin(flow, ['link', 'sign-in']) ?? hosts.authUrl,
 		accountsUrl: reachedOrigin(flow, ['token', 'me']) ?? hosts.accountsUrl
 	};
 }

@@ -21,6 +21,7 @@ import {
 } from './har-schema';
 import { describeRedactions, redactRun } from '../redact/redact';
 import { SanitisedCheck } from './sanitised';
+import { currentStep } from '../legacy-step';
 import type { SanitisedExport } from '$lib/flow/flags';
 import { describeSource, inferTarget, newRunId, type ImportOptions, type Run } from '../run';
 
@@ -145,7 +146,7 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 		.flatMap(({ entry, extras: e }) => (e?.exchange ? [{ entry, meta: e.exchange }] : []))
 		.sort((a, b) => a.meta.index - b.meta.index)
 		.map(({ entry, meta }) => ({
-			...entryExchange(entry, { id: meta.id, step: meta.step, label: meta.label }),
+			...entryExchange(entry, { id: meta.id, step: currentStep(meta.step, extras.source, meta.evidence?.source), label: meta.label }),
 			response: meta.hasResponse ? entryResponse(entry, meta.truncated) : null,
 			failure: meta.failure,
 			masked: meta.masked,
@@ -164,15 +165,16 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 	};
 }
 
-const STEP_NAMES: Record<StepId, [string, string]> = {
+/** The steps a browser's HAR holds (the service's sign-in pages are not looked for). */
+const STEP_NAMES: Record<Exclude<StepId, 'sign-in'>, [string, string]> = {
 	link: ['the authorisation link', 'authorisation links'],
-	authorise: ['the arrival at the redirect URI', 'arrivals at the redirect URI'],
+	arrival: ['the arrival at the redirect URI', 'arrivals at the redirect URI'],
 	token: ['the token exchange', 'token exchanges'],
 	me: ['the me.json call', 'me.json calls']
 };
 
 function foundSentences(run: Run, total: number): string[] {
-	const steps = (['link', 'authorise', 'token', 'me'] as const).flatMap((step) => {
+	const steps = (['link', 'arrival', 'token', 'me'] as const).flatMap((step) => {
 		const n = run.exchanges.filter((e) => e.step === step).length;
 		const [one, many] = STEP_NAMES[step];
 		return n === 0 ? [] : [`found ${n === 1 ? one : `${n} ${many}`}`];
