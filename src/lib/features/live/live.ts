@@ -18,7 +18,7 @@ import { reconstructFlows, reconstruction, type FlowEvidence, type Reconstructed
 import { evidenceOf, sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
 import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
-import { assembleRun, redactRun } from '$lib/features/runs/pure';
+import { assembleRun, newRun, redactRun } from '$lib/features/runs/pure';
 import { exchangeHeadline, type Run } from '$lib/features/runs/pure';
 import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
 import { runOwner } from '../runs';
@@ -120,7 +120,7 @@ export function presentFlow(flow: ReconstructedFlow, client: Pick<SandboxClient,
 
 /** A flow as a run (not yet redacted). */
 function liveRun(flow: ReconstructedFlow, clientId: string, hosts: SandboxHosts): Run {
-	return { ...sandboxFlowRecord(flow, hosts), id: flow.id, title: `Live flow, ${clientId}`, createdAt: flow.startedAt, redactions: [], source: 'live' };
+	return newRun({ ...sandboxFlowRecord(flow, hosts), id: flow.id, title: `Live flow, ${clientId}`, createdAt: flow.startedAt, source: 'live' });
 }
 
 async function sandboxHosts(): Promise<SandboxHosts> {

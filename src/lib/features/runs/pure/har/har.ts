@@ -23,7 +23,7 @@ import { describeRedactions, redactRun } from '../redact/redact';
 import { SanitisedCheck } from './sanitised';
 import { currentStep } from '../legacy-step';
 import type { SanitisedExport } from '$lib/flow/flags';
-import { describeSource, inferTarget, newRunId, type ImportOptions, type Run } from '../run';
+import { describeSource, inferTarget, newRun, type ImportOptions, type Run } from '../run';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
 export { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
@@ -157,12 +157,12 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 	const link = tagged.find((t) => t.extras?.runLink)?.entry;
 	const callback = tagged.find((t) => t.extras?.runCallback)?.entry;
 	const { format: _, ...run } = extras;
-	return {
+	return newRun({
 		...run,
 		link: link?.request.url ?? null,
 		callback: callback ? { url: callback.request.url, receivedAt: callback.startedDateTime } : null,
 		exchanges
-	};
+	});
 }
 
 /** The steps a browser's HAR holds (the service's sign-in pages are not looked for). */
@@ -205,19 +205,17 @@ function discoverRun(indexed: IndexedEntry[], total: number, sanitised: Sanitise
 		...(sanitised ? { strippedHeaders: sanitised.hidden } : {})
 	}));
 	const createdAt = (options.now ?? new Date()).toISOString();
-	const run: Run = {
-		id: options.id ?? newRunId(),
+	const run = newRun({
+		id: options.id,
 		title: `Imported HAR (${createdAt.slice(0, 10)})`,
 		createdAt,
 		target: inferTarget(flow.link, exchanges),
-		sandboxClock: null,
 		link: flow.link,
 		callback: flow.callback,
 		exchanges,
-		redactions: [],
 		source: 'har',
 		...(sanitised ? { sanitised } : {})
-	};
+	});
 	const redacted = redactRun(run);
 	return {
 		ok: true,
