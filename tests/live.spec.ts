@@ -57,7 +57,7 @@ test('a walk in another tab appears as a flow, annotated, without a reload; it s
 	await expect(flow.getByRole('heading', { level: 3 })).toHaveText('me.json 200');
 	await flow.getByTestId('flow-toggle').click(); // one line per flow: its requests open on demand
 	await expect(flow.getByTestId('timeline').locator('li[data-step="link"]')).toHaveCount(1);
-	await expect(flow.getByTestId('timeline').locator('li[data-step="authorise"]').first()).toBeVisible();
+	await expect(flow.getByTestId('timeline').locator('li[data-step="sign-in"]').first()).toBeVisible();
 	await expect(flow.getByTestId('callback-result')).toHaveAttribute('data-kind', 'code');
 	await expect(flow.getByTestId('exchange-token').getByTestId('annotation')).toHaveAttribute('data-outcome', 'success');
 	await expect(flow.getByTestId('exchange-me').getByTestId('annotation')).toHaveAttribute('data-outcome', 'success');

@@ -199,7 +199,8 @@ export interface SandboxStepDiagnosis {
 export interface SandboxFlowStep {
 	/** The request's id in the sandbox's request log. */
 	id: string;
-	step: 'link' | 'authorise' | 'token' | 'me';
+	/** `sign-in`: one of the service's sign-in pages. (`arrival`, the browser at your app, is never in the sandbox's log.) */
+	step: 'link' | 'sign-in' | 'arrival' | 'token' | 'me';
 	/** e.g. `token exchange`, `me.json`, `sign-in: consent`. */
 	label: string;
 	startedAt: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientParty, flowSteps, laneNotes, redirectSeen, type FlowSoFar } from './sequence';
 
-const exchange = (id: string, step: 'token' | 'me' | 'authorise', status: number | null): FlowSoFar['exchanges'][number] => ({
+const exchange = (id: string, step: 'token' | 'me' | 'sign-in', status: number | null): FlowSoFar['exchanges'][number] => ({
 	id,
 	step,
 	response: status === null ? null : { status, statusText: '', headers: [], body: '', truncated: false },
@@ -13,7 +13,7 @@ const ids = (flow: FlowSoFar) => flowSteps(flow).map((s) => `${s.id}:${s.state}$
 describe('flowSteps', () => {
 	it('draws the whole flow pending before anything happened', () => {
 		expect(ids({ link: false, callback: null, exchanges: [] })).toEqual([
-			'authorise:pending',
+			'link:pending',
 			'redirect:pending',
 			'callback:pending',
 			'token-request:pending',
@@ -33,10 +33,10 @@ describe('flowSteps', () => {
 		const flow: FlowSoFar = {
 			link: true,
 			callback: 'code',
-			exchanges: [exchange('t1', 'token', 400), exchange('t2', 'token', 200), exchange('a', 'authorise', 302), exchange('t3', 'token', null)]
+			exchanges: [exchange('t1', 'token', 400), exchange('t2', 'token', 200), exchange('a', 'sign-in', 302), exchange('t3', 'token', null)]
 		};
 		expect(ids(flow)).toEqual([
-			'authorise:done',
+			'link:done',
 			'redirect:done',
 			'callback:done',
 			't1-request:done>t1',

@@ -113,7 +113,7 @@ export function flowSteps(flow: FlowSoFar): SequenceStep[] {
 		...(drawn.some((e) => e.step === 'me') ? [] : pendingArrows('me'))
 	];
 	return [
-		{ id: 'authorise', label: 'GET /sso/{supergroup}', from: 'browser', to: 'auth', state: flow.link ? 'done' : 'pending' },
+		{ id: 'link', label: 'GET /sso/{supergroup}', from: 'browser', to: 'auth', state: flow.link ? 'done' : 'pending' },
 		{ id: 'redirect', label: cancelled ? 'redirect without code (cancel)' : 'redirect with code', from: 'auth', to: 'browser', state: callbackState },
 		{ id: 'callback', label: `GET ${pathOf(flow.redirectUri) ?? '(the redirect URI)'}`, from: 'browser', to: 'client', state: flow.appFailed ? 'error' : callbackState },
 		...exchanged,

@@ -5,7 +5,7 @@
  * are the leaf embedded-sandbox.ts's.
  */
 import { diagnoseFlow } from '$lib/flow/diagnose-flow';
-import { sandboxFlowRecord, evidenceOf, withPageAnnotations } from '$lib/flow/reconstruct/log-evidence';
+import { sandboxFlowRecord, evidenceOf } from '$lib/flow/reconstruct/log-evidence';
 import type { LoggedExchange } from '$lib/http/logged-exchange';
 import { reconstructFlows, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { flowVerdict } from '$lib/flow/verdict';
@@ -19,7 +19,6 @@ export type * from '$lib/embedded-sandbox';
 function diagnosedFlow(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): SandboxFlow {
 	const record = sandboxFlowRecord(flow, hosts);
 	const diagnosis = diagnoseFlow(record, { followsCancel: flow.followsCancel });
-	const annotations = withPageAnnotations(record, diagnosis.annotations.exchanges);
 	return {
 		id: flow.id,
 		clientId: flow.clientId,
@@ -29,7 +28,7 @@ function diagnosedFlow(flow: ReconstructedFlow, hosts: { authUrl: string; accoun
 		startedAt: flow.startedAt,
 		updatedAt: flow.updatedAt,
 		steps: flow.exchanges.map((e, i) => {
-			const a = annotations[i];
+			const a = diagnosis.annotations.exchanges[i];
 			return {
 				id: e.id,
 				step: e.step,

@@ -28,7 +28,7 @@ describe('annotateFlow', () => {
 		const r = flow({
 			link,
 			callback: { url: 'https://shop.example.com/cb', receivedAt: '2026-01-01T10:00:00Z' },
-			exchanges: [exchange('link', { url: link }, { status: 302 }), exchange('authorise', { url: 'https://shop.example.com/cb' }, { status: 200 })]
+			exchanges: [exchange('link', { url: link }, { status: 302 }), exchange('arrival', { url: 'https://shop.example.com/cb' }, { status: 200 })]
 		});
 		expect(annotateFlow(r)).toEqual({ callback: expect.objectContaining({ outcome: 'cancel' }), exchanges: [null, null] });
 	});

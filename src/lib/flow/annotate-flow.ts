@@ -5,6 +5,7 @@
  */
 import { callbackAppFailure, readBrowserSide, type BrowserSide } from './browser/browser-flags';
 import { annotateCallback, annotateMeExchange, annotateTokenExchange, type Annotation } from './diagnose/diagnose';
+import { annotateAuthorisationAnswer } from './diagnose/authorisation-page';
 import { classifyCallback } from './callback';
 import { callbackTime, exchangeTime, flowIso } from './flow-time';
 import type { RecordedExchange } from './exchange';
@@ -15,7 +16,7 @@ import { meCredential, requestClientId, requestHeader, requestParam } from './re
 
 export interface AnnotatedFlow {
 	callback: Annotation | null;
-	/** One per exchange, in order; null for steps that are not annotated (the link, the redirect). */
+	/** One per exchange, in order; null for those not annotated (a link or sign-in page that shows no 7.1 error, the redirect). */
 	exchanges: (Annotation | null)[];
 }
 
@@ -69,6 +70,8 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 				today: (exchange.sandboxOffsetMs === undefined ? (flow.sandboxClock ?? exchange.startedAt) : flowIso(exchangeTime(exchange))).slice(0, 10)
 			});
 		}
+		// The service shows a 7.1 error on the page itself, at the link or a later sign-in page, and never redirects.
+		if (exchange.step === 'link' || exchange.step === 'sign-in') return annotateAuthorisationAnswer(exchange);
 		return null;
 	}
 	// An answer an outcome rule produced is what the user asked for: labelled so, never explained as a fault.

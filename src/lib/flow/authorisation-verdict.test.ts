@@ -32,7 +32,7 @@ describe('a 7.1 page in the evidence', () => {
 	});
 
 	it('is not read from the app\'s own page at the redirect URI', () => {
-		const arrival = exchange('authorise', { url: 'http://127.0.0.1:5000/callback?code=c' }, { status: 400, body: '<p>The redirect URI included is not valid.</p>' }, 'a');
+		const arrival = exchange('arrival', { url: 'http://127.0.0.1:5000/callback?code=c' }, { status: 400, body: '<p>The redirect URI included is not valid.</p>' }, 'a');
 		const record = flow({ link: LINK, callback: { url: 'http://127.0.0.1:5000/callback?code=c', receivedAt: '2026-01-01T10:00:00.000Z' }, exchanges: [arrival] });
 		expect(flowVerdict(record, diagnoseFlow(record)).reference).not.toMatchObject({ rowId: 'auth-invalid-redirect-uri' });
 	});

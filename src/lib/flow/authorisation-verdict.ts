@@ -48,12 +48,10 @@ function pageDetail(text: string, row: AuthorisationRow): string {
 
 /** The first 7.1 error page of the flow's authorisation steps (never the app's own page at the redirect URI). */
 export function authorisationRefusal(flow: FlowRecord): AuthorisationRefusal | null {
-	const host = flow.link && URL.canParse(flow.link) ? new URL(flow.link).host : null;
 	for (const [index, exchange] of flow.exchanges.entries()) {
 		const response = exchange.response;
-		if (exchange.step !== 'link' && exchange.step !== 'authorise') continue;
+		if (exchange.step !== 'link' && exchange.step !== 'sign-in') continue;
 		if (!response || response.status < 400) continue;
-		if (exchange.step === 'authorise' && host !== null && URL.canParse(exchange.request.url) && new URL(exchange.request.url).host !== host) continue;
 		const row = shownAuthorisationRow(response.body);
 		if (!row) continue;
 		const after = pageDetail(visible(response.body), row);

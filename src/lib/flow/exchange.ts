@@ -5,7 +5,16 @@
  */
 import type { RecordedRequest, RecordedResponse, TransportFailure } from '../http/exchange';
 
-export type StepId = 'link' | 'authorise' | 'token' | 'me';
+/**
+ * Which step of the flow an exchange is, one meaning on every channel: `link` the authorisation link; `sign-in` the
+ * service's own sign-in pages after it (the sandbox's, in its log; a scenario's headless decision); `arrival` the
+ * browser at the app once redirected (its arrival at the redirect URI, or the redirect there when the arrival was not
+ * recorded, and the calls the app's page makes with what arrived), as a browser's HAR shows it; `token` and `me` the
+ * two calls of the app's server. Saved runs and exports before 2026-11 named both `sign-in` and `arrival`
+ * `authorise`: the runs' `legacy-step.ts` reads them.
+ */
+export const STEP_IDS = ['link', 'sign-in', 'arrival', 'token', 'me'] as const;
+export type StepId = (typeof STEP_IDS)[number];
 
 /** A value hidden in a recorded exchange, and which kind it was. */
 export interface MaskedValue {

@@ -193,7 +193,7 @@ function browserTokenFlags(tokens: Numbered[]): CrossFlag[] {
 /** The grant codes a flow carries: on the way back to the redirect URI, and sent to the token endpoint. */
 function grantCodes(flow: FlowRecord): Set<string> {
 	const back = flow.exchanges.flatMap((e) => [
-		...(e.step === 'authorise' ? [e.request.url] : []),
+		...(e.step === 'arrival' ? [e.request.url] : []),
 		...(e.response ? [headerValue(e.response.headers, 'location')] : [])
 	]);
 	const sent = flow.exchanges.filter((e) => e.step === 'token').map((e) => requestParam(e.request, 'code'));

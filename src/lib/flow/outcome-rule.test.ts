@@ -48,7 +48,7 @@ describe('answers an outcome rule produced', () => {
 
 	/** A sign-in whose me.json answer the `me-group-key` rule produced, and the app's page after it. */
 	function groupKeyAnswered(page: { status: number; body: string }) {
-		const arrival = exchange('authorise', { url: callback.url }, page, 'a1');
+		const arrival = exchange('arrival', { url: callback.url }, page, 'a1');
 		const token = exchange('token', { method: 'POST', url: TOKEN, headers: { 'User-Agent': 'shop' }, body: exchangeBody }, { status: 200, body: '{"access_token":"••••••","token_type":"Bearer"}' });
 		const me = exchange(
 			'me',
@@ -77,7 +77,7 @@ describe('answers an outcome rule produced', () => {
 	});
 
 	it("tell a crash after a rule's me.json 403 with how that refusal is handled, not only \"a page of your own\"", () => {
-		const arrival = exchange('authorise', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const arrival = exchange('arrival', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
 		const token = exchange('token', { method: 'POST', url: TOKEN, headers: { 'User-Agent': 'shop' }, body: exchangeBody }, { status: 200, body: '{"access_token":"••••••","token_type":"Bearer"}' });
 		const me = exchange('me', { url: ME, headers: { Authorization: 'Bearer ••••••', 'User-Agent': 'shop' } }, { status: 403, headers: { [OUTCOME_RULE_HEADER]: 'me-403' } });
 		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, token, me] });
@@ -86,7 +86,7 @@ describe('answers an outcome rule produced', () => {
 	});
 
 	it("name the refusal a crash followed by its error, as the service answered it (`invalid_client`, not only the rule's id)", () => {
-		const arrival = exchange('authorise', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const arrival = exchange('arrival', { url: callback.url }, { status: 500, body: 'Internal Server Error' }, 'a1');
 		const recorded = flow({ target: sandbox, link: LINK, callback, exchanges: [arrival, ...invalidClient().exchanges] });
 		const verdict = flowVerdict(recorded, diagnoseFlow(recorded));
 		expect(verdict.what).toContain('was answered 401 `invalid_client` by your outcome rule `token-invalid-client`');

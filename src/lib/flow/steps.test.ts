@@ -7,7 +7,7 @@ const LINK = `${AUTH}/sso/student?response_type=code&client_id=app&redirect_uri=
 describe('flowStepOf', () => {
 	it('names the link, the sandbox pages, the token endpoint and me.json; nothing else', () => {
 		expect(flowStepOf('GET', LINK)).toBe('link');
-		expect(flowStepOf('POST', `${AUTH}/flow/abc/consent`)).toBe('authorise');
+		expect(flowStepOf('POST', `${AUTH}/flow/abc/consent`)).toBe('sign-in');
 		expect(flowStepOf('POST', `${API}/oauth/token`)).toBe('token');
 		expect(flowStepOf('GET', `${API}/api/v3/me.json`)).toBe('me');
 		expect(flowStepOf('OPTIONS', `${API}/oauth/token`)).toBeNull();

@@ -18,7 +18,7 @@ function endpointStep(verb: string, path: string): 'token' | 'me' | null {
  * Of any request: the token endpoint, me.json, or the authorisation link (a GET of /sso/{supergroup} carrying
  * `response_type` or `client_id`, since other sites have /sso/ paths too). Null for anything else.
  */
-export function stepOfRequest(method: string, url: string): Exclude<StepId, 'authorise'> | null {
+export function stepOfRequest(method: string, url: string): Exclude<StepId, 'sign-in' | 'arrival'> | null {
 	const verb = method.toUpperCase();
 	const parsed = URL.canParse(url) ? new URL(url) : null;
 	if (!parsed) return null;
@@ -35,5 +35,5 @@ export function flowStepOf(method: string, url: string): StepId | null {
 	const endpoint = endpointStep(verb, path);
 	if (endpoint !== null || verb === 'OPTIONS') return endpoint;
 	if (LINK_PATH.test(path)) return verb === 'GET' ? 'link' : null;
-	return SIGN_IN_PAGE_PATH.test(path) ? 'authorise' : null;
+	return SIGN_IN_PAGE_PATH.test(path) ? 'sign-in' : null;
 }

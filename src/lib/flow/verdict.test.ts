@@ -105,26 +105,26 @@ describe('flowVerdict', () => {
 			message: 'Your app answered the arrival at the redirect URI with 500.',
 			section: '4.2',
 			fix: 'Look at your server log.',
-			exchangeId: 'authorise-1',
+			exchangeId: 'arrival-1',
 			candidates: [
 				{ rowId: 'token-invalid-grant', causeId: 'used', likelihood: 'likely', why: 'The same code arrived before.', fix: 'Exchange each code once.' },
 				{ rowId: 'token-invalid-grant', causeId: 'expired', likelihood: 'possible', why: 'It may be old.', fix: 'Exchange within 2 hours.' }
 			]
 		};
-		const arrived = flow({ link: LINK, callback: authorised, exchanges: [exchange('authorise', { url: authorised.url }, { status: 500 })] });
+		const arrived = flow({ link: LINK, callback: authorised, exchanges: [exchange('arrival', { url: authorised.url }, { status: 500 })] });
 		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag] });
 		expect(verdict).toMatchObject({
 			severity: 'error',
 			reference: { kind: 'row', rowId: 'token-invalid-grant' },
-			exchange: { id: 'authorise-1', n: 1 },
+			exchange: { id: 'arrival-1', n: 1 },
 			fix: 'Exchange each code once.'
 		});
 		expect(verdict.cause).toBe('used (likely): The same code arrived before.');
 	});
 
 	it('never calls a browser-only record a success: it names what was not observed and how to add it', () => {
-		const consent = exchange('authorise', { method: 'POST', url: 'https://auth.example.com/sso/student/flow/1/consent' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }, 'p');
-		const page = exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Welcome, you are signed in</body></html>' }, 'a1');
+		const consent = exchange('sign-in', { method: 'POST', url: 'https://auth.example.com/sso/student/flow/1/consent' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }, 'p');
+		const page = exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Welcome, you are signed in</body></html>' }, 'a1');
 		const har = flow({ link: LINK, callback: authorised, exchanges: [exchange('link', { url: LINK }, { status: 302, headers: { Location: '/sso/student/flow/1' } }, 'l'), consent, page] });
 		const verdict = flowVerdict(har, diagnoseFlow(har));
 		expect(verdict.severity).toBe('unobserved');
@@ -136,7 +136,7 @@ describe('flowVerdict', () => {
 	});
 
 	it('tells a 500 after an exchange and me.json that succeeded as the app\'s handling of the answer, with what was special', () => {
-		const arrival = exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 500, body: 'Internal Server Error' }, 'a1');
+		const arrival = exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status: 500, body: 'Internal Server Error' }, 'a1');
 		const joined = flow({
 			link: LINK,
 			callback: authorised,
@@ -157,7 +157,7 @@ describe('flowVerdict', () => {
 		const ME_URL = 'https://accounts.example.com/api/v3/me.json';
 		const token = (status: number, body: string, id: string) => exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status, body }, id);
 		const me = (status: number, body: string, id: string) => exchange('me', { url: ME_URL, headers: { Authorization: 'Bearer at-1', 'User-Agent': 'shop' } }, { status, body }, id);
-		const page = (status: number, body: string, id: string) => exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status, body }, id);
+		const page = (status: number, body: string, id: string) => exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status, body }, id);
 		const GRANTED = '{"access_token":"at-1","token_type":"Bearer"}';
 		const USED = '{"error":"invalid_grant","error_description":"The provided authorization grant is invalid, expired, revoked or was issued to another client."}';
 		const verdictOf = (exchanges: ReturnType<typeof exchange>[]) => {

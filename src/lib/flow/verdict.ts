@@ -40,7 +40,7 @@ export interface Verdict {
 }
 
 
-const STEP_NAMES: Record<StepId, string> = { link: 'authorisation link', authorise: 'redirect back', token: 'token exchange', me: 'me.json call' };
+const STEP_NAMES: Record<StepId, string> = { link: 'authorisation link', 'sign-in': 'sign-in page', arrival: 'redirect back', token: 'token exchange', me: 'me.json call' };
 
 const failed = (a: Annotation | null | undefined) => a?.outcome === 'error' || a?.outcome === 'transport';
 

@@ -15,10 +15,10 @@
  */
 import type { RequestEvent } from '@sveltejs/kit';
 import { reconstructFlows, reconstruction, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
-import { evidenceOf, sandboxFlowRecord, withPageAnnotations } from '$lib/flow/reconstruct/log-evidence';
+import { evidenceOf, sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
 import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
-import { assembleRun, redactRun } from '$lib/features/runs/pure';
+import { assembleRun, newRun, redactRun } from '$lib/features/runs/pure';
 import { exchangeHeadline, type Run } from '$lib/features/runs/pure';
 import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
 import { runOwner } from '../runs';
@@ -109,19 +109,18 @@ function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof present
 type SandboxHosts = { authUrl: string; accountsUrl: string };
 
 /**
- * A flow diagnosed as the live page shows it: redacted as a saved run, annotated (its sign-in pages too), its
- * cross-request flags and its own. Pure given the sandbox's hosts, so the corpus's live channel runs the same.
+ * A flow diagnosed as the live page shows it: redacted as a saved run, annotated, its cross-request flags and its
+ * own. Pure given the sandbox's hosts, so the corpus's live channel runs the same.
  */
 export function presentFlow(flow: ReconstructedFlow, client: Pick<SandboxClient, 'client_id' | 'client_secret'>, hosts: SandboxHosts): LiveFlow {
 	const run = redactRun(liveRun(flow, client.client_id, hosts), { clientSecrets: [client.client_secret] });
 	const presented = presentRun(run, { followsCancel: flow.followsCancel });
-	const exchanges = withPageAnnotations(run, presented.annotations.exchanges);
-	return { ...presented, annotations: { ...presented.annotations, exchanges }, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
+	return { ...presented, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
 }
 
 /** A flow as a run (not yet redacted). */
 function liveRun(flow: ReconstructedFlow, clientId: string, hosts: SandboxHosts): Run {
-	return { ...sandboxFlowRecord(flow, hosts), id: flow.id, title: `Live flow, ${clientId}`, createdAt: flow.startedAt, redactions: [], source: 'live' };
+	return newRun({ ...sandboxFlowRecord(flow, hosts), id: flow.id, title: `Live flow, ${clientId}`, createdAt: flow.startedAt, source: 'live' });
 }
 
 async function sandboxHosts(): Promise<SandboxHosts> {

@@ -14,7 +14,7 @@ const walked = run({
 	target: { kind: 'sandbox', authUrl: 'http://localhost:4174', accountsUrl: 'http://localhost:4175' },
 	link: LINK,
 	callback: { url: `${REDIRECT}?code=c-live-1`, receivedAt: '2026-01-01T10:00:00.000Z' },
-	exchanges: [exchange('authorise', { url: `${REDIRECT}?code=c-live-1` }, { status: 200 })]
+	exchanges: [exchange('arrival', { url: `${REDIRECT}?code=c-live-1` }, { status: 200 })]
 });
 
 describe('runAsSeenBy', () => {

@@ -132,7 +132,7 @@ describe('addEvidence', () => {
 				callback: { url: `${redirect}?code=${code}`, receivedAt: '2026-01-01T10:00:05.000Z' },
 				exchanges: [
 					{ ...exchange('link', { url: link.replace(authUrl, authHost) }, { status: 200 }, 'har-1'), startedAt: '2026-01-01T10:00:00.000Z' },
-					{ ...exchange('authorise', { url: `${redirect}?code=${code}` }, { status: 500, body: 'Internal Server Error' }, 'har-2'), startedAt: '2026-01-01T10:00:05.000Z' }
+					{ ...exchange('arrival', { url: `${redirect}?code=${code}` }, { status: 500, body: 'Internal Server Error' }, 'har-2'), startedAt: '2026-01-01T10:00:05.000Z' }
 				]
 			});
 		/** The app's server's exchange of the code, as the sandbox logged it (the code masked but for its tail). */

@@ -126,6 +126,24 @@ function countWrites(path: string) {
 	};
 }
 
+describe('run store: runs saved before the step names changed', () => {
+	it("reads a row's old `authorise` as a live run's sign-in page, and as an arrival where a HAR added it", () => {
+		const path = dbPath();
+		const before = openRunStore(path);
+		const signIn: RecordedExchange = { ...tokenExchange, id: 'p.1', step: 'sign-in', label: 'sign-in: consent', request: { method: 'POST', url: 'http://localhost:3001/flow/f1/consent', headers: [], body: null } };
+		const arrival: RecordedExchange = { ...tokenExchange, id: 'har-2', step: 'arrival', label: 'from the HAR', request: { method: 'GET', url: 'http://localhost:3000/callback?code=abc', headers: [], body: null }, evidence: { source: 'har', timed: true, matchedBy: 'code' } };
+		before.save(run({ source: 'live', exchanges: [signIn, arrival, tokenExchange] }), {});
+		before.close();
+		const db = new Database(path);
+		db.exec(`UPDATE run_exchanges SET exchange_json = replace(replace(exchange_json, '"step":"sign-in"', '"step":"authorise"'), '"step":"arrival"', '"step":"authorise"')`);
+		expect(db.prepare("SELECT count(*) FROM run_exchanges WHERE exchange_json LIKE '%\"step\":\"authorise\"%'").pluck().get()).toBe(2);
+		db.close();
+		const store = openRunStore(path);
+		expect(store.get('run-1')?.exchanges.map((e) => e.step)).toEqual(['sign-in', 'arrival', 'token']);
+		store.close();
+	});
+});
+
 describe('run store: owners', () => {
 	it("lists an owner only their own runs, and finds any run by id with its owner", () => {
 		const store = openRunStore(':memory:');

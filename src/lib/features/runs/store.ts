@@ -11,6 +11,7 @@ import type { Frozen } from '$lib/frozen';
 import { openCheckedDatabase } from '$lib/sqlite/open-checked';
 import { triageOf, type RunFilters, type RunTriage } from '$lib/features/runs/pure/triage';
 import { SOURCE_FILTERS, type VerdictSeverity } from '$lib/features/runs/pure/verdict-words';
+import { storedExchangeSchema } from '$lib/features/runs/pure/legacy-step';
 
 export interface RunSummary {
 	id: string;
@@ -284,10 +285,13 @@ export function openRunStore(path: string): RunStore {
 		const head = headById.get(id) as { head_json: string; head_redactions: string; owner: string | null } | undefined;
 		if (!head) return undefined;
 		const rows = exchangesById.all(id) as { exchange_json: string; redactions_json: string }[];
+		const runHead = JSON.parse(head.head_json) as Run;
+		// Step names changed since some runs were saved: each exchange's step is read through today's names.
+		const stored = storedExchangeSchema(runHead.source);
 		const run = assembleRun({
-			head: JSON.parse(head.head_json) as Run,
+			head: runHead,
 			headRedactions: JSON.parse(head.head_redactions) as RedactedRun['headRedactions'],
-			exchanges: rows.map((row) => ({ exchange: JSON.parse(row.exchange_json) as RecordedExchange, ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
+			exchanges: rows.map((row) => ({ exchange: stored.parse(JSON.parse(row.exchange_json)), ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
 		});
 		return { run, owner: head.owner };
 	}

@@ -68,7 +68,7 @@ export async function authoriseHeadless(world: World, step: AuthoriseStep): Prom
 		world,
 		'/sandbox/authorize',
 		{ supergroup: SCENARIO_SUPERGROUP, ...params, login: world.user?.login ?? '', decision },
-		'authorise',
+		'sign-in',
 		`${authoriseText(step)} (headless: POST /sandbox/authorize)`
 	);
 	world.run.exchanges.push(answer.exchange);

@@ -63,7 +63,7 @@ describe('what a run records and streams', () => {
 		expect(run.target).toEqual({ kind: 'sandbox', authUrl: sandbox.authUrl, accountsUrl: sandbox.accountsUrl });
 		expect(run.link).toMatch(/\/sso\/student\?response_type=code&client_id=scenario-main-/);
 		expect(run.callback?.url).toMatch(/^http:\/\/localhost:3000\/callback\?code=/);
-		expect(run.exchanges.map((e) => e.step)).toEqual(['authorise', 'token', 'me']);
+		expect(run.exchanges.map((e) => e.step)).toEqual(['sign-in', 'token', 'me']);
 		expect(run.sandboxClock).not.toBeNull();
 	});
 
@@ -146,14 +146,14 @@ describe('each run in a throwaway workspace of its own', () => {
 		const adminToken = 'scenario-admin-token-0123456789';
 		const result = await runScenario(scenario('success'), { ...ctx, adminToken });
 		expect(result.passed).toBe(true);
-		const authorise = result.run.exchanges.find((e) => e.step === 'authorise')!;
+		const authorise = result.run.exchanges.find((e) => e.step === 'sign-in')!;
 		const names = authorise.request.headers.map((h) => h.name.toLowerCase());
 		expect(names).toContain('x-sandbox-workspace-key');
 		expect(names).not.toContain('authorization');
 		expect(JSON.stringify(result.exchanges)).not.toContain(adminToken);
 		expect(result.secrets.tokens).toContain(adminToken);
 		// The workspace key is masked as what it is, not as a client secret.
-		const shown = result.exchanges.find((e) => e.step === 'authorise')!;
+		const shown = result.exchanges.find((e) => e.step === 'sign-in')!;
 		expect(shown.masked).toContainEqual({ kind: 'sandbox_key', where: expect.stringMatching(/^request header x-sandbox-workspace-key$/i), hint: '' });
 		expect(shown.masked.map((m) => m.kind)).not.toContain('client_secret');
 	});

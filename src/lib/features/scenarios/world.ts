@@ -9,7 +9,7 @@ import type { Annotation } from '$lib/flow/diagnose/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { maskExchange } from '$lib/flow/mask';
 import type { ExplorerConfig } from '$lib/platform/config';
-import { newRunId, type Run } from '$lib/features/runs/pure';
+import { newRun, type Run } from '$lib/features/runs/pure';
 import type { ClientRole, FlowStep, Scenario } from '$lib/features/scenarios/pure/library';
 import type { Observed, ScenarioResult, ScenarioStepResult } from '$lib/features/scenarios/pure/result';
 
@@ -89,18 +89,12 @@ export function newWorld(scenario: Scenario, ctx: ScenarioContext, onStep: World
 		sandboxKeys: [ctx.adminToken, ctx.internalWork].filter((v): v is string => typeof v === 'string' && v !== ''),
 		accessTokens: [],
 		refreshTokens: [],
-		run: {
-			id: newRunId(),
+		run: newRun({
 			title: `Scenario: ${scenario.title}`,
 			createdAt: now,
 			target: { kind: ctx.control ? 'sandbox' : 'custom', authUrl: ctx.authUrl, accountsUrl: ctx.accountsUrl },
-			sandboxClock: null,
-			link: null,
-			callback: null,
-			exchanges: [],
-			redactions: [],
 			source: 'scenario'
-		},
+		}),
 		steps: [],
 		...(onStep ? { onStep } : {})
 	};

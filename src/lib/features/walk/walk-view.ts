@@ -5,7 +5,7 @@
 import { codeExpiresAt } from '$lib/flow/callback';
 import { callbackTime, flowIso } from '$lib/flow/flow-time';
 import type { CallbackView, WalkView } from '$lib/flow/view';
-import { walkTitle, type KnownSecrets, type Run } from '$lib/features/runs/pure';
+import { newRun, walkTitle, type KnownSecrets, type Run } from '$lib/features/runs/pure';
 import type { Frozen } from '$lib/frozen';
 import { secretsOf, secretValue, serverFindings, shownEntry, walkRecord, type Walk } from './walk';
 
@@ -47,7 +47,7 @@ function callbackView(callback: NonNullable<Walk['callback']>): CallbackView {
 /** The walk as a run to save, unredacted; the run store redacts it with `walkSecrets`. */
 export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Frozen<Run> {
 	const last = walk.exchanges.at(-1);
-	return {
+	return newRun({
 		id: walk.runId,
 		title: walkTitle({
 			where: walk.target.kind === 'sandbox' ? 'Sandbox' : new URL(walk.target.accountsUrl).host,
@@ -58,9 +58,8 @@ export function walkToRun(walk: Walk, sandboxNow: Date | null, now: Date): Froze
 		createdAt: walk.callback?.receivedAt ?? now.toISOString(),
 		...walkRecord(walk, walk.exchanges.map((e) => e.exchange)),
 		sandboxClock: sandboxNow?.toISOString() ?? null,
-		redactions: [],
 		source: 'walk'
-	};
+	});
 }
 
 /** What must never be stored or exported from this walk. */

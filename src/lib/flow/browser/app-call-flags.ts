@@ -27,7 +27,7 @@ function describeCall({ exchange, n }: Call): string {
 function ownRequests(flow: FlowRecord, all: Arrival[]): Call[] {
 	const arrivals = new Set(all.map((a) => a.index));
 	return flow.exchanges.flatMap((exchange, index) =>
-		exchange.step === 'authorise' && !arrivals.has(index) ? [{ exchange, n: index + 1 }] : []
+		exchange.step === 'arrival' && !arrivals.has(index) ? [{ exchange, n: index + 1 }] : []
 	);
 }
 

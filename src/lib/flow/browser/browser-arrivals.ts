@@ -95,14 +95,14 @@ export function describeAnswer(exchange: RecordedExchange, answer: AppAnswer): s
 	return `${answer.status}${location ? ` to ${location}` : ''}${named}${library}`;
 }
 
-/** The authorise exchanges that are requests to the link's redirect URI (not the redirects that sent the browser there). */
+/** The arrival exchanges that are requests to the link's redirect URI (not the redirects that sent the browser there). */
 export function arrivals(flow: FlowRecord): Arrival[] {
 	const redirectUri = linkRedirectUri(flow) ?? flow.callback?.url;
 	if (redirectUri === undefined || !URL.canParse(redirectUri)) return [];
 	const part = registeredPart(new URL(redirectUri));
 	const found: Arrival[] = [];
 	flow.exchanges.forEach((exchange, index) => {
-		if (exchange.step !== 'authorise' || !URL.canParse(exchange.request.url) || registeredPart(new URL(exchange.request.url)) !== part) return;
+		if (exchange.step !== 'arrival' || !URL.canParse(exchange.request.url) || registeredPart(new URL(exchange.request.url)) !== part) return;
 		if (isNotOfTheFlow(exchange.request.url)) return; // a debugger's file at the callback's path
 		const result = classifyCallback(exchange.request.url, { redirectUri });
 		if (result.kind === 'unexpected') return;

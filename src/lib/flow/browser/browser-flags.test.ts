@@ -24,7 +24,7 @@ const linkExchange = (time: string, url = LINK, id = 'l') => at(exchange('link',
 function arrive(time: string, query: string, status: number, id: string, response: { body?: string; location?: string } = {}): RecordedExchange {
 	const url = `${REDIRECT}${query}`;
 	const headers: Record<string, string> = response.location ? { Location: response.location } : {};
-	return at(exchange('authorise', { url }, { status, headers, body: response.body ?? '' }), time, id);
+	return at(exchange('arrival', { url }, { status, headers, body: response.body ?? '' }), time, id);
 }
 const callbackOf = (e: RecordedExchange) => ({ url: e.request.url, receivedAt: e.startedAt });
 
@@ -83,7 +83,7 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 
 	it('ranks `redirect-mismatch` first for a fresh code when the link\'s redirect_uri carries extra query parameters', () => {
 		const redirect = `${REDIRECT}?next=/home`;
-		const arrival = at(exchange('authorise', { url: `${redirect}&code=c-2` }, { status: 502, body: '<pre>TokenError: invalid_grant</pre>' }), '10:00:30', 'a1');
+		const arrival = at(exchange('arrival', { url: `${redirect}&code=c-2` }, { status: 502, body: '<pre>TokenError: invalid_grant</pre>' }), '10:00:30', 'a1');
 		const record = flow({ link: linkTo(redirect), callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', linkTo(redirect)), arrival] });
 		const [failed, ...rest] = crossFlags(record);
 		expect(rest).toEqual([]);
@@ -200,7 +200,7 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 
 	it('counts an arrival\'s age from the redirect that issued its code: a sign-in page left open is no slow arrival', () => {
 		const signedIn = (time: string) =>
-			at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), time, 'r');
+			at(exchange('sign-in', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), time, 'r');
 		const arrival = arrive('12:05:01', '?code=c-1', 302, 'a1', { location: '/home' });
 		expect(browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), signedIn('12:05:00'), arrival] }))).toEqual([]);
 		const [late] = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), signedIn('10:00:30'), arrival] }));
@@ -215,14 +215,14 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		const library = `function fail(e){ if (e.error === 'invalid_request' || e.error === 'invalid_grant') throw new TokenError(e.error_description); }`;
 		const spa = `<!doctype html><html><head><script>${library}</script></head><body><div id="app">Welcome back</div><script>${'/* bundle */'.repeat(500)}</script></body></html>`;
 		const arrival = (body: string, status = 200, type = 'text/html') =>
-			at(exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status, headers: { 'Content-Type': type }, body }), '10:00:30', 'a1');
+			at(exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status, headers: { 'Content-Type': type }, body }), '10:00:30', 'a1');
 		const flagsFor = (e: RecordedExchange) => browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), e] })).map((f) => f.id);
 		expect(flagsFor(arrival(spa))).toEqual([]);
 		expect(flagsFor(arrival(`<html><head><script>${library}</script></head><body>Signed in</body></html>`))).toEqual([]);
 		expect(flagsFor(arrival('<html><body><h1>Sign-in failed</h1><p>invalid_grant</p></body></html>'))).toEqual(['callback-failed']);
 		expect(flagsFor(arrival('{"error":"invalid_client"}', 200, 'application/json'))).toEqual(['callback-failed']);
 		expect(flagsFor(arrival(spa, 500))).toEqual(['callback-failed']);
-		const redirect = at(exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status: 302, headers: { Location: '/home' }, body: 'invalid_request' }), '10:00:30', 'a1');
+		const redirect = at(exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status: 302, headers: { Location: '/home' }, body: 'invalid_request' }), '10:00:30', 'a1');
 		expect(flagsFor(redirect)).toEqual([]);
 	});
 
@@ -249,7 +249,7 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 	});
 
 	it('reads only arrivals at the redirect URI: the authorisation host\'s redirect there is not the app\'s answer', () => {
-		const redirectThere = at(exchange('authorise', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 500, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:30', 'r');
+		const redirectThere = at(exchange('arrival', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 500, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:30', 'r');
 		expect(browserFlags(flow({ link: LINK, exchanges: [redirectThere] }))).toEqual([]);
 	});
 
@@ -266,7 +266,7 @@ describe('browserFlags: the callback page read with what the app\'s server did',
 	const TOKEN_URL = 'https://accounts.example.com/oauth/token';
 	const ME_URL = 'https://accounts.example.com/api/v3/me.json';
 	const consent = () =>
-		at(exchange('authorise', { method: 'POST', url: 'https://auth.example.com/sso/student/flow/1/consent', body: 'decision=authorise' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:29', 'p');
+		at(exchange('sign-in', { method: 'POST', url: 'https://auth.example.com/sso/student/flow/1/consent', body: 'decision=authorise' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:29', 'p');
 	const token = (status: number, body: string, code = 'c-1') =>
 		at(
 			exchange(

@@ -10,7 +10,7 @@ const LINK = `https://auth.example.com/sso/student?response_type=code&client_id=
 const at = (e: RecordedExchange, time: string, id: string): RecordedExchange => ({ ...e, startedAt: `2026-01-01T${time}.000Z`, id });
 const link = (time: string, id = 'l') => at(exchange('link', { url: LINK }, { status: 302, headers: { Location: '/flow/1' } }), time, id);
 const arrive = (status: number, body: string, headers: Record<string, string> = {}) =>
-	at(exchange('authorise', { url: `${REDIRECT}?code=c-1` }, { status, body, headers }), '10:00:30', 'a1');
+	at(exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status, body, headers }), '10:00:30', 'a1');
 const token = exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token?code=c-1' }, { status: 200, body: '{}' }, 't1');
 const shown = (record: FlowRecord) => stateCheckShown(record, readBrowserSide(record), []);
 

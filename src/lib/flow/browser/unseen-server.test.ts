@@ -5,7 +5,7 @@ import { browserOnly, unseenServerMessage } from './unseen-server';
 
 describe('unseen server side', () => {
 	it("holds for a record of the browser's requests only, not once an exchange or me.json call is in it", () => {
-		const arrival = exchange('authorise', { url: 'https://shop.example.com/cb?code=c' }, { status: 500 });
+		const arrival = exchange('arrival', { url: 'https://shop.example.com/cb?code=c' }, { status: 500 });
 		expect(browserOnly(flow({ exchanges: [arrival] }))).toBe(true);
 		expect(browserOnly(flow({ exchanges: [arrival, exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token' }, { status: 200 })] }))).toBe(false);
 	});

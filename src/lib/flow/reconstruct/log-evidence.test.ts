@@ -15,7 +15,7 @@ describe('evidenceOf', () => {
 
 	it('makes a flow step of a sign-in request, timed on the sandbox clock, with its keys; nothing of other requests', () => {
 		expect(evidenceOf(logged('POST', 'http://auth.test/flow/abc/consent'))).toMatchObject({
-			exchange: { id: 'p.1', step: 'authorise', label: 'sign-in: consent', startedAt: '2030-01-01T00:00:00.000Z' },
+			exchange: { id: 'p.1', step: 'sign-in', label: 'sign-in: consent', startedAt: '2030-01-01T00:00:00.000Z' },
 			keys: { authFlow: 'digest' }
 		});
 		expect(evidenceOf(logged('POST', 'http://api.test/sandbox/clock'))).toBeNull();

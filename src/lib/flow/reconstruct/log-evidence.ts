@@ -5,8 +5,6 @@
  */
 import { uriParts } from '$lib/http/encoding';
 import type { LoggedExchange } from '$lib/http/logged-exchange';
-import { annotateAuthorisationAnswer } from '../diagnose/authorisation-page';
-import type { Annotation } from '../diagnose/diagnose';
 import type { StepId } from '../exchange';
 import type { FlowEvidence, ReconstructedFlow } from './reconstruct';
 import type { FlowRecord, FlowTarget } from '../record';
@@ -53,7 +51,7 @@ function reachedOrigin(flow: ReconstructedFlow, steps: readonly StepId[]): strin
 export function sandboxTargetOf(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowTarget {
 	return {
 		kind: 'sandbox',
-		authUrl: reachedOrigin(flow, ['link', 'authorise']) ?? hosts.authUrl,
+		authUrl: reachedOrigin(flow, ['link', 'sign-in']) ?? hosts.authUrl,
 		accountsUrl: reachedOrigin(flow, ['token', 'me']) ?? hosts.accountsUrl
 	};
 }
@@ -61,9 +59,4 @@ export function sandboxTargetOf(flow: ReconstructedFlow, hosts: { authUrl: strin
 /** A reconstructed flow as the record the engine diagnoses. */
 export function sandboxFlowRecord(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowRecord {
 	return { target: sandboxTargetOf(flow, hosts), sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges };
-}
-
-/** Each exchange's annotation, the sign-in pages' included: the engine annotates the token endpoint and me.json only. */
-export function withPageAnnotations(record: FlowRecord, annotations: readonly (Annotation | null)[]): (Annotation | null)[] {
-	return annotations.map((a, i) => a ?? annotateAuthorisationAnswer(record.exchanges[i]!));
 }

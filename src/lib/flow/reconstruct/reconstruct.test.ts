@@ -37,9 +37,9 @@ function signIn(code: string, token: string, decision: 'authorise' | 'cancel' = 
 	const flowId = `F${code}`;
 	const pages = [
 		recorded('link', 'GET', LINK, { location: `/flow/${flowId}` }),
-		recorded('authorise', 'GET', `${AUTH}/flow/${flowId}`),
-		recorded('authorise', 'POST', `${AUTH}/flow/${flowId}/login`, { location: `/flow/${flowId}` }),
-		recorded('authorise', 'POST', `${AUTH}/flow/${flowId}/consent`, { location: decision === 'cancel' ? 'http://app.test/cb' : `http://app.test/cb?code=${code}` })
+		recorded('sign-in', 'GET', `${AUTH}/flow/${flowId}`),
+		recorded('sign-in', 'POST', `${AUTH}/flow/${flowId}/login`, { location: `/flow/${flowId}` }),
+		recorded('sign-in', 'POST', `${AUTH}/flow/${flowId}/consent`, { location: decision === 'cancel' ? 'http://app.test/cb' : `http://app.test/cb?code=${code}` })
 	];
 	if (decision === 'cancel') return pages;
 	return [
@@ -76,7 +76,7 @@ describe('reconstructFlows', () => {
 		];
 		const flows = reconstructFlows(keyed.reverse());
 		expect(flows).toHaveLength(1);
-		expect(flows[0]!.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'authorise', 'authorise', 'token', 'me']);
+		expect(flows[0]!.exchanges.map((e) => e.step)).toEqual(['link', 'sign-in', 'sign-in', 'sign-in', 'token', 'me']);
 		// Without keys, masked values join nothing: the exchange and me.json stand apart.
 		expect(reconstructFlows(literal([link!, page!, login!, consent!, token!, me!])).length).toBeGreaterThan(1);
 	});

@@ -125,7 +125,7 @@ export class FlowReconstruction {
 				const after = seconds(cancel.at, exchange.startedAt);
 				if (after <= CANCEL_LOOP_SECONDS) flow.followsCancel = { flowId: cancel.flow.id, secondsAfter: Math.max(0, Math.round(after)) };
 			}
-		} else if (exchange.step === 'authorise') {
+		} else if (exchange.step === 'sign-in') {
 			flow = keys.authFlow === undefined ? undefined : this.byAuthFlow.get(keys.authFlow);
 			// Without a flow key (an import of another service's pages), a page belongs to the newest sign-in still open.
 			flow ??= keys.authFlow === undefined ? this.flows.findLast((f) => f.link !== null && f.callback === null) : undefined;

@@ -7,7 +7,7 @@ import { base64EncodeUtf8, encodeComponent, parseHttpUrl } from '$lib/http/encod
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader, RecordedResponse } from '$lib/http/exchange';
 import { redactRun } from './redact/redact';
-import { inferTarget, newRunId, type ImportOptions, type ImportResult, type Run } from './run';
+import { inferTarget, newRun, type ImportOptions, type ImportResult } from './run';
 import { stepOfRequest } from '$lib/flow/steps';
 import { shellWords } from './shell-words';
 import { headerValue } from '$lib/http/headers';
@@ -47,18 +47,15 @@ function pastedRun(pasted: Pasted, source: 'curl' | 'http', options: ImportOptio
 		masked: []
 	};
 	const link = step === 'link' ? pasted.url : null;
-	const run: Run = {
-		id: options.id ?? newRunId(),
+	const run = newRun({
+		id: options.id,
 		title: `Pasted ${SOURCE_NAMES[source]}: ${pasted.method} ${url.url.pathname}`,
 		createdAt: now,
 		target: inferTarget(link, [exchange]),
-		sandboxClock: null,
 		link,
-		callback: null,
 		exchanges: [exchange],
-		redactions: [],
 		source
-	};
+	});
 	return { ok: true, run };
 }
 

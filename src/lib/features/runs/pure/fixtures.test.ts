@@ -42,18 +42,18 @@ const ANNOTATIONS: Record<string, string[]> = {
 };
 
 const EXPECTED: Record<string, { steps: string[]; flags: string[] }> = {
-	success: { steps: ['link 302', 'authorise 200', 'token 200', 'me 200'], flags: [] },
-	cancel: { steps: ['link 302', 'authorise 200', 'token 400'], flags: ['exchange-after-cancel'] },
-	'reused-code': { steps: ['link 302', 'authorise 200', 'token 200', 'token 400'], flags: ['code-reused'] },
-	'redirect-uri-mismatch': { steps: ['link 302', 'authorise 200', 'token 400'], flags: ['redirect-uri-differs'] },
-	'wrong-secret': { steps: ['link 302', 'authorise 200', 'token 401'], flags: [] },
-	'wrong-grant-type': { steps: ['link 302', 'authorise 200', 'token 400'], flags: [] },
-	'missing-parameter': { steps: ['link 302', 'authorise 200', 'token 400'], flags: ['redirect-uri-missing'] },
-	'me-401-grant-code': { steps: ['link 302', 'authorise 200', 'token 200', 'me 401'], flags: ['code-sent-to-me'] },
-	'me-403-no-user-agent': { steps: ['link 302', 'authorise 200', 'token 200', 'me 403'], flags: ['me-no-user-agent'] },
-	'me-404-deleted': { steps: ['link 302', 'authorise 200', 'token 200', 'me 404'], flags: [] },
+	success: { steps: ['link 302', 'arrival 200', 'token 200', 'me 200'], flags: [] },
+	cancel: { steps: ['link 302', 'arrival 200', 'token 400'], flags: ['exchange-after-cancel'] },
+	'reused-code': { steps: ['link 302', 'arrival 200', 'token 200', 'token 400'], flags: ['code-reused'] },
+	'redirect-uri-mismatch': { steps: ['link 302', 'arrival 200', 'token 400'], flags: ['redirect-uri-differs'] },
+	'wrong-secret': { steps: ['link 302', 'arrival 200', 'token 401'], flags: [] },
+	'wrong-grant-type': { steps: ['link 302', 'arrival 200', 'token 400'], flags: [] },
+	'missing-parameter': { steps: ['link 302', 'arrival 200', 'token 400'], flags: ['redirect-uri-missing'] },
+	'me-401-grant-code': { steps: ['link 302', 'arrival 200', 'token 200', 'me 401'], flags: ['code-sent-to-me'] },
+	'me-403-no-user-agent': { steps: ['link 302', 'arrival 200', 'token 200', 'me 403'], flags: ['me-no-user-agent'] },
+	'me-404-deleted': { steps: ['link 302', 'arrival 200', 'token 200', 'me 404'], flags: [] },
 	'chrome-unrelated': {
-		steps: ['link 302', 'authorise 302', 'token 200', 'me 200'],
+		steps: ['link 302', 'arrival 302', 'token 200', 'me 200'],
 		flags: ['client-secret-parameter', 'token-from-browser']
 	}
 };

@@ -25,7 +25,7 @@ const walked = redactRun(
 		callback: { url: `${REDIRECT}?code=${CODE}`, receivedAt: '2026-01-01T10:00:05.000Z' },
 		exchanges: [
 			{ ...exchange('link', { url: LINK }, { status: 200 }), startedAt: '2026-01-01T10:00:00.000Z' },
-			{ ...exchange('authorise', { url: `${REDIRECT}?code=${CODE}` }, { status: 200 }), startedAt: '2026-01-01T10:00:05.000Z' }
+			{ ...exchange('arrival', { url: `${REDIRECT}?code=${CODE}` }, { status: 200 }), startedAt: '2026-01-01T10:00:05.000Z' }
 		]
 	})
 );
@@ -58,7 +58,7 @@ const saved = (joined: Run) => redactRun({ ...joined, id: `${joined.id}-saved` }
 describe('joinEvidence', () => {
 	it('places a pasted token exchange after the redirect that carried its code, and the checks run over the whole', () => {
 		const joined = joinEvidence(walked, pasted(parseCurl(TOKEN_CURL)));
-		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'token']);
+		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'arrival', 'token']);
 		const added = joined.run.exchanges[2]!;
 		expect(added.evidence).toEqual({ source: 'curl', timed: false, matchedBy: 'code' });
 		expect(channelOf(added)).toBe('back');
@@ -114,7 +114,7 @@ describe('joinEvidence', () => {
 		const har: Evidence = { source: 'har', timed: true, record: { link: null, callback: null, exchanges: [token] }, redactions: [] };
 		const joined = joinEvidence(walked, har);
 		// Before the redirect it claims to follow: the times say it came first (a code replayed from elsewhere).
-		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'token', 'authorise']);
+		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'token', 'arrival']);
 		expect(joined.run.exchanges[1]!.evidence?.matchedBy).toBe('time');
 	});
 
@@ -122,7 +122,7 @@ describe('joinEvidence', () => {
 		const first = saved(joinEvidence(walked, pasted(parseRawHttp(ME_HTTP), 'http')).run);
 		const joined = joinEvidence(first, pasted(parseRawHttp(TOKEN_HTTP), 'http'));
 		const stored = saved(joined.run);
-		expect(stored.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'token', 'me']);
+		expect(stored.exchanges.map((e) => e.step)).toEqual(['link', 'arrival', 'token', 'me']);
 		expect(stored.redactions.some((r) => r.where.startsWith('exchange 4 (me)'))).toBe(true);
 		expect(stored.redactions.some((r) => r.where.startsWith('exchange 3 (token)') && r.what === 'client secret')).toBe(true);
 		expect(stored.redactions.some((r) => r.where.startsWith('exchange 3 (me)'))).toBe(false);
@@ -163,7 +163,7 @@ describe('timelineOf', () => {
 		const timeline = timelineOf(joinEvidence(walked, pasted(parseCurl(TOKEN_CURL))).run);
 		expect(timeline.map((t) => [t.step, t.channel, t.source, t.matchedBy, t.status])).toEqual([
 			['link', 'front', 'the run itself', null, '200 OK'],
-			['authorise', 'front', 'the run itself', null, '200 OK'],
+			['arrival', 'front', 'the run itself', null, '200 OK'],
 			['token', 'back', 'a pasted curl command', 'code', null]
 		]);
 		expect(timeline[2]!.at).toBeNull();
@@ -206,7 +206,7 @@ describe('sandboxLogEvidence', () => {
 		const joined = joinEvidence(walked, evidence);
 		// The logged link is the walk's own (the same link, close in time): not added twice.
 		expect(joined.duplicates).toBe(1);
-		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'token', 'me']);
+		expect(joined.run.exchanges.map((e) => e.step)).toEqual(['link', 'arrival', 'token', 'me']);
 		// The logged code (masked to a tail) is the redirect's: the same code, so no flag says otherwise.
 		expect(diagnoseRun(joined.run).flags.filter((f) => f.severity === 'error').map((f) => f.message)).toEqual([]);
 		// Logged again (one click twice): nothing new.

@@ -59,7 +59,7 @@ export type Channel = 'front' | 'back';
 const sentByBrowser = (name: string) => name === 'origin' || name === 'sec-fetch-site' || name === 'sec-fetch-dest';
 
 export function channelOf(exchange: RecordedExchange): Channel {
-	if (exchange.step === 'link' || exchange.step === 'authorise') return 'front';
+	if (exchange.step === 'link' || exchange.step === 'sign-in' || exchange.step === 'arrival') return 'front';
 	return exchange.request.headers.some((h) => sentByBrowser(h.name.toLowerCase())) ? 'front' : 'back';
 }
 
@@ -72,7 +72,7 @@ export const EVIDENCE_NAMES: Record<EvidenceSource, string> = {
 	sent: 'a request sent from the run'
 };
 
-const STEP_ORDER: Record<StepId, number> = { link: 0, authorise: 1, token: 2, me: 3 };
+const STEP_ORDER: Record<StepId, number> = { link: 0, 'sign-in': 1, arrival: 2, token: 3, me: 4 };
 
 /** Whether an exchange's time is when it happened: any exchange of the run itself, and timed evidence. */
 const isTimed = (e: RecordedExchange) => e.evidence?.timed !== false;
@@ -105,7 +105,8 @@ export function sameExchange(a: RecordedExchange, b: RecordedExchange): boolean 
 			return sameSecret(exchangeCode(a), exchangeCode(b));
 		case 'me':
 			return sharesTail(a, b);
-		case 'authorise':
+		case 'sign-in':
+		case 'arrival':
 			return sameSecret(exchangeCode(a), exchangeCode(b));
 		case 'link':
 			return ['client_id', 'state', 'redirect_uri'].every((name) => requestParam(a.request, name) === requestParam(b.request, name));

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exchangeHeadline, walkTitle } from './run';
+import { readFileSync } from 'node:fs';
+import { exchangeHeadline, newRun, walkTitle } from './run';
+import { parseCurl } from './curl-import';
+import { harToRun } from './har/har';
 
 const answered = (step: 'token' | 'me', status: number) => ({ step, response: { status }, failure: null });
 
@@ -28,5 +31,24 @@ describe('exchangeHeadline', () => {
 	it('names a transport failure, and a row without an error code by its table', () => {
 		expect(exchangeHeadline({ step: 'token', response: null, failure: { kind: 'timeout' } })).toBe('token not answered (timeout)');
 		expect(exchangeHeadline(answered('me', 401), { rowId: 'me-unauthorized' })).toMatch(/^me\.json 401 \(7\.3\)$/);
+	});
+});
+
+describe('newRun', () => {
+	const parts = { source: 'walk', title: 'A walk', createdAt: '2026-01-01T10:00:00.000Z', target: { kind: 'sandbox', authUrl: 'http://a', accountsUrl: 'http://b' } } as const;
+
+	it('makes every field of a run: what was not given was not recorded, and the id is fresh unless given', () => {
+		const made = newRun(parts);
+		expect(made).toEqual({ ...parts, id: expect.any(String), sandboxClock: null, link: null, callback: null, exchanges: [], redactions: [] });
+		expect(newRun(parts).id).not.toBe(made.id);
+		expect(newRun({ ...parts, id: 'kept', link: 'http://a/sso/student' })).toMatchObject({ id: 'kept', link: 'http://a/sso/student' });
+	});
+
+	it('makes the imports: a pasted curl command and a browser HAR have the fields it gives, and no other', () => {
+		const fields = Object.keys(newRun(parts)).sort();
+		const curl = parseCurl("curl -X POST 'https://accounts.example.com/oauth/token?grant_type=authorization_code&code=c'");
+		const har = harToRun(readFileSync(new URL('./har/fixtures/success.har.json', import.meta.url), 'utf8'));
+		expect(curl.ok && Object.keys(curl.run).sort()).toEqual(fields);
+		expect(har.ok && Object.keys(har.run).sort()).toEqual(fields);
 	});
 });

@@ -7,6 +7,7 @@ import type { FlowRecord } from '$lib/flow/record';
 import type { SanitisedExport } from '$lib/flow/flags';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
 import { errorRow } from '$lib/protocol';
+import type { Frozen } from '$lib/frozen';
 
 export interface Redaction {
 	/** What was hidden (or kept and marked), e.g. "client secret", "cookie". Never the value. */
@@ -62,6 +63,19 @@ export function inferTarget(link: string | null, exchanges: RecordedExchange[]):
 /** A fresh id for a run, from the platform's CSPRNG (browser and Node alike). */
 export function newRunId(): string {
 	return globalThis.crypto.randomUUID();
+}
+
+/** What a run is made of; what is not given was not recorded (no link, callback, exchanges or sandbox clock). */
+export type RunParts<E> = Pick<Run, 'source' | 'title' | 'createdAt' | 'target'> &
+	Partial<Pick<Run, 'id' | 'sandboxClock' | 'link' | 'callback' | 'redactions' | 'sanitised' | 'codeExchangedBefore'>> & { exchanges?: E[] };
+
+/**
+ * The one way a run is made, whatever made it (a walk saved, a HAR, curl or raw HTTP import, a live flow saved, a
+ * scenario): every field present, and a fresh id unless one is given. `E`: a walk's exchanges are frozen.
+ */
+export function newRun<E extends Frozen<RecordedExchange> = RecordedExchange>(parts: RunParts<E>): Omit<Run, 'exchanges'> & { exchanges: E[] } {
+	const { id = newRunId(), sandboxClock = null, link = null, callback = null, exchanges = [], redactions = [], ...rest } = parts;
+	return { id, ...rest, sandboxClock, link, callback, exchanges, redactions };
 }
 
 /** Of an exchange, what its headline reads. */

@@ -29,7 +29,7 @@ export function onSandboxHosts(run: Pick<Run, 'target'>, sandbox: SandboxHosts):
 	return reached.length > 0 && reached.every((url) => own.has(originOf(url)));
 }
 
-const LOG_LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
+const LOG_LABELS: Record<Exclude<StepId, 'sign-in' | 'arrival'>, string> = {
 	link: "the sandbox's log: the authorisation link",
 	token: "the sandbox's log: the token exchange",
 	me: "the sandbox's log: the me.json call"

@@ -119,7 +119,7 @@ function codeLines(run: Run, code: string, usedUp: boolean): string[] {
 }
 
 /** Whether curl replays the step: the browser's steps are opened in a browser, not replayed. */
-const replayed = (exchange: RecordedExchange) => exchange.step !== 'link' && exchange.step !== 'authorise';
+const replayed = (exchange: RecordedExchange) => exchange.step === 'token' || exchange.step === 'me';
 
 /** Whether a step after this one sends the access token, or the refresh token, an exchange issues. */
 interface LaterUse {

@@ -19,7 +19,7 @@ export interface RunTriage {
 export function runClientId(run: Pick<Run, 'link' | 'exchanges'>): string | null {
 	const fromLink = run.link && URL.canParse(run.link) ? new URL(run.link).searchParams.get('client_id') : null;
 	if (fromLink) return fromLink;
-	for (const step of ['token', 'link', 'authorise'] as const) {
+	for (const step of ['token', 'link', 'sign-in'] as const) {
 		const exchange = run.exchanges.find((e) => e.step === step);
 		const id = exchange && (step === 'token' ? requestClientId(exchange.request) : requestParam(exchange.request, 'client_id'));
 		if (id) return id;

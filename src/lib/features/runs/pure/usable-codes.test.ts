@@ -58,6 +58,14 @@ describe('live grant codes', () => {
 		expect(liveCodes(run([tokenExchange(401)]), minutesAfter(1))).toEqual([CODE]);
 	});
 
+	it("reads a code's age on the sandbox's clock, as the walk does: a code that arrived after the clock moved 2 hours is live", () => {
+		// The walk records real time and the sandbox's lead (flow-time.ts); the sandbox's clock is what `now` is.
+		const ahead = run();
+		ahead.callback = { ...ahead.callback!, sandboxOffsetMs: 120 * 60_000 };
+		expect(liveCodes(ahead, minutesAfter(121))).toEqual([CODE]);
+		expect(liveCodes(ahead, minutesAfter(240))).toEqual([]);
+	});
+
 	it('hides a live code everywhere: the page data and every export', () => {
 		const hidden = hideLiveCodes(run([tokenExchange(401)]), minutesAfter(1));
 		const texts = [JSON.stringify(hidden), JSON.stringify(runToHar(hidden)), runToMarkdown(hidden, diagnoseRun(hidden), { origin: 'http://localhost:3000' }), runToShellScript(hidden, { origin: 'http://localhost:3000' })];

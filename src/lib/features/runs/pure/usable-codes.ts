@@ -12,6 +12,7 @@ import { uriParts } from '$lib/http/encoding';
 import { replaceForms } from '$lib/http/secrets';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange } from '$lib/flow/exchange';
+import { callbackTime, flowMs } from '$lib/flow/flow-time';
 import { grantCodes } from './redact/redact';
 import { WHAT, hiddenCodeName } from './redact/redact-name';
 import type { Run } from './run';
@@ -40,9 +41,12 @@ function spentCodes(run: Run): Set<string> {
 	return spent;
 }
 
-/** When the code was first seen: its callback's arrival, else when the run was made (never before the code was issued). */
+/**
+ * When the code was first seen, on the clock of the service that issued it: its callback's arrival (a walk records
+ * the sandbox's lead beside real time, flow-time.ts), else when the run was made (never before the code was issued).
+ */
 function firstSeen(run: Run, code: string): number {
-	const at = run.callback && codeParams(uriParts(run.callback.url).query).includes(code) ? Date.parse(run.callback.receivedAt) : Date.parse(run.createdAt);
+	const at = run.callback && codeParams(uriParts(run.callback.url).query).includes(code) ? flowMs(callbackTime(run.callback)) : Date.parse(run.createdAt);
 	return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
 }
 

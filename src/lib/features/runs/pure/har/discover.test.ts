@@ -71,7 +71,7 @@ describe("discoverFlow: a single-page app's own API calls", () => {
 		const { run, found } = imported(doubled);
 		const calls = run.exchanges.filter((e) => e.request.url.endsWith('/api/session'));
 		expect(calls).toHaveLength(2);
-		expect(calls.every((e) => e.step === 'authorise' && e.label.includes('carrying the code'))).toBe(true);
+		expect(calls.every((e) => e.step === 'arrival' && e.label.includes('carrying the code'))).toBe(true);
 		expect(found.join('\n')).toContain('ignored 4 unrelated requests'); // the sandbox page, the script, the font, the form's page
 		const flags = crossFlags(run);
 		const twice = flags.find((f) => f.id === 'code-sent-twice');

@@ -24,7 +24,7 @@ export interface FoundFlow {
 	callback: { url: string; receivedAt: string } | null;
 }
 
-const LABELS: Record<Exclude<StepId, 'authorise'>, string> = {
+const LABELS: Record<Exclude<StepId, 'sign-in' | 'arrival'>, string> = {
 	link: 'from the HAR: the authorisation link',
 	token: 'from the HAR: the token exchange',
 	me: 'from the HAR: me.json'
@@ -104,7 +104,7 @@ function appCalls(entries: HarEntry[], back: Arrival[], taken: ReadonlySet<numbe
 	const firstCancel = back.find((a) => param(a.url, 'code') === null)?.index ?? Infinity;
 	return entries.flatMap((entry, index) => {
 		const label = taken.has(index) ? null : appCallLabel(entry, codes, index > firstCancel);
-		return label === null ? [] : [{ index, step: 'authorise' as const, label }];
+		return label === null ? [] : [{ index, step: 'arrival' as const, label }];
 	});
 }
 
@@ -122,9 +122,9 @@ export function discoverFlow(entries: HarEntry[]): FoundFlow {
 	const back = redirectPart ? arrivals(entries, redirectPart) : [];
 	// A link answered straight away with the redirect is the callback's source, but stays the link's exchange.
 	const claimed = new Set(found.map((f) => f.index));
-	const authorise = back.filter((a) => !claimed.has(a.index)).map((a) => ({ index: a.index, step: 'authorise' as const, label: a.label }));
+	const arrived = back.filter((a) => !claimed.has(a.index)).map((a) => ({ index: a.index, step: 'arrival' as const, label: a.label }));
 	const calls = appCalls(entries, back, new Set([...claimed, ...back.map((a) => a.index)]));
-	const all = [...found, ...authorise, ...calls];
+	const all = [...found, ...arrived, ...calls];
 	const last = back.at(-1);
 	const linkBefore = found.filter((f) => f.step === 'link' && (!last || f.index < last.index)).at(-1);
 	return {

@@ -141,7 +141,7 @@ export function runToHar(run: Run): Har {
 	const callbackIndex =
 		callback === null
 			? -1
-			: exchanges.findIndex((e) => e.step === 'authorise' && e.request.url === callback.url && e.startedAt === callback.receivedAt);
+			: exchanges.findIndex((e) => e.step === 'arrival' && e.request.url === callback.url && e.startedAt === callback.receivedAt);
 	const entries = exchanges.map((e, i) =>
 		exchangeEntry(e, i, { ...(i === linkIndex ? { runLink: true } : {}), ...(i === callbackIndex ? { runCallback: true } : {}) })
 	);

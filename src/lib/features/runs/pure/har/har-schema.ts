@@ -4,7 +4,8 @@
  * fields, and those are dropped. Our own extras live in `_ssoFlowExplorer` fields, read by their own schemas.
  */
 import { z } from 'zod';
-import { EVIDENCE_SOURCES, type StepId } from '$lib/flow/exchange';
+import { EVIDENCE_SOURCES } from '$lib/flow/exchange';
+import { StoredStepSchema } from '../legacy-step';
 import { RUN_SOURCES } from '../run';
 
 const NameValue = z.object({ name: z.string(), value: z.string() });
@@ -77,8 +78,6 @@ export type HarEntry = z.infer<typeof HarEntrySchema>;
 
 /* ------------------------------------------------------------------ our extras */
 
-const STEPS = ['link', 'authorise', 'token', 'me'] as const satisfies readonly StepId[];
-
 const FailureSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('refused'), message: z.string() }),
 	z.object({ kind: z.literal('unreachable'), message: z.string() }),
@@ -92,7 +91,8 @@ export const EntryExtrasSchema = z.object({
 		.object({
 			index: z.number().int().nonnegative(),
 			id: z.string(),
-			step: z.enum(STEPS),
+			/** Read with `currentStep`: an export made before 2026-11 may carry the old name. */
+			step: StoredStepSchema,
 			label: z.string(),
 			hasResponse: z.boolean(),
 			truncated: z.boolean(),

@@ -100,7 +100,7 @@ describe('scanHar: which entries are kept', () => {
 	it('finds the flow of a generated browser HAR among 300 entries with bodies, and no padding cookie survives', async () => {
 		const result = await harStreamToRun(bytes(largeHarPieces({ bytes: 3_000_000, entries: 300 })), OPTIONS);
 		if (!result.ok) throw new Error(result.message);
-		expect(result.run.exchanges.map((e) => e.step)).toEqual(['link', 'authorise', 'token', 'me']);
+		expect(result.run.exchanges.map((e) => e.step)).toEqual(['link', 'arrival', 'token', 'me']);
 		expect(result.found).toContain('ignored 296 unrelated requests');
 		expect(JSON.stringify(result.run)).not.toContain(PADDING_COOKIE);
 	});
@@ -150,6 +150,6 @@ describe('a HAR of a Flask app with its debugger on', () => {
 		];
 		const result = await harStreamToRun(pieces(har(entries), 4096), OPTIONS);
 		expect(result.ok && result.run.callback?.url).toBe('https://shop.example.com/cb?code=c-1');
-		expect(result.ok && result.run.exchanges.filter((e) => e.step === 'authorise').map((e) => e.request.url)).toEqual(['https://shop.example.com/cb?code=c-1']);
+		expect(result.ok && result.run.exchanges.filter((e) => e.step === 'arrival').map((e) => e.request.url)).toEqual(['https://shop.example.com/cb?code=c-1']);
 	});
 });

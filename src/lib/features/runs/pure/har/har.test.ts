@@ -84,13 +84,29 @@ describe('harToRun: round trip', () => {
 			source: 'har',
 			exchanges: [
 				exchange('link', { url: LINK }, { status: 302, headers: { Location: '/login' } }, 'l'),
-				{ ...exchange('authorise', { url: CALLBACK.url }, { status: 200 }, 'a'), startedAt: CALLBACK.receivedAt }
+				{ ...exchange('arrival', { url: CALLBACK.url }, { status: 200 }, 'a'), startedAt: CALLBACK.receivedAt }
 			]
 		}));
 		const har = runToHar(original);
 		expect(har.log.entries).toHaveLength(2);
 		const back = harToRun(JSON.stringify(har));
 		expect(back.ok && back.run).toEqual(original);
+	});
+
+	it('reads an export made when sign-in pages and arrivals were both `authorise`: a live run\'s pages, a HAR\'s arrival', () => {
+		const original = redactRun(run({
+			link: LINK,
+			source: 'live',
+			exchanges: [
+				exchange('sign-in', { method: 'POST', url: 'https://auth.example.com/flow/f1/consent' }, { status: 303, headers: { Location: CALLBACK.url } }, 's'),
+				{ ...exchange('arrival', { url: CALLBACK.url }, { status: 500 }, 'a'), evidence: { source: 'har', timed: true, matchedBy: 'code' } }
+			]
+		}));
+		const old = JSON.stringify(runToHar(original)).replaceAll('"step":"sign-in"', '"step":"authorise"').replaceAll('"step":"arrival"', '"step":"authorise"');
+		expect(old).not.toMatch(/"step":"(sign-in|arrival)"/);
+		const back = harToRun(old);
+		expect(back.ok && back.run.exchanges.map((e) => e.step)).toEqual(['sign-in', 'arrival']);
+		expect(back.ok && back.run).toEqual({ ...original, source: 'har' });
 	});
 });
 

@@ -21,8 +21,9 @@ import {
 } from './har-schema';
 import { describeRedactions, redactRun } from '../redact/redact';
 import { SanitisedCheck } from './sanitised';
+import { currentStep } from '../legacy-step';
 import type { SanitisedExport } from '$lib/flow/flags';
-import { describeSource, inferTarget, newRunId, type ImportOptions, type Run } from '../run';
+import { describeSource, inferTarget, newRun, type ImportOptions, type Run } from '../run';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
 export { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
@@ -145,7 +146,7 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 		.flatMap(({ entry, extras: e }) => (e?.exchange ? [{ entry, meta: e.exchange }] : []))
 		.sort((a, b) => a.meta.index - b.meta.index)
 		.map(({ entry, meta }) => ({
-			...entryExchange(entry, { id: meta.id, step: meta.step, label: meta.label }),
+			...entryExchange(entry, { id: meta.id, step: currentStep(meta.step, extras.source, meta.evidence?.source), label: meta.label }),
 			response: meta.hasResponse ? entryResponse(entry, meta.truncated) : null,
 			failure: meta.failure,
 			masked: meta.masked,
@@ -156,23 +157,24 @@ function restoreRun(entries: HarEntry[], extras: LogExtras): Run {
 	const link = tagged.find((t) => t.extras?.runLink)?.entry;
 	const callback = tagged.find((t) => t.extras?.runCallback)?.entry;
 	const { format: _, ...run } = extras;
-	return {
+	return newRun({
 		...run,
 		link: link?.request.url ?? null,
 		callback: callback ? { url: callback.request.url, receivedAt: callback.startedDateTime } : null,
 		exchanges
-	};
+	});
 }
 
-const STEP_NAMES: Record<StepId, [string, string]> = {
+/** The steps a browser's HAR holds (the service's sign-in pages are not looked for). */
+const STEP_NAMES: Record<Exclude<StepId, 'sign-in'>, [string, string]> = {
 	link: ['the authorisation link', 'authorisation links'],
-	authorise: ['the arrival at the redirect URI', 'arrivals at the redirect URI'],
+	arrival: ['the arrival at the redirect URI', 'arrivals at the redirect URI'],
 	token: ['the token exchange', 'token exchanges'],
 	me: ['the me.json call', 'me.json calls']
 };
 
 function foundSentences(run: Run, total: number): string[] {
-	const steps = (['link', 'authorise', 'token', 'me'] as const).flatMap((step) => {
+	const steps = (['link', 'arrival', 'token', 'me'] as const).flatMap((step) => {
 		const n = run.exchanges.filter((e) => e.step === step).length;
 		const [one, many] = STEP_NAMES[step];
 		return n === 0 ? [] : [`found ${n === 1 ? one : `${n} ${many}`}`];
@@ -203,19 +205,17 @@ function discoverRun(indexed: IndexedEntry[], total: number, sanitised: Sanitise
 		...(sanitised ? { strippedHeaders: sanitised.hidden } : {})
 	}));
 	const createdAt = (options.now ?? new Date()).toISOString();
-	const run: Run = {
-		id: options.id ?? newRunId(),
+	const run = newRun({
+		id: options.id,
 		title: `Imported HAR (${createdAt.slice(0, 10)})`,
 		createdAt,
 		target: inferTarget(flow.link, exchanges),
-		sandboxClock: null,
 		link: flow.link,
 		callback: flow.callback,
 		exchanges,
-		redactions: [],
 		source: 'har',
 		...(sanitised ? { sanitised } : {})
-	};
+	});
 	const redacted = redactRun(run);
 	return {
 		ok: true,

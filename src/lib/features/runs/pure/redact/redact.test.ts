@@ -74,7 +74,7 @@ describe('redactRun: by name', () => {
 	});
 
 	it('hides a password in a form without mangling the parameter names that spell it', () => {
-		const r = redactRun(run({ exchanges: [exchange('authorise', { method: 'POST', url: 'https://auth.example.com/login', body: 'login=a%40b.c&password=password' })] }));
+		const r = redactRun(run({ exchanges: [exchange('sign-in', { method: 'POST', url: 'https://auth.example.com/login', body: 'login=a%40b.c&password=password' })] }));
 		expect(r.exchanges[0]?.request.body).toBe(`login=a%40b.c&password=${MASK}`);
 	});
 });

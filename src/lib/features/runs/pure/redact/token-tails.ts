@@ -73,12 +73,12 @@ export function keepTokenTails(exchange: RecordedExchange): RecordedExchange {
 	return tails.length === kept.length ? exchange : { ...exchange, tokenTails: tails };
 }
 
-/** The grant code a token exchange sent, or the redirect of an arrival at the redirect URI carried. */
+/** The grant code a token exchange sent, or the redirect back carried (an arrival's URL, a link's or sign-in page's Location). */
 export function exchangeCode(exchange: RecordedExchange): string | undefined {
 	if (exchange.step === 'token') return sentParam(exchange.request, 'code');
-	if (exchange.step === 'authorise' || exchange.step === 'link') {
+	if (exchange.step === 'arrival' || exchange.step === 'sign-in' || exchange.step === 'link') {
 		const location = exchange.response ? headerValue(exchange.response.headers, 'location') : undefined;
-		const urls = [exchange.step === 'authorise' ? exchange.request.url : undefined, location];
+		const urls = [exchange.step === 'arrival' ? exchange.request.url : undefined, location];
 		for (const url of urls) {
 			const code = url && URL.canParse(url) ? new URL(url).searchParams.get('code') : null;
 			if (code) return code;
