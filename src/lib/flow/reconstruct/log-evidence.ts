@@ -60,7 +60,7 @@ export function sandboxTargetOf(flow: ReconstructedFlow, hosts: { authUrl: strin
 
 /** A reconstructed flow as the record the engine diagnoses. */
 export function sandboxFlowRecord(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowRecord {
-	return { target: sandboxTargetOf(flow, hosts), sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges };
+	return { target: sandboxTargetOf(flow, hosts), sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges, serviceSideOnly: true };
 }
 
 /** Each exchange's annotation, the sign-in pages' included: the engine annotates the token endpoint and me.json only. */
