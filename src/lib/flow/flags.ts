@@ -22,6 +22,7 @@ import { linkRedirectUri, type FlowRecord } from './record';
 import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
 import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
+import { headerCredentialFlags } from './diagnose/token-header-credentials';
 import { rerunAfter, rerunFinding } from './handling/handler-rerun';
 
 export interface CrossFlag {
@@ -268,6 +269,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 		...link,
 		...redirectUriFlags(flow, tokens),
 		...jsonBodyFlags(tokens),
+		...headerCredentialFlags(tokens),
 		...reused,
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),
