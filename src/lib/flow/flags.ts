@@ -19,7 +19,7 @@ import { ENCODE_REDIRECT_URI } from './link/lint-params';
 import { splitOffPieces } from './link/redirect-split';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
-import { refusalsAsSpecified } from './diagnose/refused-as-specified';
+import { excusedRefusals, refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
 import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
 import { headerCredentialFlags } from './diagnose/token-header-credentials';
@@ -252,19 +252,19 @@ function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
 	});
 }
 
-/** `browser`: the flow's browser side, when the caller read it already (see annotateFlow). */
-export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: BrowserSide): CrossFlag[] {
+/** `browser` and `refused`: the flow's browser side and refusals as specified, when the caller read them already (diagnoseFlow). */
+export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: BrowserSide, refused?: ReadonlySet<string>): CrossFlag[] {
 	const numbered = flow.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
 	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
 	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
 	const side = browser ?? readBrowserSide(flow);
-	const ofBrowser = [...browserFlags(side), ...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })];
+	const asSpecified = refused ?? refusalsAsSpecified(flow);
+	const ofBrowser = [...browserFlags(side), ...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null, refused: asSpecified })];
 	// `state` on the link is a fault only when the flow shows a failed check of it.
 	const link = linkFlags(flow, hints).filter((f) => f.id !== 'state-parameter' || stateCheckShown(flow, side, ofBrowser));
 	// A used code's refusal after a finished sign-in (a reload) is the service as specified, unless the app's page then failed.
-	const pageFailed = side.failures.some((f) => f !== null);
-	const asSpecified = refusalsAsSpecified(flow);
-	const reused = reusedCodeFlags(flow, tokens).filter((f) => pageFailed || f.exchangeId === undefined || !asSpecified.has(f.exchangeId));
+	const excused = excusedRefusals(asSpecified, side);
+	const reused = reusedCodeFlags(flow, tokens).filter((f) => f.exchangeId === undefined || !excused.has(f.exchangeId));
 	const flags = [
 		...link,
 		...redirectUriFlags(flow, tokens),

@@ -97,6 +97,7 @@ describe('flowVerdict', () => {
 		const flag = (partial: Partial<CrossFlag>): CrossFlag => ({ id: 'f', severity: 'error', message: 'Something.', section: '2.2', fix: 'Do this.', ...partial });
 		const diagnosis: FlowDiagnosis = {
 			annotations: { callback: null, exchanges: [null] },
+			excused: new Set(),
 			flags: [
 				flag({ id: 'sanitised-har', severity: 'warning', message: 'The HAR was sanitised.', fix: 'Export it with content.' }),
 				flag({ id: 'vague', fix: '' }),
@@ -136,7 +137,7 @@ describe('flowVerdict', () => {
 			]
 		};
 		const arrived = flow({ link: LINK, callback: authorised, exchanges: [exchange('authorise', { url: authorised.url }, { status: 500 })] });
-		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag] });
+		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag], excused: new Set() });
 		expect(verdict).toMatchObject({
 			severity: 'error',
 			reference: { kind: 'row', rowId: 'token-invalid-grant' },

@@ -19,7 +19,6 @@ import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
-import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { sectionAnchor } from './section-anchor';
 import { today } from './server-side';
 
@@ -108,15 +107,13 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 	};
 }
 
-export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
+export function flowVerdict(flow: FlowRecord, { annotations, flags, excused }: FlowDiagnosis): Verdict {
 	const refused = authorisationRefusal(flow);
 	if (refused) return refusalVerdict(refused);
 	// A rule's answer is what the user asked for, and a refusal the interface specifies after what the user did (a
 	// deleted account, a reload) no fault of its request unless the app's page then failed: the verdict is about
 	// what the app did with it.
-	const pageFailed = flags.some((f) => f.id === 'callback-failed' && f.severity === 'error');
-	const asSpecified = refusalsAsSpecified(flow);
-	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && (pageFailed || !asSpecified.has(flow.exchanges[i]!.id)));
+	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && !excused.has(flow.exchanges[i]!.id));
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
@@ -135,7 +132,7 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 	const warning = mostTelling(flags, 'warning');
 	if (warning) return fromFlag(flow, warning);
 	if (callback?.outcome === 'cancel') return cancelVerdict(flow, callback);
-	return answeredVerdict(flow) ?? unobservedVerdict(flow) ?? successVerdict(flow);
+	return answeredVerdict(flow, excused) ?? unobservedVerdict(flow) ?? successVerdict(flow);
 }
 
 /** A cancel: normal. With the service's side alone, what the app then showed the user was not observed. */
@@ -198,9 +195,8 @@ const REFUSAL_WHY: Partial<Record<StepId, string>> = {
  * unless it answered a refusal as it answers a sign-in (below 400), which asks the question again; without the page
  * (the live view holds only the service's side), how the app handled it was not observed.
  */
-function answeredVerdict(flow: FlowRecord): Verdict | null {
-	const asSpecified = refusalsAsSpecified(flow);
-	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null || asSpecified.has(e.id));
+function answeredVerdict(flow: FlowRecord, excused: ReadonlySet<string>): Verdict | null {
+	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null || excused.has(e.id));
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
 	const rule = ruleOf(exchange);
