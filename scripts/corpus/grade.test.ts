@@ -61,6 +61,18 @@ describe('grade', () => {
 		expect(grade(handling, told('unobserved', unseen.verdict.what, 'Nothing to fix in this request.'), 'live')).toBe('missed');
 	});
 
+	it("is out of sight when a bug in the app's page gets, on the live view alone, a success that says the page was not observed and how to see it", () => {
+		const page: CorpusCase = { ...bug, side: 'page' };
+		const unseen = told('success', "The service's side succeeded (the last step, the me.json call, answered 200); how your app answered the user is not observed here.", "Nothing to fix on the service's side. To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.");
+		expect(grade(page, unseen, 'live')).toBe('out-of-sight');
+		// The browser's HAR holds the page: there the bug is in sight, and a success is a miss.
+		expect(grade(page, unseen, 'har')).toBe('missed');
+		expect(grade(page, unseen, 'har-sanitised')).toBe('missed');
+		expect(grade(page, unseen, 'har+log')).toBe('missed');
+		// A plain "nothing to fix" is a miss on the live view too.
+		expect(grade(page, told('success', 'The flow succeeded; nothing to fix.', 'Nothing to fix.'), 'live')).toBe('missed');
+	});
+
 	it('is no-flow when the channel found no flow', () => {
 		expect(grade(bug, null, 'live')).toBe('no-flow');
 	});

@@ -2,9 +2,9 @@
  * Grades what a channel told against a case's grading data (tests/corpus/cases.ts), and compares a matrix with a
  * baseline. A correct app: any error or warning verdict is a false alarm. A bug: `right` when the verdict names
  * the cause and the fix; `out-of-sight` when the bug lives where the channel cannot see (the case's `side`, written
- * from the bug: on the app's server for a channel of the browser's recording alone, BROWSER_ONLY; in the app's
- * handling of a right answer, its page, for a channel of the sandbox's log alone, SERVICE_ONLY; both from how the
- * channel is built) and the verdict says what it could not see and how to add it (the sandbox's log, the server's
+ * from the bug: on the app's server, or in its handling of an answer, for a channel of the browser's recording
+ * alone, BROWSER_ONLY; in the app's handling of a right answer, or in its page, for a channel of the sandbox's log
+ * alone, SERVICE_ONLY; both from how the channel is built) and the verdict says what it could not see and how to add it (the sandbox's log, the server's
  * HAR or curl; the app check or the browser's HAR): the most that channel can honestly tell, ranked below `right`
  * (adding the evidence is still a step) and above
  * `partly` (a guessed half-cause is worse than saying what is unseen); `partly` when it names one of the cause and
@@ -35,8 +35,8 @@ const HOW_TO_ADD_PAGE = /app check|browser's HAR/i;
 
 function outOfSight(c: CorpusCase, channel: Channel, verdict: Told['verdict']): boolean {
 	const said = `${verdict.what} ${verdict.cause}`;
-	if (c.side !== undefined && BROWSER_ONLY.includes(channel)) return SAYS_UNSEEN.test(said) && HOW_TO_ADD.test(verdict.fix);
-	if (c.side === 'handling' && SERVICE_ONLY.includes(channel)) return SAYS_PAGE_UNSEEN.test(said) && HOW_TO_ADD_PAGE.test(verdict.fix);
+	if ((c.side === 'server' || c.side === 'handling') && BROWSER_ONLY.includes(channel)) return SAYS_UNSEEN.test(said) && HOW_TO_ADD.test(verdict.fix);
+	if ((c.side === 'handling' || c.side === 'page') && SERVICE_ONLY.includes(channel)) return SAYS_PAGE_UNSEEN.test(said) && HOW_TO_ADD_PAGE.test(verdict.fix);
 	return false;
 }
 

@@ -29,9 +29,11 @@ export interface CorpusCase {
 	 * Where the bug shows, written from the bug. `server`: in the app's server's requests (the exchange, me.json),
 	 * which a recording of the browser alone cannot show. `handling`: in how the app handles an answer the service
 	 * gave as specified or as asked (its requests are right, its page fails), which neither the browser's recording
-	 * alone (a failed page, not why) nor the sandbox's log alone (right requests) shows. Absent: the browser's side.
+	 * alone (a failed page, not why) nor the sandbox's log alone (right requests) shows. `page`: in the app's page
+	 * (what it shows the user or hands the browser) with every request to the service right or absent, which the
+	 * sandbox's log alone never holds and the browser's recording does. Absent: the browser's side.
 	 */
-	side?: 'server' | 'handling';
+	side?: 'server' | 'handling' | 'page';
 	/** The cause and the fix as a user states them. */
 	cause: string;
 	fix: string;
@@ -146,6 +148,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-fetch',
 		bug: 'token-to-browser',
+		side: 'page',
 		journey: SIGN_IN,
 		cause: 'The app puts the access token into the URL it sends the browser to.',
 		fix: 'Keep the access token on the server; give the browser a session cookie.',
@@ -392,6 +395,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'php-curl',
 		bug: 'token-in-page',
+		side: 'page',
 		journey: SIGN_IN,
 		cause: 'The app writes the access token into the signed-in page (localStorage), so the browser holds it.',
 		fix: 'Keep the access token on the server.',
@@ -420,6 +424,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-spa',
 		bug: 'token-in-api-answer',
+		side: 'page',
 		journey: SIGN_IN,
 		cause: 'The app\'s API returns the access token to the page, which keeps it in localStorage.',
 		fix: 'Keep the access token on the server; answer the page with the user\'s data only.',
@@ -591,6 +596,7 @@ export const CASES: CorpusCase[] = [
 	{
 		app: 'node-openid-client',
 		bug: 'cancel-as-error',
+		side: 'page',
 		journey: { decision: 'cancel' },
 		cause: 'A cancel (no code) goes to authorizationCodeGrant, which throws; the app answers 500.',
 		fix: 'When the callback has no code, show a "sign-in cancelled" page.',

@@ -46,6 +46,15 @@ describe('crossFlags', () => {
 		expect(flags[0]?.message).toContain('its query is `?lang=en` in the link but (none) here');
 	});
 
+	it('names the unencoded link as the cause when the exchange differs from the link exactly by the pieces it lost', () => {
+		const whole = 'http://localhost:8080/callback?lang=en&next=/home';
+		const link = `https://auth.example.com/sso/student?response_type=code&client_id=shop&redirect_uri=${whole}&country=uk`;
+		const flags = crossFlags(flow({ link, exchanges: [token(`code=c-1&redirect_uri=${encodeURIComponent(whole)}`, 400)] }));
+		expect(flags.find((f) => f.exchangeId === 't')).toMatchObject({ id: 'redirect-uri-differs', severity: 'error' });
+		expect(flags.find((f) => f.exchangeId === 't')!.message).toContain('was not encoded as a URI component, so its own query split the link: `next=/home` became a parameter');
+		expect(flags.find((f) => f.exchangeId === 't')!.fix).toMatch(/^Encode the whole redirect URI as a URI component/);
+	});
+
 	it('reads the redirect_uri from a form body too, and flags one that is missing', () => {
 		const form = exchange('token', { method: 'POST', url: TOKEN, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `code=c-1&${redirect}` });
 		expect(ids(flow({ link: LINK, exchanges: [form] }))).toEqual([]);
@@ -63,6 +72,17 @@ describe('crossFlags', () => {
 		const cancel = { url: REDIRECT, receivedAt: CALLBACK.receivedAt };
 		expect(ids(flow({ link: LINK, callback: cancel, exchanges: [token(redirect, 400)] }))).toEqual(['exchange-after-cancel']);
 		expect(ids(flow({ link: LINK, callback: CALLBACK, exchanges: [token(redirect, 400)] }))).toEqual([]);
+	});
+
+	it('flags an exchange after a cancel with a code the redirect never delivered (a null turned into text) as exchanged after the cancel', () => {
+		const cancel = { url: REDIRECT, receivedAt: CALLBACK.receivedAt };
+		const flags = crossFlags(flow({ link: LINK, callback: cancel, exchanges: [token(`code=null&${redirect}`, 400)] }));
+		expect(flags).toEqual([expect.objectContaining({ id: 'exchange-after-cancel', severity: 'error', exchangeId: 't' })]);
+		expect(flags[0]!.message).toContain('with a `code` the redirect never delivered: your app exchanged after the cancel');
+		expect(flags[0]!.fix).toMatch(/^Check for `code` on the redirect before exchanging/);
+		// A code an earlier redirect of the record delivered (a sign-in before the cancel) is no exchange after it.
+		const earlier = exchange('arrival', { url: `${REDIRECT}&code=c-1` }, { status: 200 }, 'a');
+		expect(ids(flow({ link: LINK, callback: cancel, exchanges: [earlier, token(`code=c-1&${redirect}`, 200)] }))).toEqual([]);
 	});
 
 	it('flags a grant code sent to me.json, in the header or the query', () => {

@@ -15,11 +15,14 @@ import { flowFlags, type FollowedCancel } from './flow-flags';
 import { redirectUriDiff, type Candidate, type UriDiff } from './diagnose/diagnose';
 import type { RecordedExchange } from './exchange';
 import { lintLink } from './link/lint';
+import { ENCODE_REDIRECT_URI } from './link/lint-params';
+import { splitOffPieces } from './link/redirect-split';
 import { ruleOf } from './outcome-rule';
 import { linkRedirectUri, type FlowRecord } from './record';
-import { refusalsAsSpecified } from './diagnose/refused-as-specified';
+import { excusedRefusals, refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { meCredential, requestHeader, requestParam } from './request-params';
 import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
+import { headerCredentialFlags } from './diagnose/token-header-credentials';
 import { rerunAfter, rerunFinding } from './handling/handler-rerun';
 
 export interface CrossFlag {
@@ -109,6 +112,18 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 					exchangeId: exchange.id
 				}
 			];
+		const pieces = flow.link === null ? null : splitOffPieces(flow.link, sent);
+		if (pieces)
+			return [
+				{
+					id: 'redirect-uri-differs',
+					severity: 'error',
+					message: `The link's \`redirect_uri\` was not encoded as a URI component, so its own query split the link: ${pieces.map((p) => `\`${p}\``).join(', ')} became ${pieces.length === 1 ? 'a parameter' : 'parameters'} of the link, and the service took the redirect URI as \`${linked}\`. Exchange ${n} (token) sends the whole \`${sent}\`, which differs, so the service answers invalid_grant.`,
+					section: SECTIONS.redirectExtras,
+					fix: `${ENCODE_REDIRECT_URI} Then the link and the exchange carry the same redirect URI.`,
+					exchangeId: exchange.id
+				}
+			];
 		return [
 			{
 				id: 'redirect-uri-differs',
@@ -163,12 +178,16 @@ function afterCancelFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 	if (!flow.callback) return [];
 	const expected = linkRedirectUri(flow) ?? flow.callback.url;
 	if (classifyCallback(flow.callback.url, { redirectUri: expected }).kind !== 'cancel') return [];
+	// An exchange without a code, or with one no redirect of the flow delivered (a cancel delivers none): after the cancel.
+	const delivered = new Set(deliveredCodes(flow));
 	return tokens
-		.filter(({ exchange }) => !param(exchange, 'code'))
+		.filter(({ exchange }) => !delivered.has(param(exchange, 'code') ?? ''))
 		.map(({ exchange, n }) => ({
 			id: 'exchange-after-cancel',
 			severity: 'error' as const,
-			message: `The user cancelled (the redirect back carried no \`code\`), yet exchange ${n} (token) was attempted without a code. The service answers invalid_request; the cancel itself was not an error.`,
+			message: param(exchange, 'code')
+				? `The user cancelled (the redirect back carried no \`code\`), yet exchange ${n} (token) was attempted with a \`code\` the redirect never delivered: your app exchanged after the cancel. The service refuses a code it did not issue; the cancel itself was not an error.`
+				: `The user cancelled (the redirect back carried no \`code\`), yet exchange ${n} (token) was attempted without a code. The service answers invalid_request; the cancel itself was not an error.`,
 			section: SECTIONS.states,
 			fix: errorCause('token-invalid-request', 'missing-code').fix,
 			exchangeId: exchange.id
@@ -190,15 +209,20 @@ function browserTokenFlags(tokens: Numbered[]): CrossFlag[] {
 
 /* ------------------------------------------------------------------ me.json */
 
-/** The grant codes a flow carries: on the way back to the redirect URI, and sent to the token endpoint. */
-function grantCodes(flow: FlowRecord): Set<string> {
+const known = (codes: (string | undefined)[]) => codes.filter((c): c is string => c !== undefined && c !== '');
+
+/** The grant codes the flow's redirects delivered on the way back to the redirect URI. */
+function deliveredCodes(flow: FlowRecord): string[] {
 	const back = flow.exchanges.flatMap((e) => [
 		...(e.step === 'arrival' ? [e.request.url] : []),
 		...(e.response ? [headerValue(e.response.headers, 'location')] : [])
 	]);
-	const sent = flow.exchanges.filter((e) => e.step === 'token').map((e) => requestParam(e.request, 'code'));
-	const codes = [...[flow.callback?.url, ...back].map(codeIn), ...sent];
-	return new Set(codes.filter((c): c is string => c !== undefined && c !== ''));
+	return known([flow.callback?.url, ...back].map(codeIn));
+}
+
+/** The grant codes a flow carries: delivered by its redirects, and sent to the token endpoint. */
+function grantCodes(flow: FlowRecord): Set<string> {
+	return new Set([...deliveredCodes(flow), ...known(flow.exchanges.filter((e) => e.step === 'token').map((e) => requestParam(e.request, 'code')))]);
 }
 
 function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
@@ -228,23 +252,24 @@ function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
 	});
 }
 
-/** `browser`: the flow's browser side, when the caller read it already (see annotateFlow). */
-export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: BrowserSide): CrossFlag[] {
+/** `browser` and `refused`: the flow's browser side and refusals as specified, when the caller read them already (diagnoseFlow). */
+export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: BrowserSide, refused?: ReadonlySet<string>): CrossFlag[] {
 	const numbered = flow.exchanges.map((exchange, i) => ({ exchange, n: i + 1 }));
 	const tokens = numbered.filter(({ exchange }) => exchange.step === 'token');
 	const mes = numbered.filter(({ exchange }) => exchange.step === 'me');
 	const side = browser ?? readBrowserSide(flow);
-	const ofBrowser = [...browserFlags(side), ...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null })];
+	const asSpecified = refused ?? refusalsAsSpecified(flow);
+	const ofBrowser = [...browserFlags(side), ...flowFlags({ ...flow, followsCancel: hints.followsCancel ?? null, refused: asSpecified })];
 	// `state` on the link is a fault only when the flow shows a failed check of it.
 	const link = linkFlags(flow, hints).filter((f) => f.id !== 'state-parameter' || stateCheckShown(flow, side, ofBrowser));
 	// A used code's refusal after a finished sign-in (a reload) is the service as specified, unless the app's page then failed.
-	const pageFailed = side.failures.some((f) => f !== null);
-	const asSpecified = refusalsAsSpecified(flow);
-	const reused = reusedCodeFlags(flow, tokens).filter((f) => pageFailed || f.exchangeId === undefined || !asSpecified.has(f.exchangeId));
+	const excused = excusedRefusals(asSpecified, side);
+	const reused = reusedCodeFlags(flow, tokens).filter((f) => f.exchangeId === undefined || !excused.has(f.exchangeId));
 	const flags = [
 		...link,
 		...redirectUriFlags(flow, tokens),
 		...jsonBodyFlags(tokens),
+		...headerCredentialFlags(tokens),
 		...reused,
 		...afterCancelFlags(flow, tokens),
 		...browserTokenFlags(tokens),

@@ -12,7 +12,11 @@ import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { callbackTime, exchangeTime, flowMs } from './flow-time';
 
 /** What the rules read of a flow: its link, redirect and requests in order, and whether it followed a cancel. */
-export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges'> & { followsCancel?: FollowedCancel | null };
+export type FlaggedFlow = Pick<ReconstructedFlow, 'link' | 'callback' | 'exchanges'> & {
+	followsCancel?: FollowedCancel | null;
+	/** Its refusals as specified (diagnose/refused-as-specified.ts), when the caller found them already. */
+	refused?: ReadonlySet<string>;
+};
 
 /** The live view's finding that a flow's link came right after another flow's cancel (reconstruct.ts). */
 export type FollowedCancel = NonNullable<ReconstructedFlow['followsCancel']>;
@@ -54,6 +58,7 @@ function cancelLoopFlags(flow: FlaggedFlow): CrossFlag[] {
 }
 
 function deletedUserFlags(flow: FlaggedFlow): CrossFlag[] {
+	const refused = flow.refused ?? refusalsAsSpecified(flow);
 	let told = false;
 	return flow.exchanges.flatMap((exchange, i): CrossFlag[] => {
 		if (exchange.step !== 'me' || exchange.response?.status !== 404) return [];
@@ -61,7 +66,7 @@ function deletedUserFlags(flow: FlaggedFlow): CrossFlag[] {
 		told = true;
 		// The first 404 after a successful exchange is the service as specified, and the verdict says so; it is told
 		// only as the start of a later fault (the token used again).
-		if (!again && refusalsAsSpecified(flow).has(exchange.id) && !flow.exchanges.slice(i + 1).some((e) => e.step === 'me')) return [];
+		if (!again && refused.has(exchange.id) && !flow.exchanges.slice(i + 1).some((e) => e.step === 'me')) return [];
 		return [
 			{
 				id: again ? 'token-used-after-deletion' : 'deletion-requested',

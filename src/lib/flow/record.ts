@@ -33,6 +33,11 @@ export interface FlowRecord {
 	 * secret starts a new run with the same code), which the record's exchanges cannot show.
 	 */
 	codeExchangedBefore?: boolean;
+	/**
+	 * The record is the service's request log (the live view, the embedded sandbox): it holds what reached the
+	 * service, never the browser's arrival at the app nor the app's answer to the user, unless those were added to it.
+	 */
+	serviceSideOnly?: boolean;
 }
 
 /** A parameter of the flow's authorisation link, decoded once, as the service reads it. */

@@ -7,7 +7,7 @@
  */
 import { MASK } from '$lib/http/exchange';
 import { MeResponse } from '$lib/protocol/schemas';
-import { parseJson } from './diagnose/diagnose-annotation';
+import { readJson } from '$lib/http/json';
 import { describeVerification } from './diagnose/verification';
 import type { RecordedExchange } from './exchange';
 import type { FlowRecord } from './record';
@@ -56,7 +56,7 @@ export interface Special {
 
 /** What was out of the ordinary in a me.json 200 (none when nothing was): the app's handling of it is the suspect. */
 export function specialInMe(exchange: RecordedExchange, today: string): Special[] {
-	const json = parseJson(exchange.response?.body ?? '');
+	const json = readJson(exchange.response?.body ?? '');
 	const parsed = json.ok ? MeResponse.safeParse(json.value) : null;
 	if (!parsed?.success) return [];
 	const items = parsed.data.verifications;

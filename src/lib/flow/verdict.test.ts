@@ -34,6 +34,30 @@ describe('flowVerdict', () => {
 		expect(verdict.what).toBe('The user cancelled; that is a normal outcome, not an error.');
 	});
 
+	it('says the service\'s side succeeded, not the flow, when the record is the service\'s log alone, and how to add the app\'s page', () => {
+		const logged = flow({
+			link: LINK,
+			callback: authorised,
+			serviceSideOnly: true,
+			exchanges: [
+				exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } }, { status: 200, body: '{"access_token":"at-1","token_type":"Bearer"}' }),
+				exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { Authorization: 'Bearer at-1', 'User-Agent': 'shop' } }, { status: 200, body: ME_BODY })
+			]
+		});
+		const verdict = flowVerdict(logged, diagnoseFlow(logged));
+		expect(verdict.severity).toBe('success');
+		expect(verdict.what).toBe("The service's side succeeded (the last step, the me.json call, answered 200); how your app answered the user is not observed here.");
+		expect(verdict.fix).toMatch(/app check.*browser's HAR/);
+	});
+
+	it('says a cancel seen in the service\'s log alone is normal, and that the app\'s answer to it is not observed', () => {
+		const logged = flow({ link: LINK, callback: { url: REDIRECT, receivedAt: authorised.receivedAt }, serviceSideOnly: true });
+		const verdict = flowVerdict(logged, diagnoseFlow(logged));
+		expect(verdict.severity).toBe('cancel');
+		expect(verdict.what).toBe('The user cancelled at the sign-in page; that is a normal outcome, not an error. How your app answered the user is not observed here.');
+		expect(verdict.fix).toMatch(/app check.*browser's HAR/);
+	});
+
 	it('says a pasted request never sent is not sent yet, with Send as the next step, not a failure', () => {
 		const pasted = flow({ exchanges: [exchange('token', { method: 'POST', url: tokenUrl(), headers: { 'User-Agent': 'shop' } })] });
 		const verdict = flowVerdict(pasted, diagnoseFlow(pasted));
@@ -73,6 +97,7 @@ describe('flowVerdict', () => {
 		const flag = (partial: Partial<CrossFlag>): CrossFlag => ({ id: 'f', severity: 'error', message: 'Something.', section: '2.2', fix: 'Do this.', ...partial });
 		const diagnosis: FlowDiagnosis = {
 			annotations: { callback: null, exchanges: [null] },
+			excused: new Set(),
 			flags: [
 				flag({ id: 'sanitised-har', severity: 'warning', message: 'The HAR was sanitised.', fix: 'Export it with content.' }),
 				flag({ id: 'vague', fix: '' }),
@@ -112,7 +137,7 @@ describe('flowVerdict', () => {
 			]
 		};
 		const arrived = flow({ link: LINK, callback: authorised, exchanges: [exchange('arrival', { url: authorised.url }, { status: 500 })] });
-		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag] });
+		const verdict = flowVerdict(arrived, { annotations: { callback: null, exchanges: [null] }, flags: [flag], excused: new Set() });
 		expect(verdict).toMatchObject({
 			severity: 'error',
 			reference: { kind: 'row', rowId: 'token-invalid-grant' },

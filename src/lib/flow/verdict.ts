@@ -10,6 +10,7 @@ import { SECTIONS, errorRow, type ErrorRowId } from '$lib/protocol';
 import { handlingOf } from './handling/answer-handling';
 import { authorisationRefusal, type AuthorisationRefusal } from './authorisation-verdict';
 import { ADD_SERVER_SIDE } from './browser/browser-flags';
+import { ADD_PAGE, pageUnseen } from './browser/unseen-page';
 import { arrivals } from './browser/browser-arrivals';
 import { codeIn } from './callback';
 import { RULE_FIX, ruleOf, ruleSentence } from './outcome-rule';
@@ -18,7 +19,6 @@ import type { FlowDiagnosis } from './diagnose-flow';
 import type { RecordedExchange, StepId } from './exchange';
 import type { CrossFlag } from './flags';
 import type { FlowRecord } from './record';
-import { refusalsAsSpecified } from './diagnose/refused-as-specified';
 import { sectionAnchor } from './section-anchor';
 import { today } from './server-side';
 
@@ -107,15 +107,13 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 	};
 }
 
-export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagnosis): Verdict {
+export function flowVerdict(flow: FlowRecord, { annotations, flags, excused }: FlowDiagnosis): Verdict {
 	const refused = authorisationRefusal(flow);
 	if (refused) return refusalVerdict(refused);
 	// A rule's answer is what the user asked for, and a refusal the interface specifies after what the user did (a
 	// deleted account, a reload) no fault of its request unless the app's page then failed: the verdict is about
 	// what the app did with it.
-	const pageFailed = flags.some((f) => f.id === 'callback-failed' && f.severity === 'error');
-	const asSpecified = refusalsAsSpecified(flow);
-	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && (pageFailed || !asSpecified.has(flow.exchanges[i]!.id)));
+	const failedAt = annotations.exchanges.findIndex((a, i) => failed(a) && ruleOf(flow.exchanges[i]!) === null && !excused.has(flow.exchanges[i]!.id));
 	if (failedAt !== -1) return fromFailedExchange(flow, failedAt, annotations.exchanges[failedAt]!, flags);
 	const error = mostTelling(flags, 'error');
 	if (error) return fromFlag(flow, error);
@@ -133,26 +131,44 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags }: FlowDiagno
 		};
 	const warning = mostTelling(flags, 'warning');
 	if (warning) return fromFlag(flow, warning);
-	if (callback?.outcome === 'cancel')
-		return {
-			severity: 'cancel',
-			what: 'The user cancelled; that is a normal outcome, not an error.',
-			reference: null,
-			exchange: null,
-			cause: sentence(callback.summary),
-			fix: sentence(callback.fix ?? 'Nothing to fix.')
-		};
-	return (
-		answeredVerdict(flow) ??
-		unobservedVerdict(flow) ?? {
-			severity: 'success',
-			what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
+	if (callback?.outcome === 'cancel') return cancelVerdict(flow, callback);
+	return answeredVerdict(flow, excused) ?? unobservedVerdict(flow) ?? successVerdict(flow);
+}
+
+/** A cancel: normal. With the service's side alone, what the app then showed the user was not observed. */
+function cancelVerdict(flow: FlowRecord, callback: Annotation): Verdict {
+	const unseen = pageUnseen(flow);
+	return {
+		severity: 'cancel',
+		what: unseen
+			? 'The user cancelled at the sign-in page; that is a normal outcome, not an error. How your app answered the user is not observed here.'
+			: 'The user cancelled; that is a normal outcome, not an error.',
 		reference: null,
 		exchange: null,
-			cause: 'Nothing failed and no check across the requests found a problem.',
-			fix: 'Nothing to fix.'
-		}
-	);
+		cause: sentence(callback.summary),
+		fix: unseen ? `${sentence(callback.fix ?? 'Nothing to fix.')} ${ADD_PAGE}` : sentence(callback.fix ?? 'Nothing to fix.')
+	};
+}
+
+/** Nothing wrong. With the service's side alone, that is the service's side's success, not the app's. */
+function successVerdict(flow: FlowRecord): Verdict {
+	if (pageUnseen(flow))
+		return {
+			severity: 'success',
+			what: sentence(`The service's side succeeded${lastStep(flow)}; how your app answered the user is not observed here`),
+			reference: null,
+			exchange: null,
+			cause: 'Nothing failed in the requests that reached the service. The page your app showed the user, and what it handed the browser, never reach the service.',
+			fix: `Nothing to fix on the service's side. ${ADD_PAGE}`
+		};
+	return {
+		severity: 'success',
+		what: sentence(`The flow succeeded; nothing to fix${lastStep(flow)}`),
+		reference: null,
+		exchange: null,
+		cause: 'Nothing failed and no check across the requests found a problem.',
+		fix: 'Nothing to fix.'
+	};
 }
 
 /** The authorisation page refused the link (7.1): the page's row, its words, and the cause they name. */
@@ -167,9 +183,6 @@ function refusalVerdict({ index, exchange, row, detail, cause }: AuthorisationRe
 	};
 }
 
-/** How to see the app's handling when the record holds only the service's side (the live view, the sandbox's log). */
-const PAGE_UNSEEN = "To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.";
-
 /** Why the service refused, as the interface specifies, after what the user did (diagnose/refused-as-specified.ts). */
 const REFUSAL_WHY: Partial<Record<StepId, string>> = {
 	me: 'The user asked for their account to be deleted after the token was granted: me.json answers 404 (7.3), as the interface specifies. Your app should treat the user as unknown.',
@@ -182,9 +195,8 @@ const REFUSAL_WHY: Partial<Record<StepId, string>> = {
  * unless it answered a refusal as it answers a sign-in (below 400), which asks the question again; without the page
  * (the live view holds only the service's side), how the app handled it was not observed.
  */
-function answeredVerdict(flow: FlowRecord): Verdict | null {
-	const asSpecified = refusalsAsSpecified(flow);
-	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null || asSpecified.has(e.id));
+function answeredVerdict(flow: FlowRecord, excused: ReadonlySet<string>): Verdict | null {
+	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null || excused.has(e.id));
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
 	const rule = ruleOf(exchange);
@@ -202,7 +214,7 @@ function answeredVerdict(flow: FlowRecord): Verdict | null {
 		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
 		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-		fix: !page ? `${ruleFix(flow, exchange)} ${PAGE_UNSEEN}` : unclear ? ruleFix(flow, exchange) : 'Nothing to fix.'
+		fix: !page ? `${ruleFix(flow, exchange)} ${ADD_PAGE}` : unclear ? ruleFix(flow, exchange) : 'Nothing to fix.'
 	};
 }
 

@@ -3,11 +3,17 @@
 /** Whether a body starts like a JSON object or array (what a JSON answer or request body is). */
 export const looksLikeJson = (body: string) => /^\s*[{[]/.test(body);
 
+/** The parsed JSON, or why `text` is not JSON (the parser's words, for a person). */
+export function readJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+	try {
+		return { ok: true, value: JSON.parse(text) };
+	} catch (error) {
+		return { ok: false, problem: (error as Error).message };
+	}
+}
+
 /** The parsed JSON, or undefined when `text` is not JSON. */
 export function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
+	const read = readJson(text);
+	return read.ok ? read.value : undefined;
 }

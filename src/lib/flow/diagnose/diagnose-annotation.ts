@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ErrorRowId } from '$lib/protocol';
 import { uriParts } from '../../http/encoding';
+import { readJson } from '../../http/json';
 import type { VerificationDescription } from './verification';
 
 /** `unsent`: a request recorded but never sent (a pasted curl command): nothing answered it, and nothing failed. */
@@ -69,17 +70,9 @@ export function redirectUriDiff(a: string, b: string): UriDiff[] {
 		.map((part) => ({ part, a: pa[part], b: pb[part] }));
 }
 
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-	try {
-		return { ok: true, value: JSON.parse(text) };
-	} catch (error) {
-		return { ok: false, problem: (error as Error).message };
-	}
-}
-
 /** The `error` of an answer's JSON body (the token endpoint's errors of 7.2), if it has one. */
 export function jsonError(body: string): string | undefined {
-	const json = parseJson(body);
+	const json = readJson(body);
 	const error = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
 	return typeof error === 'string' ? error : undefined;
 }

@@ -4,7 +4,8 @@
  */
 import { LIMITS, meErrorRowFor, type MeErrorId } from '$lib/protocol';
 import { MeErrorBody, MeResponse, type Verification } from '$lib/protocol/schemas';
-import { zodProblems, parseJson, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
+import { readJson } from '$lib/http/json';
+import { zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
 import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
@@ -118,7 +119,7 @@ export function annotateMeExchange(exchange: RecordedExchange, known: MeKnowledg
 	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
 	if (!response) return UNSENT;
-	const json = parseJson(response.body);
+	const json = readJson(response.body);
 	if (response.status === 200 && json.ok) return meSuccess(json.value, known, known.today ?? exchange.startedAt.slice(0, 10));
 	const row = meErrorRowFor(response.status);
 	if (!row) return undescribedResponse(response, 'me', known.target);

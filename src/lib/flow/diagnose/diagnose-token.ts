@@ -14,7 +14,8 @@ import {
 import { TokenErrorBody, TokenResponse } from '$lib/protocol/schemas';
 import type { RecordedResponse } from '../../http/exchange';
 import { headerValue } from '../../http/headers';
-import { expiredAgo, formatDuration, parseJson, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
+import { readJson } from '$lib/http/json';
+import { expiredAgo, formatDuration, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
 import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
@@ -215,7 +216,7 @@ export function annotateTokenExchange(exchange: RecordedExchange, known: WalkKno
 	if (exchange.failure) return transportAnnotation({ failure: exchange.failure, response: exchange.response });
 	const response = exchange.response;
 	if (!response) return UNSENT;
-	const json = parseJson(response.body);
+	const json = readJson(response.body);
 	if (response.status === 200 && json.ok) return tokenSuccess(response, json.value);
 	const body = json.ok ? TokenErrorBody.safeParse(json.value) : undefined;
 	const row = body?.success ? tokenErrorRowFor(body.data.error) : undefined;

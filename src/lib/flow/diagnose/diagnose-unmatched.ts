@@ -5,7 +5,8 @@
 import { SECTIONS, sandboxChoice } from '$lib/protocol';
 import type { RecordedResponse, TransportFailure } from '../../http/exchange';
 import { headerValue } from '../../http/headers';
-import { parseJson, type Annotation, type Target } from './diagnose-annotation';
+import { readJson } from '$lib/http/json';
+import type { Annotation, Target } from './diagnose-annotation';
 
 const TRANSPORT: Record<TransportFailure['kind'], { title: string; fix: string }> = {
 	refused: {
@@ -77,7 +78,7 @@ export function undescribedResponse(response: RecordedResponse, endpoint: Endpoi
 		what = status === 404 ? 'Nothing was found at this address.' : 'The endpoint does not accept this method.';
 		fix = `Send ${endpoint === 'token' ? 'POST' : 'GET'} to ${ENDPOINT_PATH[endpoint]}.`;
 	} else {
-		const json = parseJson(response.body);
+		const json = readJson(response.body);
 		what = json.ok ? 'The JSON body is not one the tables describe.' : `The body is not JSON (${json.problem}).`;
 		fix = `Compare the response with section ${table}; if the target is a real deployment, ask its operator what this answer means.`;
 	}

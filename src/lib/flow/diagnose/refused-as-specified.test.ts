@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalsAsSpecified } from './refused-as-specified';
+import { excusedRefusals, refusalsAsSpecified } from './refused-as-specified';
 
 const refusedAsSpecified = (record: Parameters<typeof refusalsAsSpecified>[0], index: number) => refusalsAsSpecified(record).has(record.exchanges[index]!.id);
 import { exchange, flow } from '../test-helpers';
@@ -35,5 +35,16 @@ describe('refusalsAsSpecified', () => {
 		expect(refusedAsSpecified(flow({ exchanges: [token('c-1', 200, OK, 't1'), me(200, 'm1'), token('c-2', 400, USED, 't2')] }), 2)).toBe(false);
 		const otherError = '{"error":"invalid_client","error_description":"secret"}';
 		expect(refusedAsSpecified(flow({ exchanges: [token('c-1', 200, OK, 't1'), me(200, 'm1'), token('c-1', 400, otherError, 't2')] }), 2)).toBe(false);
+	});
+});
+
+describe('excusedRefusals', () => {
+	const refused = new Set(['m1']);
+	const failure = { id: 'cancel-failed' as const, message: 'The app answered 500.', candidates: [], fix: '' };
+
+	it('excuses every refusal when no answer of the app failed, none when any did (a callback or a cancel page)', () => {
+		expect(excusedRefusals(refused, { failures: [null] })).toBe(refused);
+		expect(excusedRefusals(refused, { failures: [] })).toBe(refused);
+		expect([...excusedRefusals(refused, { failures: [null, failure] })]).toEqual([]);
 	});
 });

@@ -11,6 +11,7 @@ import type { FlowRecord } from '../record';
 import { cameAtOnce } from '../handling/handler-rerun';
 import { jsonError } from './diagnose-annotation';
 import { requestParam } from '../request-params';
+import type { BrowserSide } from '../browser/browser-flags';
 
 const answered = (e: RecordedExchange, step: StepId, status: number) => e.step === step && e.response?.status === status;
 
@@ -41,4 +42,12 @@ export function refusalsAsSpecified(flow: Pick<FlowRecord, 'exchanges'>): Readon
 		}
 	});
 	return refused;
+}
+
+/**
+ * Of `refused`, those that excuse their request: all, unless the app's page failed (an arrival's answer failed),
+ * when the question is the request's again. The one reading of "unless the page failed" for the flags and the verdict.
+ */
+export function excusedRefusals(refused: ReadonlySet<string>, side: Pick<BrowserSide, 'failures'>): ReadonlySet<string> {
+	return side.failures.some((f) => f !== null) ? new Set() : refused;
 }

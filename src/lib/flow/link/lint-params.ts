@@ -93,24 +93,26 @@ export const countryRule: Rule = (link) => {
 };
 
 /** Parameters right after an unencoded `redirect_uri` that the interface does not define: pieces of its query. */
-function leakedParams(params: RawQueryParam[], redirectIndex: number): string[] {
-	const leaked: string[] = [];
+export function leakedParams(params: RawQueryParam[], redirectIndex: number): RawQueryParam[] {
+	const leaked: RawQueryParam[] = [];
 	for (const p of params.slice(redirectIndex + 1)) {
 		if (KNOWN_PARAMS.includes(p.name)) break;
-		leaked.push(p.name);
+		leaked.push(p);
 	}
 	return leaked;
 }
+
+export const ENCODE_REDIRECT_URI =
+	'Encode the whole redirect URI as a URI component (encodeURIComponent, or URLSearchParams when building the query), so `:`, `/`, `?`, `&` and `=` become %3A, %2F, %3F, %26 and %3D.';
 
 export const redirectEncodingRule: Rule = ({ params }) => {
 	const index = params.findIndex((p) => p.name === 'redirect_uri');
 	const redirect = params[index];
 	if (!redirect || !UNENCODED_URI_CHARS.test(redirect.rawValue)) return [];
 	const leaked = redirect.rawValue.includes('?') ? leakedParams(params, index) : [];
-	const fix =
-		'Encode the whole redirect URI as a URI component (encodeURIComponent, or URLSearchParams when building the query), so `:`, `/`, `?`, `&` and `=` become %3A, %2F, %3F, %26 and %3D.';
+	const fix = ENCODE_REDIRECT_URI;
 	if (leaked.length > 0) {
-		const names = leaked.map((n) => `\`${n}\``).join(', ');
+		const names = leaked.map((p) => `\`${p.name}\``).join(', ');
 		return [
 			{
 				id: 'redirect-uri-not-encoded',

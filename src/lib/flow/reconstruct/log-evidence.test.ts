@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoggedExchange } from '$lib/http/logged-exchange';
-import { evidenceOf } from './log-evidence';
+import { evidenceOf, sandboxFlowRecord } from './log-evidence';
+import { reconstructFlows } from './reconstruct';
 
 describe('evidenceOf', () => {
 	const logged = (method: string, url: string): LoggedExchange => ({
@@ -19,5 +20,21 @@ describe('evidenceOf', () => {
 			keys: { authFlow: 'digest' }
 		});
 		expect(evidenceOf(logged('POST', 'http://api.test/sandbox/clock'))).toBeNull();
+	});
+});
+
+describe('sandboxFlowRecord', () => {
+	it("says the record is the service's side alone, so the verdict does not call the app's page a success", () => {
+		const link = evidenceOf({
+			ref: 'p.1',
+			host: 'authorisation',
+			sandboxAt: '2030-01-01T00:00:00.000Z',
+			durationMs: 2,
+			request: { method: 'GET', url: 'http://auth.test/sso/student?response_type=code&client_id=app', headers: [], body: null },
+			response: { status: 303, statusText: 'See Other', headers: [], body: '', truncated: false },
+			keys: { clientId: 'app', authFlow: 'digest' }
+		})!;
+		const [flow] = reconstructFlows([link]);
+		expect(sandboxFlowRecord(flow!, { authUrl: 'http://auth.test', accountsUrl: 'http://api.test' }).serviceSideOnly).toBe(true);
 	});
 });

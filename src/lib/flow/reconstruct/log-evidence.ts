@@ -58,5 +58,5 @@ export function sandboxTargetOf(flow: ReconstructedFlow, hosts: { authUrl: strin
 
 /** A reconstructed flow as the record the engine diagnoses. */
 export function sandboxFlowRecord(flow: ReconstructedFlow, hosts: { authUrl: string; accountsUrl: string }): FlowRecord {
-	return { target: sandboxTargetOf(flow, hosts), sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges };
+	return { target: sandboxTargetOf(flow, hosts), sandboxClock: flow.updatedAt, link: flow.link, callback: flow.callback, exchanges: flow.exchanges, serviceSideOnly: true };
 }

@@ -97,6 +97,34 @@ describe('reconstructFlows', () => {
 		expect(flow).toMatchObject({ id: orphan.id, clientId: 'app', link: null, callback: null });
 	});
 
+	it('joins an exchange of a code no redirect delivered to the cancel just before it, and not one that comes later', () => {
+		const cancelled = signIn('codeI', 'tokenI', 'cancel');
+		const after = recorded('token', 'POST', `${API}/oauth/token`, { body: 'grant_type=authorization_code&client_id=app&code=null', status: 400 });
+		const flows = reconstructFlows(literal([...cancelled, after]));
+		expect(flows).toHaveLength(1);
+		expect(flows[0]!.exchanges.at(-1)!.id).toBe(after.id);
+
+		const cancelledAgain = signIn('codeJ', 'tokenJ', 'cancel');
+		clock += (CANCEL_LOOP_SECONDS + 5) * 1000;
+		const later = recorded('token', 'POST', `${API}/oauth/token`, { body: 'grant_type=authorization_code&client_id=app&code=null', status: 400 });
+		expect(reconstructFlows(literal([...cancelledAgain, later]))).toHaveLength(2);
+	});
+
+	it('joins each client\'s exchange of the same undelivered code (`null`) to its own cancel, not to the first that sent it', () => {
+		const first = [...signIn('codeK', 'tokenK', 'cancel'), recorded('token', 'POST', `${API}/oauth/token`, { body: 'grant_type=authorization_code&client_id=app&code=null', status: 400 })];
+		const otherLink = LINK.replace('client_id=app', 'client_id=other');
+		const second = [
+			recorded('link', 'GET', otherLink, { location: '/flow/FL' }),
+			recorded('sign-in', 'POST', `${AUTH}/flow/FL/consent`, { location: 'http://app.test/cb' }),
+			recorded('token', 'POST', `${API}/oauth/token`, { body: 'grant_type=authorization_code&client_id=other&code=null', status: 400 })
+		];
+		const flows = reconstructFlows(literal([...first, ...second]));
+		expect(flows.map((f) => [f.clientId, f.exchanges.map((e) => e.step).join(',')])).toEqual([
+			['app', 'link,authorise,authorise,authorise,token'],
+			['other', 'link,authorise,token']
+		]);
+	});
+
 	it('marks a new link right after a cancel as following it (the loop), and not one that comes later', () => {
 		const cancelled = signIn('codeE', 'tokenE', 'cancel');
 		const restart = signIn('codeF', 'tokenF');

@@ -82,6 +82,10 @@ function isCancel(callbackUrl: string): boolean {
 }
 
 
+/** `flow` unless it is another client's. */
+const ofClient = (flow: ReconstructedFlow | undefined, clientId: string | undefined) =>
+	flow && (clientId === undefined || flow.clientId === null || flow.clientId === clientId) ? flow : undefined;
+
 /**
  * Flows built one request at a time, each request no earlier than those before it: the live view keeps one per
  * client and adds what its log receives, instead of rebuilding its whole window at each arrival.
@@ -94,6 +98,8 @@ export class FlowReconstruction {
 	private readonly byToken = new Map<string, ReconstructedFlow>();
 	/** Each client's newest flow, which an exchange sent without a code belongs to. */
 	private readonly latest = new Map<string, ReconstructedFlow>();
+	/** The codes the redirects delivered. */
+	private readonly delivered = new Set<string>();
 	/** Each client's latest cancel not yet followed by a link. */
 	private readonly cancels = new Map<string, { flow: ReconstructedFlow; at: string }>();
 
@@ -110,6 +116,13 @@ export class FlowReconstruction {
 		};
 		this.flows.push(flow);
 		return flow;
+	}
+
+	/** The client's newest flow when it ended in a cancel that nothing followed, under CANCEL_LOOP_SECONDS before `at`. */
+	private cancelledJustBefore(clientId: string | undefined, at: string): ReconstructedFlow | undefined {
+		const cancel = clientId === undefined ? undefined : this.cancels.get(clientId);
+		if (!cancel || this.latest.get(clientId!) !== cancel.flow || seconds(cancel.at, at) > CANCEL_LOOP_SECONDS) return undefined;
+		return cancel.flow;
 	}
 
 	/** The flow the request joined or started; null when it joins none (a sign-in page whose link is not here). */
@@ -136,7 +149,12 @@ export class FlowReconstruction {
 				if (isCancel(redirect) && flow.clientId !== null) this.cancels.set(flow.clientId, { flow, at: exchange.startedAt });
 			}
 		} else if (exchange.step === 'token') {
-			if (keys.code !== undefined) flow = this.byCode.get(keys.code);
+			// A code no redirect in the window delivered, right after the client's sign-in ended in a cancel: exchanged after
+			// it. Such a code (`null` as text) joins no other client's flow that sent the same.
+			if (keys.code !== undefined)
+				flow = this.delivered.has(keys.code)
+					? this.byCode.get(keys.code)
+					: (this.cancelledJustBefore(keys.clientId, exchange.startedAt) ?? ofClient(this.byCode.get(keys.code), keys.clientId));
 			else if (keys.presented !== undefined) flow = this.byToken.get(keys.presented);
 			// No code at all (an exchange after a cancel): the client's newest flow.
 			else if (keys.clientId !== undefined) flow = this.latest.get(keys.clientId);
@@ -152,6 +170,7 @@ export class FlowReconstruction {
 		if (flow.clientId !== null) this.latest.set(flow.clientId, flow);
 		if (keys.authFlow !== undefined) this.byAuthFlow.set(keys.authFlow, flow);
 		if (keys.code !== undefined) this.byCode.set(keys.code, flow);
+		if (keys.code !== undefined && exchange.step === 'sign-in') this.delivered.add(keys.code);
 		for (const token of keys.issued ?? []) this.byToken.set(token, flow);
 		return flow;
 	}

@@ -50,7 +50,7 @@ const annotations: AnnotatedFlow = {
 const ORIGIN = 'https://explorer.example.com';
 
 describe('runToMarkdown', () => {
-	const md = runToMarkdown(walked, { annotations, flags: crossFlags(walked) }, { origin: ORIGIN });
+	const md = runToMarkdown(walked, { annotations, flags: crossFlags(walked), excused: new Set() }, { origin: ORIGIN });
 	const permalink = `${ORIGIN}/runs/${walked.id}`;
 	const text = textOf(renderMarkdown(md));
 
