@@ -25,9 +25,10 @@ import { serverSideOf, specialInMe, succeeded, today, type ServerSide } from '..
 import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
+import { tokenToBrowserFlags } from './token-to-browser';
 import { browserOnly, unseenServerMessage } from './unseen-server';
 import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
-import { wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
+import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
 const RESTART_MS = 5000;
@@ -306,27 +307,6 @@ function slowArrivalFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	});
 }
 
-/** An access or refresh token in what the app sent the browser (what a person or a JSON reader gets, not a script's source). */
-const TOKEN_IN_ANSWER = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?!["'\s,}&]|null\b)/;
-
-function tokenToBrowserFlags(all: Arrival[]): CrossFlag[] {
-	return all.flatMap((arrival): CrossFlag[] => {
-		const response = arrival.exchange.response;
-		const found = response ? TOKEN_IN_ANSWER.exec(`${headerValue(response.headers, 'location') ?? ''}\n${wordsOfAnswer(response)}`) : null;
-		if (!found) return [];
-		return [
-			{
-				id: 'token-to-browser',
-				severity: 'error',
-				message: `Your app's answer to arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) hands the browser an \`${found[1]}\`: anything the browser gets, its scripts, extensions and history can read, and the token lets anyone read the user's verification data.`,
-				section: SECTIONS.tokenResponse,
-				fix: 'Keep the tokens on your server (in its session store) and give the browser only your own session cookie; read me.json from the server.',
-				exchangeId: arrival.exchange.id
-			}
-		];
-	});
-}
-
 /** The browser's side of a flow, read once per diagnosis: its arrivals at the redirect URI and why each failed. */
 export interface BrowserSide {
 	flow: FlowRecord;
@@ -344,7 +324,7 @@ export function readBrowserSide(flow: FlowRecord): BrowserSide {
 export function browserFlags(side: BrowserSide): CrossFlag[] {
 	const { flow, arrivals: all } = side;
 	if (all.length === 0) return [];
-	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(all), ...appCallFlags(flow, all)];
+	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(flow, all), ...appCallFlags(flow, all)];
 }
 
 /**
