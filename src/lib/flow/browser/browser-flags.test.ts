@@ -94,6 +94,17 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(failed?.candidates?.[0]?.causeId).toBe('redirect-mismatch');
 	});
 
+	it("says the server's step is unseen when only the link's extra query parameters hint at a cause, keeping that as one thing to check", () => {
+		const redirect = `${REDIRECT}?lang=en&next=/home`;
+		const arrival = at(exchange('authorise', { url: `${redirect}&code=c-2` }, { status: 502, body: '<h1>Sign-in failed</h1><p>The service could not tell us who you are (403).</p>' }), '10:00:30', 'a1');
+		const record = flow({ link: linkTo(redirect), callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', linkTo(redirect)), arrival] });
+		const [failed] = crossFlags(record);
+		expect(failed?.message).toContain("a step on your app's server failed");
+		expect(failed?.candidates).toBeUndefined();
+		expect(flowVerdict(record, diagnoseFlow(record)).cause).not.toContain('redirect-mismatch');
+		expect(annotateFlow(record).callback?.candidates.map((c) => `${c.causeId} ${c.likelihood}`)).toEqual(['redirect-mismatch possible']);
+	});
+
 	it('points at the client credentials when the page names invalid_client, whatever else the HAR shows', () => {
 		const arrival = arrive('10:00:30', '?code=c-3', 500, 'a1', { body: '{"error":"invalid_client","error_description":"Client authentication failed"}' });
 		const [failed] = browserFlags(flow({ link: linkTo(`${REDIRECT}?x=1`), exchanges: [arrival] }));

@@ -26,7 +26,7 @@ import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
 import { tokenToBrowserFlags } from './token-to-browser';
-import { browserOnly, unseenServerMessage } from './unseen-server';
+import { browserOnly, causeSeen, unseenServerMessage } from './unseen-server';
 import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
 import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
@@ -45,6 +45,9 @@ interface Failure {
 	/** The failed step is on the app's server and out of the record's sight: no candidate is the flag's cause. */
 	unseen?: true;
 }
+
+/** A cause the record only hints at, kept on the callback as one thing to check: possible, not likely. */
+const guesses = (candidates: Candidate[]) => candidates.filter((c) => c.likelihood === 'likely').map((c) => ({ ...c, likelihood: 'possible' as const }));
 
 function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {
 	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app's callback answered ${describeAnswer(arrival.exchange, answer)}`;
@@ -70,9 +73,9 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
-	if (evidence.length === 0 && browserOnly(flow))
-		// The named rows' causes are listed on the callback, none of them told as the verdict's.
-		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : [], fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
+	if (!causeSeen(evidence, named) && browserOnly(flow))
+		// The named rows' causes, or the guess at one, are listed on the callback, none of them told as the verdict's.
+		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : guesses(candidates), fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
