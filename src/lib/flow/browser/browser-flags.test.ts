@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCause } from '$lib/protocol';
+import { OUTCOME_RULE_HEADER, errorCause } from '$lib/protocol';
 import { annotateFlow } from '../annotate-flow';
 import { browserFlags as flagsOfSide, readBrowserSide } from './browser-flags';
 import { crossFlags } from '../flags';
@@ -296,6 +296,17 @@ describe('browserFlags: the callback page read with what the app\'s server did',
 		const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: FLASK_500 });
 		return flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, ...server] });
 	};
+
+	it("judges the page the callback's redirect led to: a rule's answer whose handling ends on a failure page is a failed handling", () => {
+		const arrival = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/auth/failure?message=key+not+found' });
+		const failure = at(exchange('authorise', { url: 'https://shop.example.com/auth/failure?message=key+not+found' }, { status: 400, body: '<title>Sign-in not completed</title>' }), '10:00:32', 'f');
+		const ruled = me(200, '{"sbid_number":"AB12345","verifications":[{"group":"student","expires_on":"2099-01-01"}]}');
+		ruled.response!.headers.push({ name: OUTCOME_RULE_HEADER, value: 'me-group-key' });
+		const record = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, token(200, GRANTED), ruled, failure] });
+		const failed = crossFlags(record).find((f) => f.id === 'callback-failed');
+		expect(failed?.message).toContain('answered 302 to /auth/failure?message=key+not+found, which answered 400 (exchange 6)');
+		expect(flowVerdict(record, diagnoseFlow(record))).toMatchObject({ severity: 'error', fix: expect.stringContaining('`element.supergroup ?? element.group`') });
+	});
 
 	it('blames the app\'s handling, not the code, when the exchange and me.json answered 200: naming the `group` key', () => {
 		const record = joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[{"group":"key-worker","expires_on":"2099-01-01"}]}'));

@@ -73,7 +73,7 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
-	if (!causeSeen(evidence, named) && browserOnly(flow))
+	if (!causeSeen(evidence, named || answer.library !== undefined) && browserOnly(flow))
 		// The named rows' causes, or the guess at one, are listed on the callback, none of them told as the verdict's.
 		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : guesses(candidates), fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
 	const reading =
@@ -146,7 +146,10 @@ const isRepeat = (arrival: Arrival, all: Arrival[]) => all.find((a) => a.code ==
 
 /** A page of the app's own: no server error, no client library's failure and no framework's default error page. */
 const handledPage = (exchange: RecordedExchange, answer: AppAnswer) =>
-	answer.status !== null && answer.status < 500 && answer.library === undefined && !(answer.status >= 400 && isDefaultErrorPage(exchange.response?.body ?? ''));
+	answer.status !== null &&
+	answer.status < 500 &&
+	answer.library === undefined &&
+	!(answer.status >= 400 && isDefaultErrorPage((answer.end?.exchange ?? exchange).response?.body ?? ''));
 
 /** How to add what the browser's side cannot show. */
 export const ADD_SERVER_SIDE =

@@ -18,7 +18,7 @@ export function unseenServerMessage(head: string, named: readonly TokenErrorRow[
 
 /**
  * Whether the browser's record shows why the exchange failed: a repeated or late arrival does, and so does a page
- * naming an error of 7.2 once any cause is suspected. Extra query parameters on the link's `redirect_uri` alone do
+ * naming an error of 7.2 or a client library's token error once any cause is suspected. Extra query parameters on the link's `redirect_uri` alone do
  * not: many correct apps carry them, and a page that names no error may have failed at me.json or after it.
  */
 export function causeSeen(evidence: readonly EvidenceOf<'token-invalid-grant'>[], pageNamesError: boolean): boolean {
