@@ -105,6 +105,12 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(annotateFlow(record).callback?.candidates.map((c) => `${c.causeId} ${c.likelihood}`)).toEqual(['redirect-mismatch possible']);
 	});
 
+	it("names the client library's `state` check when the link carries `state` and the callback crashed inside the OAuth library", () => {
+		const arrival = at(exchange('authorise', { url: `${REDIRECT}?code=c-2` }, { status: 500, body: 'Internal Server Error\nClientError: invalid response encountered\n    at Module.authorizationCodeGrant (file:///app/node_modules/openid-client/build/index.js:944:21)' }), '10:00:30', 'a1');
+		const record = flow({ link: linkTo(REDIRECT, '&state=st4te'), callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', linkTo(REDIRECT, '&state=st4te')), arrival] });
+		expect(flowVerdict(record, diagnoseFlow(record))).toMatchObject({ severity: 'error', fix: STATE_CHECK_FIX, cause: expect.stringContaining("most likely your client library's `state` check") });
+	});
+
 	it('points at the client credentials when the page names invalid_client, whatever else the HAR shows', () => {
 		const arrival = arrive('10:00:30', '?code=c-3', 500, 'a1', { body: '{"error":"invalid_client","error_description":"Client authentication failed"}' });
 		const [failed] = browserFlags(flow({ link: linkTo(`${REDIRECT}?x=1`), exchanges: [arrival] }));

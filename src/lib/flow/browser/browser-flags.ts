@@ -27,6 +27,7 @@ import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
 import { tokenToBrowserFlags } from './token-to-browser';
 import { browserOnly, causeSeen, unseenServerMessage } from './unseen-server';
+import { stateCheckLikely } from './state-unreturned';
 import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
 import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
@@ -73,9 +74,18 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
-	if (!causeSeen(evidence, named || answer.library !== undefined) && browserOnly(flow))
+	if (!causeSeen(evidence, named || answer.library !== undefined) && browserOnly(flow)) {
+		if (stateCheckLikely(flow, arrival))
+			return {
+				id: 'callback-failed',
+				message: `${head}: most likely your client library's \`state\` check. The link carries \`state\`, the redirect brought none back (the service never sends it, 5.6), and a library that checks it fails on every sign-in before the code is exchanged. The record holds only the browser's side, so that no exchange followed is not seen here: the sandbox's log for this client (one click, under Add evidence) shows it.`,
+				section: SECTIONS.authentication,
+				candidates: [],
+				fix: STATE_CHECK_FIX
+			};
 		// The named rows' causes, or the guess at one, are listed on the callback, none of them told as the verdict's.
 		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : guesses(candidates), fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
+	}
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
