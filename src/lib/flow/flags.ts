@@ -234,7 +234,7 @@ function meFlags(flow: FlowRecord, mes: Numbered[]): CrossFlag[] {
 			flags.push({
 				id: 'code-sent-to-me',
 				severity: 'error',
-				message: `Exchange ${n} (me.json) sends the grant code from the redirect instead of an access token. A grant code is accepted only by the token endpoint (5.4); me.json answers 401.`,
+				message: `Exchange ${n} (me.json) sends the grant code as its token, not an access token: a grant code is accepted only by the token endpoint (5.4), so me.json answers 401.`,
 				section: SECTIONS.authentication,
 				fix: errorCause('me-unauthorized', 'grant-code').fix,
 				exchangeId: exchange.id

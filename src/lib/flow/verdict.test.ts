@@ -201,6 +201,13 @@ describe('flowVerdict', () => {
 			expect(unseen.fix).toContain("To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.");
 		});
 
+		it("reads the page the app's own redirect led to as its answer: the status the user saw, not the 302", () => {
+			const redirect = exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status: 302, headers: { Location: '/closed' } }, 'a1');
+			const closed = exchange('arrival', { url: 'https://shop.example.com/closed' }, { status: 403, body: '<h1>Account closed</h1>' }, 'c1');
+			const handled = verdictOf([redirect, token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1'), closed]);
+			expect(handled.what).toBe('The me.json call (exchange 3) was answered 404 as the interface specifies, and your app answered it with a page of its own (403): nothing to fix.');
+		});
+
 		it('a deleted account\'s 404 that the app answered with a 500 stays the error it is', () => {
 			const crashed = verdictOf([page(500, 'Internal Server Error', 'a1'), token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')]);
 			expect(crashed).toMatchObject({ severity: 'error', exchange: { id: 'm1', n: 3 } });

@@ -200,7 +200,9 @@ function answeredVerdict(flow: FlowRecord, excused: ReadonlySet<string>): Verdic
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
 	const rule = ruleOf(exchange);
-	const page = arrivals(flow).at(-1)?.exchange.response ?? undefined;
+	const last = arrivals(flow).at(-1);
+	// The page the user was left on: where the app's own redirects ended, else its answer at the redirect URI.
+	const page = (last?.answer.end?.exchange ?? last?.exchange)?.response ?? undefined;
 	const status = exchange.response?.status ?? 0;
 	const answered = `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${status} ${rule ? 'by your outcome rule, as asked' : 'as the interface specifies'}`;
 	const unclear = page !== undefined && status >= 400 && page.status < 400;

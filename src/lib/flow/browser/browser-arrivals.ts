@@ -8,6 +8,7 @@ import { classifyCallback, codeIn, registeredPart } from '../callback';
 import { formatDuration } from '../diagnose/diagnose-annotation';
 import type { RecordedExchange } from '../exchange';
 import { isNotOfTheFlow } from './noise';
+import { pageSaysError } from './page-says-error';
 import { linkRedirectUri, type FlowRecord } from '../record';
 
 /** What a client library says when the step after the redirect failed, and what that means. */
@@ -45,6 +46,8 @@ export interface AppAnswer {
 	/** The 7.2 rows whose `error` the page names. */
 	rows: TokenErrorRow[];
 	library: (LibraryMessage & { words: string }) | undefined;
+	/** The page the app's own redirects led the browser to, when the record holds it: what the user was shown. */
+	end?: { exchange: RecordedExchange; n: number };
 }
 
 
@@ -76,24 +79,54 @@ export function wordsOfAnswer(response: RecordedExchange['response']): string {
 		: response.body;
 }
 
-/** The app's answer to an arrival: failed when 4xx/5xx, or when it names a 7.2 error or a client library's failure. */
-export function appAnswer(exchange: RecordedExchange): AppAnswer {
-	const status = exchange.response?.status ?? null;
-	const words = wordsOfAnswer(exchange.response);
+/**
+ * The app's answer to an arrival: failed when 4xx/5xx, or when it names a 7.2 error or a client library's failure.
+ * When its redirect was followed (`end`), the page the browser ended on is the answer, judged with `pageSaysError`.
+ */
+export function appAnswer(exchange: RecordedExchange, end?: AppAnswer['end']): AppAnswer {
+	const page = end?.exchange ?? exchange;
+	const status = page.response?.status ?? null;
+	const words = wordsOfAnswer(page.response);
 	const rows = TOKEN_ERROR_WORDS.filter(({ pattern }) => pattern.test(words)).map(({ row }) => row);
 	const found = LIBRARY_MESSAGES.map((m) => ({ ...m, match: m.pattern.exec(words) })).find((m) => m.match !== null);
 	const library = found?.match ? { ...found, words: found.match[0] } : undefined;
-	return { status, failed: (status !== null && status >= 400) || rows.length > 0 || library !== undefined, rows, library };
+	const failed = (status !== null && status >= 400) || rows.length > 0 || library !== undefined || (end !== undefined && pageSaysError(page));
+	return { status, failed, rows, library, ...(end ? { end } : {}) };
 }
 
-/** "500", "302 to /home", "500 naming `invalid_grant`, with passport-oauth2's \"TokenError\"". */
+/** "500", "302 to /home", "302 to /auth/failure?message=…, which answered 400", "500 naming `invalid_grant`, with passport-oauth2's \"TokenError\"". */
 export function describeAnswer(exchange: RecordedExchange, answer: AppAnswer): string {
 	if (answer.status === null) return 'nothing (no response recorded)';
-	const location = answer.status >= 300 && answer.status < 400 ? headerValue(exchange.response?.headers ?? [], 'location') : undefined;
+	const own = exchange.response?.status ?? answer.status;
+	const location = own >= 300 && own < 400 ? headerValue(exchange.response?.headers ?? [], 'location') : undefined;
+	const ended = answer.end ? `, which answered ${answer.status} (exchange ${answer.end.n})` : '';
 	const named = answer.rows.length > 0 ? ` naming ${answer.rows.map((r) => `\`${r.error}\``).join(' and ')}` : '';
 	const library = answer.library ? `${named ? ',' : ''} with ${answer.library.library}'s "${answer.library.words}"` : '';
-	return `${answer.status}${location ? ` to ${location}` : ''}${named}${library}`;
+	return `${own}${location ? ` to ${location}` : ''}${ended}${named}${library}`;
 }
+
+/**
+ * The page the browser ended on after the app's own redirects from the exchange at `index` (on its origin, at most
+ * `MAX_FOLLOWED`), when the record holds it; undefined when the answer was no redirect or its target is not recorded.
+ */
+export function followedEnd(flow: FlowRecord, index: number): AppAnswer['end'] {
+	const origin = originOf(flow.exchanges[index]?.request.url);
+	let end: AppAnswer['end'];
+	let target = locationOf(flow.exchanges[index]!);
+	for (let i = index + 1, hops = 0; target !== undefined && originOf(target) === origin && i < flow.exchanges.length && hops < MAX_FOLLOWED; i++) {
+		const next = flow.exchanges[i]!;
+		if (next.step !== 'arrival' || next.request.url !== target) continue;
+		end = { exchange: next, n: i + 1 };
+		target = locationOf(next);
+		hops++;
+	}
+	return end;
+}
+
+/** How many of the app's own redirects are followed before the chain is a loop, not an answer. */
+const MAX_FOLLOWED = 5;
+
+const originOf = (url: string | undefined) => (url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined);
 
 /** The arrival exchanges that are requests to the link's redirect URI (not the redirects that sent the browser there). */
 export function arrivals(flow: FlowRecord): Arrival[] {
@@ -106,7 +139,7 @@ export function arrivals(flow: FlowRecord): Arrival[] {
 		if (isNotOfTheFlow(exchange.request.url)) return; // a debugger's file at the callback's path
 		const result = classifyCallback(exchange.request.url, { redirectUri });
 		if (result.kind === 'unexpected') return;
-		found.push({ exchange, n: index + 1, k: found.length + 1, index, code: result.kind === 'code' ? result.code : null, answer: appAnswer(exchange) });
+		found.push({ exchange, n: index + 1, k: found.length + 1, index, code: result.kind === 'code' ? result.code : null, answer: appAnswer(exchange, followedEnd(flow, index)) });
 	});
 	return found;
 }

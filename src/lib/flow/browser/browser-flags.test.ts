@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCause } from '$lib/protocol';
+import { OUTCOME_RULE_HEADER, errorCause } from '$lib/protocol';
 import { annotateFlow } from '../annotate-flow';
 import { browserFlags as flagsOfSide, readBrowserSide } from './browser-flags';
 import { crossFlags } from '../flags';
@@ -92,6 +92,23 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(failed?.candidates?.[0]?.why).toContain('`?next=/home`');
 		expect(failed?.candidates?.map((c) => c.rowId)).toEqual(Array(6).fill('token-invalid-grant'));
 		expect(failed?.candidates?.[0]?.causeId).toBe('redirect-mismatch');
+	});
+
+	it("says the server's step is unseen when only the link's extra query parameters hint at a cause, keeping that as one thing to check", () => {
+		const redirect = `${REDIRECT}?lang=en&next=/home`;
+		const arrival = at(exchange('arrival', { url: `${redirect}&code=c-2` }, { status: 502, body: '<h1>Sign-in failed</h1><p>The service could not tell us who you are (403).</p>' }), '10:00:30', 'a1');
+		const record = flow({ link: linkTo(redirect), callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', linkTo(redirect)), arrival] });
+		const [failed] = crossFlags(record);
+		expect(failed?.message).toContain("a step on your app's server failed");
+		expect(failed?.candidates).toBeUndefined();
+		expect(flowVerdict(record, diagnoseFlow(record)).cause).not.toContain('redirect-mismatch');
+		expect(annotateFlow(record).callback?.candidates.map((c) => `${c.causeId} ${c.likelihood}`)).toEqual(['redirect-mismatch possible']);
+	});
+
+	it("names the client library's `state` check when the link carries `state` and the callback crashed inside the OAuth library", () => {
+		const arrival = at(exchange('arrival', { url: `${REDIRECT}?code=c-2` }, { status: 500, body: 'Internal Server Error\nClientError: invalid response encountered\n    at Module.authorizationCodeGrant (file:///app/node_modules/openid-client/build/index.js:944:21)' }), '10:00:30', 'a1');
+		const record = flow({ link: linkTo(REDIRECT, '&state=st4te'), callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00', linkTo(REDIRECT, '&state=st4te')), arrival] });
+		expect(flowVerdict(record, diagnoseFlow(record))).toMatchObject({ severity: 'error', fix: STATE_CHECK_FIX, cause: expect.stringContaining("most likely your client library's `state` check") });
 	});
 
 	it('points at the client credentials when the page names invalid_client, whatever else the HAR shows', () => {
@@ -285,6 +302,17 @@ describe('browserFlags: the callback page read with what the app\'s server did',
 		const arrival = arrive('10:00:30', '?code=c-1', 500, 'a1', { body: FLASK_500 });
 		return flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, ...server] });
 	};
+
+	it("judges the page the callback's redirect led to: a rule's answer whose handling ends on a failure page is a failed handling", () => {
+		const arrival = arrive('10:00:30', '?code=c-1', 302, 'a1', { location: '/auth/failure?message=key+not+found' });
+		const failure = at(exchange('arrival', { url: 'https://shop.example.com/auth/failure?message=key+not+found' }, { status: 400, body: '<title>Sign-in not completed</title>' }), '10:00:32', 'f');
+		const ruled = me(200, '{"sbid_number":"AB12345","verifications":[{"group":"student","expires_on":"2099-01-01"}]}');
+		ruled.response!.headers.push({ name: OUTCOME_RULE_HEADER, value: 'me-group-key' });
+		const record = flow({ link: LINK, callback: callbackOf(arrival), exchanges: [linkExchange('10:00:00'), consent(), arrival, token(200, GRANTED), ruled, failure] });
+		const failed = crossFlags(record).find((f) => f.id === 'callback-failed');
+		expect(failed?.message).toContain('answered 302 to /auth/failure?message=key+not+found, which answered 400 (exchange 6)');
+		expect(flowVerdict(record, diagnoseFlow(record))).toMatchObject({ severity: 'error', fix: expect.stringContaining('`element.supergroup ?? element.group`') });
+	});
 
 	it('blames the app\'s handling, not the code, when the exchange and me.json answered 200: naming the `group` key', () => {
 		const record = joined(token(200, GRANTED), me(200, '{"sbid_number":"AB12345","verifications":[{"group":"key-worker","expires_on":"2099-01-01"}]}'));

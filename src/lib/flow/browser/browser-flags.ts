@@ -25,9 +25,11 @@ import { serverSideOf, specialInMe, succeeded, today, type ServerSide } from '..
 import { stepOfRequest } from '../steps';
 import { appCallFlags } from './app-call-flags';
 import { cancelLoopAdvice } from './cancel-advice';
-import { browserOnly, unseenServerMessage } from './unseen-server';
+import { tokenToBrowserFlags } from './token-to-browser';
+import { browserOnly, causeSeen, unseenServerMessage } from './unseen-server';
+import { stateCheckLikely } from './state-unreturned';
 import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
-import { wordsOfAnswer, type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
+import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
 const RESTART_MS = 5000;
@@ -44,6 +46,9 @@ interface Failure {
 	/** The failed step is on the app's server and out of the record's sight: no candidate is the flag's cause. */
 	unseen?: true;
 }
+
+/** A cause the record only hints at, kept on the callback as one thing to check: possible, not likely. */
+const guesses = (candidates: Candidate[]) => candidates.filter((c) => c.likelihood === 'likely').map((c) => ({ ...c, likelihood: 'possible' as const }));
 
 function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {
 	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) brought a grant code, and your app's callback answered ${describeAnswer(arrival.exchange, answer)}`;
@@ -69,9 +74,18 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const candidates = rankAcross(rows, evidence);
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
-	if (evidence.length === 0 && browserOnly(flow))
-		// The named rows' causes are listed on the callback, none of them told as the verdict's.
-		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : [], fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
+	if (!causeSeen(evidence, named || answer.library !== undefined) && browserOnly(flow)) {
+		if (stateCheckLikely(flow, arrival))
+			return {
+				id: 'callback-failed',
+				message: `${head}: most likely your client library's \`state\` check. The link carries \`state\`, the redirect brought none back (the service never sends it, 5.6), and a library that checks it fails on every sign-in before the code is exchanged. The record holds only the browser's side, so that no exchange followed is not seen here: the sandbox's log for this client (one click, under Add evidence) shows it.`,
+				section: SECTIONS.authentication,
+				candidates: [],
+				fix: STATE_CHECK_FIX
+			};
+		// The named rows' causes, or the guess at one, are listed on the callback, none of them told as the verdict's.
+		return { id: 'callback-failed', message: unseenServerMessage(head, answer.rows), candidates: named ? candidates : guesses(candidates), fix: `To see which, ${ADD_SERVER_SIDE}.`, unseen: true };
+	}
 	const reading =
 		likely.length > 0
 			? `Most likely: ${likely.map((c) => `\`${c.causeId}\``).join(', then ')} (${errorNames(likely)}); each candidate below says why, and how to fix it.`
@@ -142,7 +156,10 @@ const isRepeat = (arrival: Arrival, all: Arrival[]) => all.find((a) => a.code ==
 
 /** A page of the app's own: no server error, no client library's failure and no framework's default error page. */
 const handledPage = (exchange: RecordedExchange, answer: AppAnswer) =>
-	answer.status !== null && answer.status < 500 && answer.library === undefined && !(answer.status >= 400 && isDefaultErrorPage(exchange.response?.body ?? ''));
+	answer.status !== null &&
+	answer.status < 500 &&
+	answer.library === undefined &&
+	!(answer.status >= 400 && isDefaultErrorPage((answer.end?.exchange ?? exchange).response?.body ?? ''));
 
 /** How to add what the browser's side cannot show. */
 export const ADD_SERVER_SIDE =
@@ -306,27 +323,6 @@ function slowArrivalFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	});
 }
 
-/** An access or refresh token in what the app sent the browser (what a person or a JSON reader gets, not a script's source). */
-const TOKEN_IN_ANSWER = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?!["'\s,}&]|null\b)/;
-
-function tokenToBrowserFlags(all: Arrival[]): CrossFlag[] {
-	return all.flatMap((arrival): CrossFlag[] => {
-		const response = arrival.exchange.response;
-		const found = response ? TOKEN_IN_ANSWER.exec(`${headerValue(response.headers, 'location') ?? ''}\n${wordsOfAnswer(response)}`) : null;
-		if (!found) return [];
-		return [
-			{
-				id: 'token-to-browser',
-				severity: 'error',
-				message: `Your app's answer to arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) hands the browser an \`${found[1]}\`: anything the browser gets, its scripts, extensions and history can read, and the token lets anyone read the user's verification data.`,
-				section: SECTIONS.tokenResponse,
-				fix: 'Keep the tokens on your server (in its session store) and give the browser only your own session cookie; read me.json from the server.',
-				exchangeId: arrival.exchange.id
-			}
-		];
-	});
-}
-
 /** The browser's side of a flow, read once per diagnosis: its arrivals at the redirect URI and why each failed. */
 export interface BrowserSide {
 	flow: FlowRecord;
@@ -344,7 +340,7 @@ export function readBrowserSide(flow: FlowRecord): BrowserSide {
 export function browserFlags(side: BrowserSide): CrossFlag[] {
 	const { flow, arrivals: all } = side;
 	if (all.length === 0) return [];
-	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(all), ...appCallFlags(flow, all)];
+	return [...callbackFailedFlags(side), ...codeArrivedAgainFlags(side), ...cancelLoopFlags(flow, all), ...slowArrivalFlags(flow, all), ...tokenToBrowserFlags(flow, all), ...appCallFlags(flow, all)];
 }
 
 /**

@@ -213,6 +213,18 @@ describe('sandboxLogEvidence', () => {
 		expect(joinEvidence(joined.run, sandboxLogEvidence(entries, 'shop', joined.run)).added).toEqual([]);
 	});
 
+	it('takes a me.json call that presented the run\'s grant code as its token, and the flag names it', () => {
+		const entries = [
+			logged('/oauth/token', '2026-01-01T10:00:06.000Z', `grant_type=authorization_code&code=${encodeURIComponent(masked(CODE))}&client_id=shop&redirect_uri=${encodeURIComponent(REDIRECT)}`, 200, `{"access_token":"${masked(TOKEN)}"}`),
+			logged('/api/v3/me.json', '2026-01-01T10:00:07.000Z', null, 401, '{}', [{ name: 'Authorization', value: `Bearer ${masked(CODE)}` }]),
+			logged('/api/v3/me.json', '2026-01-01T10:00:08.000Z', null, 401, '{}', [{ name: 'Authorization', value: `Bearer ${MASK}zzzz` }])
+		];
+		const evidence = sandboxLogEvidence(entries, 'shop', walked);
+		expect(evidence.record.exchanges.map((e) => `${e.step} ${e.response?.status}`)).toEqual(['token 200', 'me 401']);
+		const flag = diagnoseRun(joinEvidence(walked, evidence).run).flags.find((f) => f.id === 'code-sent-to-me');
+		expect(flag?.message).toContain('sends the grant code as its token, not an access token');
+	});
+
 	it("takes a token exchange sent as a JSON body, told by the client and code the body carried", () => {
 		const body = JSON.stringify({ grant_type: 'authorization_code', code: masked(CODE), client_id: 'shop', redirect_uri: REDIRECT });
 		const entries = [logged('/oauth/token', '2026-01-01T10:00:06.000Z', body, 400, '{"error":"invalid_request","error_description":"JSON bodies are not accepted."}', [{ name: 'Content-Type', value: 'application/json' }])];

@@ -9,7 +9,7 @@ import type { LogEntry } from '$lib/http/logged-exchange';
 import { stepOfRequest } from '$lib/flow/steps';
 import type { Evidence } from './join';
 import { originOf, type Run } from './run';
-import { exchangeCode, sameSecret, tokenTailsOf } from './redact/token-tails';
+import { exchangeCode, exchangeToken, sameSecret, tokenTailsOf } from './redact/token-tails';
 
 /** The built-in sandbox's two hosts, as this explorer publishes them. */
 export interface SandboxHosts {
@@ -45,11 +45,14 @@ interface LoggedStep {
 	sandboxMs: number;
 }
 
+/** A me.json call that presents one of the run's grant codes as its token (an app's mistake, 5.4) is the run's too. */
+export const presentsCode = (me: RecordedExchange, codes: readonly string[]) => codes.some((code) => sameSecret(exchangeToken(me), code));
+
 /**
  * The sandbox's log entries of this run's flow, oldest first, as evidence. The log holds every flow of the client
  * (other walks, other people's), so only this one's are taken: the token exchanges of the run's grant codes (after
  * a cancel, the client's exchanges without a code that soon followed), the me.json calls made with the tokens they
- * or the run issued, and the client's authorisation link that started it (the last one before the redirect back).
+ * or the run issued (or with one of its codes, by mistake), and the client's authorisation link that started it (the last one before the redirect back).
  */
 export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
 	const steps = entries
@@ -88,7 +91,7 @@ export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: strin
 				(cancelled && !exchangeCode(s.exchange) && !before(s, callbackMs) && (s.ms <= callbackMs + AFTER_CANCEL_MS || s.sandboxMs <= callbackMs + AFTER_CANCEL_MS)))
 	);
 	const tails = new Set([...tokens.map((s) => s.exchange), ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
-	const mes = steps.filter((s) => s.exchange.step === 'me' && tokenTailsOf(s.exchange).some((t) => tails.has(t)));
+	const mes = steps.filter((s) => s.exchange.step === 'me' && (tokenTailsOf(s.exchange).some((t) => tails.has(t)) || presentsCode(s.exchange, codes)));
 	const firstToken = tokens[0]?.ms ?? Infinity;
 	const link = ofClient.filter((s) => s.exchange.step === 'link' && (Number.isNaN(callbackMs) ? s.ms <= firstToken : before(s, callbackMs) && s.ms <= firstToken)).at(-1);
 	const taken = new Set([link, ...tokens, ...mes]);

@@ -104,3 +104,38 @@ describe("discoverFlow: a single-page app's own API calls", () => {
 		expect(run.exchanges.some((e) => e.request.url.endsWith('/api/session'))).toBe(false);
 	});
 });
+
+describe("discoverFlow: where the app's answer at the redirect URI sent the browser", () => {
+	/** A cancel answered with a redirect of the app's own (omniauth's 302 to /auth/failure), then the page it leads to. */
+	const cancelTo = (path: string, status: number, page: string) => [
+		entry('GET', LINK, 302, { location: 'https://auth.example.com/sso/student/flow/1' }),
+		entry('POST', 'https://auth.example.com/sso/student/flow/1', 302, { body: '{}', location: REDIRECT }),
+		entry('GET', REDIRECT, 302, { location: path }),
+		entry('GET', 'https://shop.example.com/unrelated', 200, { answer: '<title>Other</title>' }),
+		entry('GET', `https://shop.example.com${path}`, status, { answer: page })
+	];
+	const options = { id: 'omniauth', now: new Date('2026-03-02T10:00:00Z') };
+
+	it('keeps the page the redirect led to, and reads a cancel that ends on an error page as the cancel-as-error bug', async () => {
+		const text = har(cancelTo('/auth/failure?message=invalid_credentials&strategy=sso', 400, '<title>Sign-in not completed</title><p>The sign-in did not complete (invalid_credentials).</p>'));
+		const { run } = imported(text);
+		expect(run.exchanges.map((e) => new URL(e.request.url).pathname)).toEqual(['/sso/student', '/callback', '/auth/failure']);
+		expect(run.exchanges[2]?.label).toContain('sent the browser');
+		const flag = crossFlags(run).find((f) => f.id === 'cancel-failed');
+		expect(flag?.message).toContain('answered 302 to /auth/failure?message=invalid_credentials&strategy=sso, which answered 400 (exchange 3)');
+		expect(await harStreamToRun(pieces(text), options)).toEqual(harToRun(text, options));
+	});
+
+	it('leaves a cancel that ends on a page of the app\'s own saying so as a cancel', () => {
+		const { run } = imported(har(cancelTo('/?cancelled=1', 200, '<title>Sign-in cancelled</title><p>You cancelled the sign-in.</p>')));
+		expect(run.exchanges).toHaveLength(3);
+		expect(crossFlags(run).map((f) => f.id)).not.toContain('cancel-failed');
+	});
+
+	it('follows no redirect to another origin', () => {
+		const entries = cancelTo('/x', 200, '');
+		entries[2] = entry('GET', REDIRECT, 302, { location: 'https://elsewhere.example.net/x' });
+		entries[4] = entry('GET', 'https://elsewhere.example.net/x', 500, {});
+		expect(imported(har(entries)).run.exchanges).toHaveLength(2);
+	});
+});

@@ -86,6 +86,38 @@ function arrivals(entries: HarEntry[], redirectPart: string): Arrival[] {
 	});
 }
 
+const FOLLOWED = "from the HAR: where your app's answer at the redirect URI sent the browser";
+
+/** How many redirects of the app's own a chain may hold before it is a loop, not an answer. */
+const MAX_FOLLOWED = 5;
+
+/**
+ * The redirect the app answered an arrival with, for the app's own origin only: where the browser goes next. Null
+ * for an entry that is not at the redirect URI itself (a redirect that sent the browser there is not the app's answer).
+ */
+function ownRedirect(entry: HarEntry, origin: string): string | null {
+	const target = redirectTarget(entry);
+	return target !== null && originOf(target) === origin ? target : null;
+}
+
+/**
+ * The entries the browser followed from an arrival's redirect to the page it ended on (omniauth's 302 to
+ * /auth/failure, an app's 302 to /home): the app's answer to the user is that page, not the redirect.
+ */
+function followedFrom(entries: HarEntry[], arrival: number, redirectPart: string, taken: ReadonlySet<number>): FoundEntry[] {
+	if (registeredPart(entries[arrival]!.request.url) !== redirectPart) return [];
+	const origin = originOf(redirectPart);
+	const found: FoundEntry[] = [];
+	let target = ownRedirect(entries[arrival]!, origin);
+	for (let i = arrival + 1; target !== null && i < entries.length && found.length < MAX_FOLLOWED; i++) {
+		if (entries[i]!.request.url !== target) continue;
+		if (taken.has(i)) break;
+		found.push({ index: i, step: 'arrival', label: FOLLOWED });
+		target = ownRedirect(entries[i]!, origin);
+	}
+	return found;
+}
+
 const CODE_CALL = "from the HAR: your app's own request carrying the code";
 const NO_CODE_CALL = "from the HAR: your app's own request sending no code, after the cancel";
 
@@ -123,8 +155,10 @@ export function discoverFlow(entries: HarEntry[]): FoundFlow {
 	// A link answered straight away with the redirect is the callback's source, but stays the link's exchange.
 	const claimed = new Set(found.map((f) => f.index));
 	const arrived = back.filter((a) => !claimed.has(a.index)).map((a) => ({ index: a.index, step: 'arrival' as const, label: a.label }));
-	const calls = appCalls(entries, back, new Set([...claimed, ...back.map((a) => a.index)]));
-	const all = [...found, ...arrived, ...calls];
+	const taken = new Set([...claimed, ...back.map((a) => a.index)]);
+	const followed = back.flatMap((a) => followedFrom(entries, a.index, redirectPart!, taken));
+	const calls = appCalls(entries, back, new Set([...taken, ...followed.map((f) => f.index)]));
+	const all = [...found, ...arrived, ...followed, ...calls];
 	const last = back.at(-1);
 	const linkBefore = found.filter((f) => f.step === 'link' && (!last || f.index < last.index)).at(-1);
 	return {
@@ -160,6 +194,9 @@ export class FlowMembership {
 	/** The codes the arrivals read so far brought, and whether one of them was a cancel (no code). */
 	private readonly codes: string[] = [];
 	private cancelled = false;
+	/** Where the app's last redirect from the redirect URI sends the browser, while its chain is followed. */
+	private following: string | null = null;
+	private followedCount = 0;
 
 	/** The flow's hosts seen so far: the link's, the token and me.json requests', the redirect URI's. */
 	private readonly origins = new Set<string>();
@@ -204,10 +241,21 @@ export class FlowMembership {
 	/** Whether the entry is an arrival at the redirect URI (noting its code), or the app's call after one. */
 	private arrivalOrCall(entry: HarEntry): boolean {
 		const arrival = this.redirectPart === null ? null : arrivalAt(entry, this.redirectPart);
-		if (arrival === null) return appCallLabel(entry, this.codes, this.cancelled) !== null;
+		if (arrival === null) return this.followed(entry) || appCallLabel(entry, this.codes, this.cancelled) !== null;
+		const direct = registeredPart(entry.request.url) === this.redirectPart;
+		this.following = direct ? ownRedirect(entry, originOf(this.redirectPart!)) : null;
+		this.followedCount = 0;
 		const code = param(arrival, 'code');
 		if (code === null) this.cancelled = true;
 		else this.codes.push(code);
+		return true;
+	}
+
+	/** Whether the entry is the next page of the chain the app's answer at the redirect URI started (`followedFrom`). */
+	private followed(entry: HarEntry): boolean {
+		if (this.following === null || entry.request.url !== this.following || this.followedCount >= MAX_FOLLOWED) return false;
+		this.followedCount++;
+		this.following = ownRedirect(entry, originOf(this.redirectPart!));
 		return true;
 	}
 

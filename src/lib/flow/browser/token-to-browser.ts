@@ -1,0 +1,98 @@
+/**
+ * An access or refresh token in what the app's own origin sent the browser: the redirect after an arrival, the
+ * signed-in page, or the answer to the page's own API call. Recognised from evidence in the answer, never from a
+ * path: a field or parameter named `access_token`/`refresh_token` with a value (in a redirect's Location, or in
+ * what a person or a JSON reader gets of the body); a page's script that writes a token-like literal into the
+ * browser's storage under a key named like a token; and, when the record holds the token exchange's answer (the
+ * sandbox's log keeps a tail of each token), a token-like literal ending with an issued token's tail. The token
+ * endpoint's own answer goes to the app's server, not the browser: it is never read here.
+ */
+import { SECTIONS } from '$lib/protocol';
+import { MASK } from '$lib/http/exchange';
+import { headerValue } from '$lib/http/headers';
+import { TAIL_LENGTH } from '$lib/http/secrets';
+import type { RecordedExchange } from '../exchange';
+import type { CrossFlag } from '../flags';
+import { linkRedirectUri, type FlowRecord } from '../record';
+import { wordsOfAnswer, type Arrival } from './browser-arrivals';
+
+/** A field, parameter or assignment named like a token, with a value (not a script's `x.access_token` or a null). */
+const TOKEN_FIELD = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?!["'\s,}&]|null\b)/;
+
+/** An opaque credential as a literal: long enough that a word or an identifier is not one. */
+const TOKEN_CHARS = '[A-Za-z0-9._~+/-]{20,}=*';
+
+/** `localStorage.setItem("sso_token", "…")`: a script putting a literal token-like value under a token's name. */
+const STORED_TOKEN = new RegExp(`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*token[^"'\`]*)\\1\\s*,\\s*(["'\`])${TOKEN_CHARS}\\3\\s*\\)`, 'i');
+
+/** Quoted token-like literals anywhere in a body, for matching a known tail. */
+const QUOTED_TOKEN = new RegExp(`(["'\`])(${TOKEN_CHARS})\\1`, 'g');
+
+/** How an answer was seen to carry a token: the name it goes by there. */
+export interface TokenInAnswer {
+	name: string;
+	/** What shows it: a named field, a storage write, or a literal ending with the tail of a token the service issued. */
+	by: 'field' | 'storage' | 'tail';
+}
+
+/** Whether (and how) a response the browser got carries an access or refresh token; `tails`: issued tokens' tails. */
+export function tokenInAnswer(response: RecordedExchange['response'], tails: readonly string[]): TokenInAnswer | null {
+	if (!response) return null;
+	const field = TOKEN_FIELD.exec(`${headerValue(response.headers, 'location') ?? ''}\n${wordsOfAnswer(response)}`);
+	if (field) return { name: field[1]!, by: 'field' };
+	const stored = STORED_TOKEN.exec(response.body);
+	if (stored) return { name: stored[2]!, by: 'storage' };
+	const literals = [...response.body.matchAll(QUOTED_TOKEN)].map((m) => m[2]!);
+	return literals.some((literal) => tails.some((tail) => literal.endsWith(tail))) ? { name: 'access_token', by: 'tail' } : null;
+}
+
+/** The tails of the tokens the service issued in the record (its token endpoint's 200s), as their answers show them. */
+export function issuedTokenTails(flow: FlowRecord): string[] {
+	const tails = flow.exchanges.flatMap((e) => {
+		if (e.step !== 'token' || e.response?.status !== 200) return [];
+		const shown = [...e.response.body.matchAll(/"(?:access_token|refresh_token)"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
+		const tails = shown.flatMap((value) => {
+			const tail = value.startsWith(MASK) ? value.slice(MASK.length) : value.length > TAIL_LENGTH * 4 ? value.slice(-TAIL_LENGTH) : '';
+			return tail.length === TAIL_LENGTH && !tail.includes('•') ? [tail] : [];
+		});
+		return [...(e.tokenTails ?? []), ...tails];
+	});
+	return [...new Set(tails)];
+}
+
+const originOf = (url: string | undefined) => (url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined);
+
+/** The browser's requests to the app's own origin (the redirect URI's): the arrivals and the page's own calls. */
+function appAnswers(flow: FlowRecord): { exchange: RecordedExchange; n: number }[] {
+	const origin = originOf(linkRedirectUri(flow) ?? flow.callback?.url);
+	if (origin === undefined) return [];
+	return flow.exchanges.flatMap((exchange, i) => (exchange.step === 'arrival' && originOf(exchange.request.url) === origin ? [{ exchange, n: i + 1 }] : []));
+}
+
+/** What the browser was handed, as the evidence shows it. */
+const HANDED: Record<TokenInAnswer['by'], (name: string) => string> = {
+	field: (name) => `an \`${name}\``,
+	storage: (name) => `what looks like an access token: its script writes a token-like value into the browser's storage under \`${name}\``,
+	tail: () => 'an access token: a value ending with the tail of the token the service issued to your app'
+};
+
+export function tokenToBrowserFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	const tails = issuedTokenTails(flow);
+	return appAnswers(flow).flatMap(({ exchange, n }): CrossFlag[] => {
+		const found = tokenInAnswer(exchange.response, tails);
+		if (!found) return [];
+		const arrival = all.find((a) => a.exchange === exchange);
+		const path = URL.canParse(exchange.request.url) ? new URL(exchange.request.url).pathname : exchange.request.url;
+		const answer = arrival ? `answer to arrival ${arrival.k} at the redirect URI (exchange ${n})` : `answer to the page's call ${exchange.request.method} ${path} (exchange ${n})`;
+		return [
+			{
+				id: 'token-to-browser',
+				severity: 'error',
+				message: `Your app's ${answer} hands the browser ${HANDED[found.by](found.name)}. Anything the browser gets, its scripts, extensions and history can read, and the token lets anyone read the user's verification data.`,
+				section: SECTIONS.tokenResponse,
+				fix: 'Keep the tokens on your server (in its session store) and give the browser only your own session cookie; read me.json from the server.',
+				exchangeId: exchange.id
+			}
+		];
+	});
+}
