@@ -120,8 +120,8 @@ describe('reconstructFlows', () => {
 		];
 		const flows = reconstructFlows(literal([...first, ...second]));
 		expect(flows.map((f) => [f.clientId, f.exchanges.map((e) => e.step).join(',')])).toEqual([
-			['app', 'link,authorise,authorise,authorise,token'],
-			['other', 'link,authorise,token']
+			['app', 'link,sign-in,sign-in,sign-in,token'],
+			['other', 'link,sign-in,token']
 		]);
 	});
 
