@@ -5,6 +5,7 @@
  * can take (`encodedForms`), which every place that hides a value it knows looks for.
  */
 import { base64OfBytes, encodeComponent, escapeRegExp, formEncode, memoizeByString, replaceEach } from './encoding';
+import { MASK } from './exchange';
 import { looksLikeJson, parseJson } from './json';
 
 export const SECRET_PARAMETERS = ['client_secret', 'password', 'access_token', 'refresh_token', 'code'] as const;
@@ -271,4 +272,27 @@ export function containsForm(text: string, value: string): boolean {
 /** Replaces every occurrence of every form of `value`. */
 export function replaceForms(text: string, value: string, replacement: string): string {
 	return hideForms(text, encodedForms(value), replacement);
+}
+
+/** An opaque credential written as a literal: long enough that a word or an identifier is not one. */
+export const TOKEN_LITERAL = '[A-Za-z0-9._~+/-]{20,}=*';
+
+/** A token-like literal a page's script stores in the browser under a token's name, where it stands in the text. */
+export interface StoredToken {
+	/** The storage key (`sso_token`). */
+	name: string;
+	value: string;
+	/** Where the value starts in the text. */
+	index: number;
+}
+
+/**
+ * `localStorage.setItem("sso_token", "…")` (or sessionStorage): a script that puts a token-like literal under a key
+ * named like a token. The token-to-browser rule reads it as evidence; a saved run hides the value, and its mask in
+ * that place is still the same evidence.
+ */
+export function storedTokens(text: string): StoredToken[] {
+	const value = `${TOKEN_LITERAL}|${MASK}`;
+	const pattern = new RegExp(`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*token[^"'\`]*)\\1\\s*,\\s*(["'\`])(${value})\\3\\s*\\)`, 'gi');
+	return [...text.matchAll(pattern)].map((m) => ({ name: m[2]!, value: m[4]!, index: m.index + m[0].lastIndexOf(m[4]!) }));
 }

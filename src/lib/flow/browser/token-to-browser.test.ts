@@ -19,6 +19,8 @@ describe('tokenInAnswer: a token in what the browser got', () => {
 
 	it('reads a literal token written into the browser\'s storage under a token\'s name', () => {
 		expect(tokenInAnswer(signedIn(`localStorage.setItem("sso_token", "${TOKEN}");`), [])).toEqual({ name: 'sso_token', by: 'storage' });
+		// A saved run hides the value; the mask in that place is the same evidence.
+		expect(tokenInAnswer(signedIn(`localStorage.setItem("sso_token", "${MASK}");`), [])).toEqual({ name: 'sso_token', by: 'storage' });
 	});
 
 	it('does not read a script that stores what an answer gives it, or names access_token in its source', () => {

@@ -10,7 +10,7 @@
 import { SECTIONS } from '$lib/protocol';
 import { MASK } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';
-import { TAIL_LENGTH } from '$lib/http/secrets';
+import { TAIL_LENGTH, TOKEN_LITERAL, storedTokens } from '$lib/http/secrets';
 import type { RecordedExchange } from '../exchange';
 import type { CrossFlag } from '../flags';
 import { linkRedirectUri, type FlowRecord } from '../record';
@@ -19,14 +19,8 @@ import { wordsOfAnswer, type Arrival } from './browser-arrivals';
 /** A field, parameter or assignment named like a token, with a value (not a script's `x.access_token` or a null). */
 const TOKEN_FIELD = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?!["'\s,}&]|null\b)/;
 
-/** An opaque credential as a literal: long enough that a word or an identifier is not one. */
-const TOKEN_CHARS = '[A-Za-z0-9._~+/-]{20,}=*';
-
-/** `localStorage.setItem("sso_token", "…")`: a script putting a literal token-like value under a token's name. */
-const STORED_TOKEN = new RegExp(`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*token[^"'\`]*)\\1\\s*,\\s*(["'\`])${TOKEN_CHARS}\\3\\s*\\)`, 'i');
-
 /** Quoted token-like literals anywhere in a body, for matching a known tail. */
-const QUOTED_TOKEN = new RegExp(`(["'\`])(${TOKEN_CHARS})\\1`, 'g');
+const QUOTED_TOKEN = new RegExp(`(["'\`])(${TOKEN_LITERAL})\\1`, 'g');
 
 /** How an answer was seen to carry a token: the name it goes by there. */
 export interface TokenInAnswer {
@@ -40,8 +34,8 @@ export function tokenInAnswer(response: RecordedExchange['response'], tails: rea
 	if (!response) return null;
 	const field = TOKEN_FIELD.exec(`${headerValue(response.headers, 'location') ?? ''}\n${wordsOfAnswer(response)}`);
 	if (field) return { name: field[1]!, by: 'field' };
-	const stored = STORED_TOKEN.exec(response.body);
-	if (stored) return { name: stored[2]!, by: 'storage' };
+	const stored = storedTokens(response.body)[0];
+	if (stored) return { name: stored.name, by: 'storage' };
 	const literals = [...response.body.matchAll(QUOTED_TOKEN)].map((m) => m[2]!);
 	return literals.some((literal) => tails.some((tail) => literal.endsWith(tail))) ? { name: 'access_token', by: 'tail' } : null;
 }

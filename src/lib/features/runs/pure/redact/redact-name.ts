@@ -5,7 +5,7 @@
  */
 import { base64DecodeUtf8, base64EncodeUtf8, escapeRegExp } from '$lib/http/encoding';
 import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
-import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, type SecretParameter } from '$lib/http/secrets';
+import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, storedTokens, type SecretParameter } from '$lib/http/secrets';
 import { MASK } from '$lib/http/exchange';
 import type { Redaction } from '../run';
 import { looksLikeJson, parseJson } from '$lib/http/json';
@@ -177,7 +177,20 @@ class NameRedactor {
 		}
 		if (contentType.includes('x-www-form-urlencoded') || looksLikeForm(text))
 			return mapFormPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
-		return text;
+		return this.storedTokens(text, where);
+	}
+
+	/** A page's script storing a token-like literal under a token's name (`sso_token`): the value is hidden. */
+	private storedTokens(text: string, where: string): string {
+		let result = text;
+		// From the last, so each earlier index still points into the text as written.
+		for (const { name, value, index } of storedTokens(text).reverse()) {
+			if (isMasked(value)) continue;
+			this.record(WHAT.token, `${where}: stored as ${name}`);
+			this.addNeedle(WHAT.token, value);
+			result = `${result.slice(0, index)}${MASK}${result.slice(index + value.length)}`;
+		}
+		return result;
 	}
 
 	/** Sensitive fields replaced in the text as written, so the rest of the body keeps its exact form. */

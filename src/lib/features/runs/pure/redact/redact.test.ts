@@ -73,6 +73,17 @@ describe('redactRun: by name', () => {
 		]);
 	});
 
+	it('hides a token-like literal a page stores under a token\'s name, there and wherever else it appears', () => {
+		const stored = 'Zm9vYmFyLXRva2VuLXZhbHVlLTEyMzQ1Njc4OQ';
+		const page = `<html><script>localStorage.setItem("sso_token", "${stored}"); go();</script></html>`;
+		const arrival = exchange('arrival', { url: 'https://shop.example.com/cb?code=c-1' }, { status: 200, headers: { 'Content-Type': 'text/html' }, body: page });
+		const echoed = exchange('arrival', { url: `https://shop.example.com/profile?t=${stored}` }, { status: 200, body: 'ok' });
+		const r = redactRun(run({ exchanges: [arrival, echoed] }));
+		expect(r.exchanges[0]?.response?.body).toBe(`<html><script>localStorage.setItem("sso_token", "${MASK}"); go();</script></html>`);
+		expect(leaks(JSON.stringify(r), stored)).toEqual([]);
+		expect(r.redactions).toContainEqual({ what: WHAT.token, where: 'exchange 1 (arrival) response body: stored as sso_token' });
+	});
+
 	it('hides a password in a form without mangling the parameter names that spell it', () => {
 		const r = redactRun(run({ exchanges: [exchange('sign-in', { method: 'POST', url: 'https://auth.example.com/login', body: 'login=a%40b.c&password=password' })] }));
 		expect(r.exchanges[0]?.request.body).toBe(`login=a%40b.c&password=${MASK}`);
