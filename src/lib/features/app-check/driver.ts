@@ -22,6 +22,7 @@ import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
 import { isBrowserOwnRequest } from '$lib/flow/browser/noise';
+import { tokenInAnswer } from '$lib/flow/browser/token-to-browser';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
@@ -186,7 +187,10 @@ class Watcher {
 	/** The sandbox's sign-in link the app sent the browser to (its first visit). */
 	link: string | null = null;
 	callback: string | null = null;
-	readonly hops: { url: string; status: number; body: Promise<string> }[] = [];
+	/** The main frame's page loads after the redirect (the app's answer, its own redirects). */
+	readonly hops: SeenResponse[] = [];
+	/** The page's own calls after the redirect (fetch, XHR): a single-page app's API may answer with a token. */
+	readonly calls: SeenResponse[] = [];
 	private deciding = false;
 	private arrived: (() => void) | null = null;
 	readonly callbackSeen = new Promise<void>((resolve) => (this.arrived = resolve));
@@ -217,11 +221,30 @@ class Watcher {
 
 	private record(response: Response): void {
 		const request = response.request();
-		if (this.callback === null || !request.isNavigationRequest() || request.frame() !== this.page.mainFrame()) return;
+		if (this.callback === null) return;
+		const page = request.isNavigationRequest() && request.frame() === this.page.mainFrame();
+		if (!page && request.resourceType() !== 'fetch' && request.resourceType() !== 'xhr') return;
 		const status = response.status();
 		const body = status >= 300 && status < 400 ? Promise.resolve('') : response.text().catch(() => '');
-		this.hops.push({ url: response.url(), status, body });
+		(page ? this.hops : this.calls).push({ url: response.url(), status, headers: response.headers(), body });
 	}
+}
+
+interface SeenResponse {
+	url: string;
+	status: number;
+	headers: Record<string, string>;
+	body: Promise<string>;
+}
+
+/** The first of the app's answers that hands the browser a token, as the engine reads one (tokenInAnswer). */
+async function handedToken(answers: readonly SeenResponse[], known: string[]): Promise<UserEvidence['tokenHanded']> {
+	for (const answer of answers) {
+		const headers = Object.entries(answer.headers).map(([name, value]) => ({ name, value }));
+		const found = tokenInAnswer({ status: answer.status, statusText: '', headers, body: await answer.body, truncated: false }, []);
+		if (found) return { ...found, url: redact(answer.url, known) };
+	}
+	return null;
 }
 
 async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, fingerprints: Fingerprints): Promise<AppCheckResult> {
@@ -322,6 +345,7 @@ async function userEvidence(page: Page, watcher: Watcher, blocked: string[], aut
 	const stackTrace = [...new Set([...bodies.flatMap((body) => findStackTrace(htmlToText(body))), ...findStackTrace(text)])].slice(0, 5);
 	// Sent back to the sign-in link: a page load of the sandbox's /sso/ after its redirect to the app.
 	const backToSignIn = watcher.hops.some((hop) => isSignInLink(hop.url, authOrigins));
+	const tokenHanded = await handedToken([...watcher.hops, ...watcher.calls].filter((r) => where(r.url) === 'app'), known);
 	const onApp = where(page.url()) !== 'sandbox';
 	return {
 		callbackUrl: watcher.callback ? redact(watcher.callback, known) : null,
@@ -335,6 +359,7 @@ async function userEvidence(page: Page, watcher: Watcher, blocked: string[], aut
 		backToSignIn,
 		stackTrace: stackTrace.map((line) => redact(line, known)),
 		blocked: blocked.map((b) => redact(b, known)),
+		tokenHanded,
 		// A digest: the judge only compares pages, and the page's own text (unredacted) never leaves this module.
 		fingerprint: onApp ? createHash('sha256').update(fingerprint(text)).digest('base64url').slice(0, 16) : ''
 	};

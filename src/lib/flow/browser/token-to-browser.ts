@@ -15,6 +15,7 @@ import type { RecordedExchange } from '../exchange';
 import type { CrossFlag } from '../flags';
 import { linkRedirectUri, type FlowRecord } from '../record';
 import { wordsOfAnswer, type Arrival } from './browser-arrivals';
+import { KEEP_TOKENS_ON_SERVER, TOKEN_IN_BROWSER_RISK, handedWords, type TokenInAnswer } from './token-advice';
 
 /** A field, parameter or assignment named like a token, with a value (not a script's `x.access_token` or a null). */
 const TOKEN_FIELD = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?!["'\s,}&]|null\b)/;
@@ -22,12 +23,6 @@ const TOKEN_FIELD = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?
 /** Quoted token-like literals anywhere in a body, for matching a known tail. */
 const QUOTED_TOKEN = new RegExp(`(["'\`])(${TOKEN_LITERAL})\\1`, 'g');
 
-/** How an answer was seen to carry a token: the name it goes by there. */
-export interface TokenInAnswer {
-	name: string;
-	/** What shows it: a named field, a storage write, or a literal ending with the tail of a token the service issued. */
-	by: 'field' | 'storage' | 'tail';
-}
 
 /** Whether (and how) a response the browser got carries an access or refresh token; `tails`: issued tokens' tails. */
 export function tokenInAnswer(response: RecordedExchange['response'], tails: readonly string[]): TokenInAnswer | null {
@@ -63,12 +58,6 @@ function appAnswers(flow: FlowRecord): { exchange: RecordedExchange; n: number }
 	return flow.exchanges.flatMap((exchange, i) => (exchange.step === 'arrival' && originOf(exchange.request.url) === origin ? [{ exchange, n: i + 1 }] : []));
 }
 
-/** What the browser was handed, as the evidence shows it. */
-const HANDED: Record<TokenInAnswer['by'], (name: string) => string> = {
-	field: (name) => `an \`${name}\``,
-	storage: (name) => `what looks like an access token: its script writes a token-like value into the browser's storage under \`${name}\``,
-	tail: () => 'an access token: a value ending with the tail of the token the service issued to your app'
-};
 
 export function tokenToBrowserFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	const tails = issuedTokenTails(flow);
@@ -82,9 +71,9 @@ export function tokenToBrowserFlags(flow: FlowRecord, all: Arrival[]): CrossFlag
 			{
 				id: 'token-to-browser',
 				severity: 'error',
-				message: `Your app's ${answer} hands the browser ${HANDED[found.by](found.name)}. Anything the browser gets, its scripts, extensions and history can read, and the token lets anyone read the user's verification data.`,
+				message: `Your app's ${answer} hands the browser ${handedWords(found)}. ${TOKEN_IN_BROWSER_RISK}`,
 				section: SECTIONS.tokenResponse,
-				fix: 'Keep the tokens on your server (in its session store) and give the browser only your own session cookie; read me.json from the server.',
+				fix: KEEP_TOKENS_ON_SERVER,
 				exchangeId: exchange.id
 			}
 		];

@@ -6,6 +6,7 @@
  */
 import { MASK } from '$lib/http/exchange';
 import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
+import type { TokenInAnswer } from '$lib/flow/browser/token-advice';
 import type { LinkFinding, ServerDiagnosis } from './engine';
 import { maskSecretShapes } from './secret-shapes';
 
@@ -29,6 +30,8 @@ export interface UserEvidence {
 	stackTrace: string[];
 	/** Requests the check refused because their origin is not allowed (`origin: why`). */
 	blocked: string[];
+	/** Where the app handed the browser an access or refresh token (a redirect, its page, its API's answer), if it did. */
+	tokenHanded?: (TokenInAnswer & { url: string }) | null;
 	/** A digest of the page's text with numbers and whitespace evened out, to tell two answers apart. */
 	fingerprint: string;
 }

@@ -65,6 +65,14 @@ describe('the app check\'s judge', () => {
 		expect(result.fix).toBe('Remove client_secret from the link.');
 	});
 
+	it('fails any check whose answers hand the browser a token, with the fix to keep it on the server', () => {
+		const handed = user({ tokenHanded: { name: 'access_token', by: 'field', url: 'http://localhost:4000/api/session' } });
+		const result = judgeAppCheck(check('success'), evidence(handed, server()), 'shop');
+		expect(result.verdict).toBe('fail');
+		expect(result.findings).toEqual([expect.stringMatching(/^the app's answer at http:\/\/localhost:4000\/api\/session hands the browser an `access_token`: anything the browser gets/)]);
+		expect(result.fix).toMatch(/^Keep the tokens on your server/);
+	});
+
 	it('names a warning about the link only as the cause of a check that fails with no failed request to explain it', () => {
 		const state = { severity: 'warning' as const, message: 'The link carries `state`.', fix: 'Drop `state`.' };
 		expect(judgeAppCheck(check('success'), evidence(user(), server({ link: [state] })), 'shop').verdict).toBe('pass');

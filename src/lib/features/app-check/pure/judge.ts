@@ -4,6 +4,7 @@
  * never came back to the app, the sandbox's rule was never applied) is `not-run`, never a pass.
  */
 import { isDefaultErrorPage } from '$lib/flow/browser/default-error-page';
+import { KEEP_TOKENS_ON_SERVER, TOKEN_IN_BROWSER_RISK, handedWords } from '$lib/flow/browser/token-advice';
 import { ruleStage, type AppCheck, type AppCheckId } from './checks';
 import type { LinkFinding } from './engine';
 import type { AppCheckEvidence } from './evidence';
@@ -58,6 +59,10 @@ function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 		if (wording) found.push(`the user's page says "${wording[0]}" (status ${status ?? 'unknown'}): an error page, for what is a normal outcome`);
 		const broken = UNREAD_VALUE.exec(final.excerpt);
 		if (broken) found.push(`the user's page shows \`${broken[0]}\`: the app read a field the answer does not have`);
+	}
+	if (user.tokenHanded) {
+		const risk = TOKEN_IN_BROWSER_RISK.replace(/\.$/, '');
+		found.push(`the app's answer at ${user.tokenHanded.url} hands the browser ${handedWords(user.tokenHanded)}: ${risk[0]!.toLowerCase()}${risk.slice(1)}`);
 	}
 	if (user.backToSignIn && !check.restartAllowed) {
 		found.push('the app sent the user straight back to the sign-in page without them asking (a loop)');
@@ -127,8 +132,11 @@ function linkFindingsOf(evidence: AppCheckEvidence, failing: boolean): LinkFindi
 function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[], link: LinkFinding[]): string {
 	const engine = evidence.server.diagnosis?.fix;
 	const server = serverFindings(check, evidence).length;
+	const token = evidence.user.tokenHanded ? KEEP_TOKENS_ON_SERVER : null;
+	if (token && findings.length === 1) return token;
 	// The engine's fix covers what the server did; the check's own covers what else the user got.
-	const base = engine && server > 0 ? (findings.length > server ? `${engine} ${check.fix}` : engine) : (link[0]?.fix ?? check.fix);
+	const own = engine && server > 0 ? (findings.length > server ? `${engine} ${check.fix}` : engine) : (link[0]?.fix ?? check.fix);
+	const base = token ? `${own} ${token}` : own;
 	return check.action === 'cancel' && evidence.server.library === 'passport-oauth2'
 		? `${base} With passport-oauth2, check for \`code\` before \`passport.authenticate\` runs on the callback: without one it redirects to the authorisation page again.`
 		: base;
