@@ -55,6 +55,12 @@ describe('what the app\'s server did, from the sandbox log', () => {
 		expect(serverEvidence(log, 'shop', 0).exchanges).toEqual([{ status: 401, error: 'invalid_client' }]);
 	});
 
+	it('counts a token request sent as GET as the app\'s exchange (refused), and never a CORS preflight', () => {
+		const get = entry('accounts', 'GET', '/oauth/token?grant_type=authorization_code&client_id=shop&code=x', 405, { responseBody: '{"error":"invalid_request"}' });
+		const preflight = entry('accounts', 'OPTIONS', '/oauth/token?client_id=shop', 204);
+		expect(serverEvidence([preflight, get], 'shop', 0).exchanges).toEqual([{ status: 405, error: 'invalid_request' }]);
+	});
+
 	it('ties me.json calls to the client by token digests when the log has correlation keys', () => {
 		const log = [exchange('shop', 200, { keys: { clientId: 'shop', issued: ['d-access', 'd-refresh'] } }), me(403, { presented: 'd-other' }), me(404, { presented: 'd-access' })];
 		const evidence = serverEvidence(log, 'shop', 0);

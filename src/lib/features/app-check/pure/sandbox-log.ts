@@ -61,7 +61,8 @@ export function serverEvidence(entries: readonly LogEntry[], clientId: string, a
 		.sort((a, b) => a.id - b.id);
 	const isAuth = (e: Exchange) => e.host === 'authorisation';
 	const signInVisits = exchanges.filter((e) => isAuth(e) && e.method === 'GET' && path(e).startsWith('/sso/') && clientOf(e) === clientId).length;
-	const tokenCalls = exchanges.filter((e) => !isAuth(e) && e.method === 'POST' && path(e) === '/oauth/token' && clientOf(e) === clientId);
+	// Any method but a CORS preflight: an app that sends its exchange as GET did try to exchange (and was refused).
+	const tokenCalls = exchanges.filter((e) => !isAuth(e) && e.method !== 'OPTIONS' && path(e) === '/oauth/token' && clientOf(e) === clientId);
 	const meCalls = exchanges.filter((e) => !isAuth(e) && path(e) === '/api/v3/me.json');
 
 	const issued = new Set(tokenCalls.flatMap((e) => e.keys.issued ?? []));
