@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
-import { judgeAppCheck, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
+import { judgeAppCheck, judgeRefusedLink, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
 import { diagnoseCheck, libraryOf } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
@@ -294,7 +294,11 @@ async function signInAndJudge(
 		ctx.users.set(supergroup, user);
 	}
 	const signInProblem = await signInAndDecide(page, user, check.action === 'cancel' ? 'cancel' : 'authorise', () => watcher.decide());
-	if (signInProblem) return notRun(check, redact(signInProblem, ctx.known), clientId);
+	if (signInProblem) {
+		const { link } = diagnoseCheck(await readLog(access), clientId, mark, check.rule);
+		const refused = link.map((f) => ({ ...f, message: redact(f.message, ctx.known), fix: redact(f.fix, ctx.known) }));
+		return judgeRefusedLink(check, redact(signInProblem, ctx.known), refused, clientId);
+	}
 
 	const arrived = await Promise.race([watcher.callbackSeen.then(() => true), delay(timeout, ctx.stop).then(() => false)]);
 	if (arrived) await settle(page);

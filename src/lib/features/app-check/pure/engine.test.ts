@@ -77,4 +77,13 @@ describe('the app check\'s server side, from the flow engine', () => {
 		expect(diagnoseCheck(signIn(REDIRECT, 200, '{"access_token":"x"}'), 'shop', 0, null).link).toEqual([]);
 		expect(diagnoseCheck(signIn('http://localhost:3000/callback', 400, '{"error":"invalid_grant"}'), 'shop', 0, null).link).toEqual([]);
 	});
+
+	it('names the sign-in page\'s refusal of the link (7.1) first, with its row\'s fix', () => {
+		const page = '<main><h1>Sign-in link not valid</h1><div class="alert" role="alert" data-error="auth-invalid-redirect-uri"><p>The redirect URI included is not valid.</p></div><dl><dt>What was wrong</dt><dd><code>http://127.0.0.1:3000/callback</code> is not registered for Shop. Registered: http://localhost:3000/auth/callback.</dd></dl></main>';
+		const link = `${AUTH}/sso/student?response_type=code&client_id=shop&redirect_uri=${encodeURIComponent('http://127.0.0.1:3000/callback')}&country=uk`;
+		const refused = [logged('authorisation', 'GET', link, 400, { answer: page, keys: { clientId: 'shop' } })];
+		const { link: found } = diagnoseCheck(refused, 'shop', 0, null);
+		expect(found[0]).toMatchObject({ severity: 'error', message: expect.stringMatching(/redirect URI/i) });
+		expect(found[0]!.fix).toMatch(/regist/i);
+	});
 });

@@ -11,6 +11,7 @@ import { reconstructFlows } from '$lib/flow/reconstruct/reconstruct';
 import { evidenceOf, sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
 import { libraryShown } from '$lib/flow/browser/cancel-advice';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
+import { authorisationRefusal } from '$lib/flow/authorisation-verdict';
 import type { LogEntry } from '$lib/http/logged-exchange';
 import type { OutcomeRule } from './checks';
 
@@ -54,8 +55,11 @@ export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, af
 	const recorded = sandboxFlowRecord(flow, UNNAMED_HOSTS);
 	const diagnosis = diagnoseFlow(recorded, { followsCancel: flow.followsCancel });
 	const stepOf = (exchangeId: string | undefined) => flow.exchanges.find((e) => e.id === exchangeId)?.step;
-	const link = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId))).map(({ severity, message, fix }) => ({ severity, message, fix }));
-	return { server: serverDiagnosis(flow.exchanges, flowVerdict(recorded, diagnosis), rule), link };
+	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId))).map(({ severity, message, fix }) => ({ severity, message, fix }));
+	const verdict = flowVerdict(recorded, diagnosis);
+	// The sign-in page refused the link (7.1): its row is the verdict, and the first thing wrong with the link.
+	const refused = authorisationRefusal(recorded) ? [{ severity: 'error' as const, message: verdict.what, fix: verdict.fix }] : [];
+	return { server: serverDiagnosis(flow.exchanges, verdict, rule), link: [...refused, ...flagged] };
 }
 
 /** The verdict, when it is an error of the token endpoint or me.json that the check's own rule did not produce. */

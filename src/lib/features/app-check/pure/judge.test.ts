@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APP_CHECKS, findAppCheck, requirements, type AppCheckId } from './checks';
 import type { AppCheckEvidence, ServerEvidence, UserEvidence } from './evidence';
-import { appCheckExitCode, judgeAppCheck } from './judge';
+import { appCheckExitCode, judgeAppCheck, judgeRefusedLink } from './judge';
 
 const check = (id: AppCheckId) => findAppCheck(id)!;
 
@@ -71,6 +71,13 @@ describe('the app check\'s judge', () => {
 		expect(result.verdict).toBe('fail');
 		expect(result.findings).toEqual([expect.stringMatching(/^the app's answer at http:\/\/localhost:4000\/api\/session hands the browser an `access_token`: anything the browser gets/)]);
 		expect(result.fix).toMatch(/^Keep the tokens on your server/);
+	});
+
+	it('fails a check whose link the sign-in page refused, with the engine\'s row and fix; without one it did not run', () => {
+		const refused = { severity: 'error' as const, message: 'The authorisation link was refused (7.1): the redirect URI is not registered.', fix: 'Register the redirect URI.' };
+		const failed = judgeRefusedLink(check('success'), 'The sandbox showed an error', [refused], 'shop');
+		expect(failed).toMatchObject({ verdict: 'fail', findings: ["the sandbox's sign-in page refused the app's link: the authorisation link was refused (7.1): the redirect URI is not registered"], fix: 'Register the redirect URI.' });
+		expect(judgeRefusedLink(check('success'), 'The sandbox showed an error', [], 'shop')).toMatchObject({ verdict: 'not-run', reason: 'The sandbox showed an error' });
 	});
 
 	it('names a warning about the link only as the cause of a check that fails with no failed request to explain it', () => {

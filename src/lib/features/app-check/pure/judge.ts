@@ -161,6 +161,18 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings, link), clientId, evidence };
 }
 
+/**
+ * The sandbox's sign-in page refused the app's link (a 7.1 error): no outcome could be tested, and the link the app
+ * builds is wrong, which fails the check, with the engine's row and fix. Without the engine's finding it did not run.
+ */
+export function judgeRefusedLink(check: AppCheck, problem: string, refused: readonly LinkFinding[], clientId: string | null): AppCheckResult {
+	const first = refused.find((f) => f.severity === 'error');
+	if (!first) return notRun(check, problem, clientId);
+	const said = first.message.replace(/\.$/, '');
+	const findings = [`the sandbox's sign-in page refused the app's link: ${said[0]!.toLowerCase()}${said.slice(1)}`];
+	return { id: check.id, title: check.title, verdict: 'fail', reason: `${findings[0]![0]!.toUpperCase()}${findings[0]!.slice(1)}. ${check.should}`, findings, fix: first.fix, clientId, evidence: null };
+}
+
 /** Any failure fails the run; so does a check that could not run (it proves nothing). */
 export function appCheckExitCode(results: readonly Pick<AppCheckResult, 'verdict'>[]): 0 | 1 {
 	return results.every((r) => r.verdict === 'pass') ? 0 : 1;
