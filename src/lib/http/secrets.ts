@@ -286,13 +286,17 @@ export interface StoredToken {
 	index: number;
 }
 
+/** Built once (it runs over every body a saved run holds); matchAll reads a copy, so its lastIndex is never shared. */
+const STORED_TOKEN = new RegExp(
+	`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*token[^"'\`]*)\\1\\s*,\\s*(["'\`])(${TOKEN_LITERAL}|${MASK})\\3\\s*\\)`,
+	'gi'
+);
+
 /**
  * `localStorage.setItem("sso_token", "…")` (or sessionStorage): a script that puts a token-like literal under a key
  * named like a token. The token-to-browser rule reads it as evidence; a saved run hides the value, and its mask in
  * that place is still the same evidence.
  */
 export function storedTokens(text: string): StoredToken[] {
-	const value = `${TOKEN_LITERAL}|${MASK}`;
-	const pattern = new RegExp(`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*token[^"'\`]*)\\1\\s*,\\s*(["'\`])(${value})\\3\\s*\\)`, 'gi');
-	return [...text.matchAll(pattern)].map((m) => ({ name: m[2]!, value: m[4]!, index: m.index + m[0].lastIndexOf(m[4]!) }));
+	return [...text.matchAll(STORED_TOKEN)].map((m) => ({ name: m[2]!, value: m[4]!, index: m.index + m[0].lastIndexOf(m[4]!) }));
 }

@@ -123,10 +123,11 @@ export function followedEnd(flow: FlowRecord, index: number): AppAnswer['end'] {
 	return end;
 }
 
-/** How many of the app's own redirects are followed before the chain is a loop, not an answer. */
-const MAX_FOLLOWED = 5;
+/** How many of the app's own redirects are followed before the chain is a loop, not an answer (here and by the HAR import). */
+export const MAX_FOLLOWED = 5;
 
-const originOf = (url: string | undefined) => (url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined);
+/** A URL's origin; undefined for no URL or one that does not parse. */
+export const originOf = (url: string | undefined) => (url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined);
 
 /** The arrival exchanges that are requests to the link's redirect URI (not the redirects that sent the browser there). */
 export function arrivals(flow: FlowRecord): Arrival[] {

@@ -14,7 +14,7 @@ import { TAIL_LENGTH, TOKEN_LITERAL, storedTokens } from '$lib/http/secrets';
 import type { RecordedExchange } from '../exchange';
 import type { CrossFlag } from '../flags';
 import { linkRedirectUri, type FlowRecord } from '../record';
-import { wordsOfAnswer, type Arrival } from './browser-arrivals';
+import { originOf, wordsOfAnswer, type Arrival } from './browser-arrivals';
 import { KEEP_TOKENS_ON_SERVER, TOKEN_IN_BROWSER_RISK, handedWords, type TokenInAnswer } from './token-advice';
 
 /** A field, parameter or assignment named like a token, with a value (not a script's `x.access_token` or a null). */
@@ -48,8 +48,6 @@ export function issuedTokenTails(flow: FlowRecord): string[] {
 	});
 	return [...new Set(tails)];
 }
-
-const originOf = (url: string | undefined) => (url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined);
 
 /** The browser's requests to the app's own origin (the redirect URI's): the arrivals and the page's own calls. */
 function appAnswers(flow: FlowRecord): { exchange: RecordedExchange; n: number }[] {

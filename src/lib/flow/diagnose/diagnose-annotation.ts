@@ -70,12 +70,15 @@ export function redirectUriDiff(a: string, b: string): UriDiff[] {
 		.map((part) => ({ part, a: pa[part], b: pb[part] }));
 }
 
-/** The `error` of an answer's JSON body (the token endpoint's errors of 7.2), if it has one. */
-export function jsonError(body: string): string | undefined {
+/** A string field of an answer's JSON body (`error`, `error_description` of 7.2), if it has one. */
+export function jsonString(body: string, field: string): string | undefined {
 	const json = readJson(body);
-	const error = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
-	return typeof error === 'string' ? error : undefined;
+	const value = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)[field] : undefined;
+	return typeof value === 'string' ? value : undefined;
 }
+
+/** The `error` of an answer's JSON body (the token endpoint's errors of 7.2), if it has one. */
+export const jsonError = (body: string) => jsonString(body, 'error');
 
 export function zodProblems(error: z.ZodError): string[] {
 	return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);

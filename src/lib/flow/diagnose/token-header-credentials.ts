@@ -6,9 +6,8 @@
  */
 import { SECTIONS } from '$lib/protocol';
 import { MASK } from '$lib/http/exchange';
-import { parseJson } from '$lib/http/json';
 import { requestHeader } from '../request-params';
-import { jsonError } from './diagnose-annotation';
+import { jsonError, jsonString } from './diagnose-annotation';
 import type { Numbered } from '../server-side';
 import type { CrossFlag } from '../flags';
 
@@ -26,11 +25,7 @@ function decodesToPair(payload: string): boolean {
 }
 
 /** The answer's error_description, or empty. */
-function description(body: string): string {
-	const json = parseJson(body);
-	const text = typeof json === 'object' && json !== null ? (json as Record<string, unknown>)['error_description'] : undefined;
-	return typeof text === 'string' ? text : '';
-}
+const description = (body: string) => jsonString(body, 'error_description') ?? '';
 
 /**
  * Whether the exchange was refused as invalid_client for the format of its Authorization header: its payload, when

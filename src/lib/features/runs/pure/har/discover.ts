@@ -8,6 +8,7 @@ import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
 import { carriesCode, sendsEmptyCode } from '$lib/flow/browser/app-calls';
 import { isNotOfTheFlow } from '$lib/flow/browser/noise';
+import { MAX_FOLLOWED } from '$lib/flow/browser/browser-arrivals';
 import { stepOfRequest } from '$lib/flow/steps';
 import { headerValue } from '$lib/http/headers';
 
@@ -87,9 +88,6 @@ function arrivals(entries: HarEntry[], redirectPart: string): Arrival[] {
 }
 
 const FOLLOWED = "from the HAR: where your app's answer at the redirect URI sent the browser";
-
-/** How many redirects of the app's own a chain may hold before it is a loop, not an answer. */
-const MAX_FOLLOWED = 5;
 
 /**
  * The redirect the app answered an arrival with, for the app's own origin only: where the browser goes next. Null
