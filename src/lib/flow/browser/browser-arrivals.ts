@@ -111,13 +111,15 @@ export function describeAnswer(exchange: RecordedExchange, answer: AppAnswer): s
  */
 export function followedEnd(flow: FlowRecord, index: number): AppAnswer['end'] {
 	const origin = originOf(flow.exchanges[index]?.request.url);
+	// Each target's origin read once, not at every exchange the search passes (a long record has thousands).
+	const own = (url: string | undefined) => (url !== undefined && originOf(url) === origin ? url : undefined);
 	let end: AppAnswer['end'];
-	let target = locationOf(flow.exchanges[index]!);
-	for (let i = index + 1, hops = 0; target !== undefined && originOf(target) === origin && i < flow.exchanges.length && hops < MAX_FOLLOWED; i++) {
+	let target = own(locationOf(flow.exchanges[index]!));
+	for (let i = index + 1, hops = 0; target !== undefined && i < flow.exchanges.length && hops < MAX_FOLLOWED; i++) {
 		const next = flow.exchanges[i]!;
 		if (next.step !== 'arrival' || next.request.url !== target) continue;
 		end = { exchange: next, n: i + 1 };
-		target = locationOf(next);
+		target = own(locationOf(next));
 		hops++;
 	}
 	return end;
