@@ -24,6 +24,7 @@ import { meCredential, requestHeader, requestParam } from './request-params';
 import { jsonBodyFlags, refusedJsonBody } from './diagnose/token-json-body';
 import { headerCredentialFlags } from './diagnose/token-header-credentials';
 import { rerunAfter, rerunFinding } from './handling/handler-rerun';
+import { codesSentAgain } from './browser/app-call-flags';
 
 export interface CrossFlag {
 	id: string;
@@ -138,8 +139,8 @@ function redirectUriFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 }
 
 /** Why a code was exchanged again after it was accepted: the callback's re-run after a crash, else a plain reuse. */
-function reusedWords(flow: FlowRecord, accepted: Numbered, again: Numbered): { message: string; fix: string } {
-	const me = rerunAfter(flow, accepted, again);
+function reusedWords(flow: FlowRecord, accepted: Numbered, again: Numbered, sentAgain: ReadonlySet<string>): { message: string; fix: string } {
+	const me = rerunAfter(flow, accepted, again, sentAgain);
 	if (me) return rerunFinding(flow, accepted, again, me);
 	return {
 		message: `Exchange ${again.n} (token) sends the code that exchange ${accepted.n} already exchanged successfully. A code works once (2.2): every later exchange fails with invalid_grant.`,
@@ -148,8 +149,10 @@ function reusedWords(flow: FlowRecord, accepted: Numbered, again: Numbered): { m
 }
 
 /** One pass, each code's earlier exchanges kept by the code: a flow of thousands of exchanges of one code stays linear. */
-function reusedCodeFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
+function reusedCodeFlags(flow: FlowRecord, tokens: Numbered[], side: BrowserSide): CrossFlag[] {
 	const seen = new Map<string, { first: Numbered; accepted?: Numbered }>();
+	// Read once, and only for a flow that reuses a code.
+	let sentAgain: ReadonlySet<string> | undefined;
 	return tokens.flatMap((token): CrossFlag[] => {
 		const { exchange, n } = token;
 		const code = param(exchange, 'code');
@@ -161,7 +164,7 @@ function reusedCodeFlags(flow: FlowRecord, tokens: Numbered[]): CrossFlag[] {
 		if (!earlier) return [];
 		return [
 			accepted
-				? { id: 'code-reused', severity: 'error', ...reusedWords(flow, accepted, token), section: SECTIONS.code, exchangeId: exchange.id }
+				? { id: 'code-reused', severity: 'error', ...reusedWords(flow, accepted, token, (sentAgain ??= codesSentAgain(flow, side.arrivals))), section: SECTIONS.code, exchangeId: exchange.id }
 				: {
 						id: 'code-resent',
 						severity: 'warning',
@@ -264,7 +267,7 @@ export function crossFlags(flow: FlowRecord, hints: FlowHints = {}, browser?: Br
 	const link = linkFlags(flow, hints).filter((f) => f.id !== 'state-parameter' || stateCheckShown(flow, side, ofBrowser));
 	// A used code's refusal after a finished sign-in (a reload) is the service as specified, unless the app's page then failed.
 	const excused = excusedRefusals(asSpecified, side);
-	const reused = reusedCodeFlags(flow, tokens).filter((f) => f.exchangeId === undefined || !excused.has(f.exchangeId));
+	const reused = reusedCodeFlags(flow, tokens, side).filter((f) => f.exchangeId === undefined || !excused.has(f.exchangeId));
 	const flags = [
 		...link,
 		...redirectUriFlags(flow, tokens),

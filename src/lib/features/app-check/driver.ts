@@ -11,18 +11,18 @@
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, judgeRefusedLink, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
-import { diagnoseCheck, libraryOf } from '$lib/features/app-check/pure/engine';
+import { browserExchanges, diagnoseCheck, libraryOf } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
 import { isBrowserOwnRequest } from '$lib/flow/browser/noise';
-import { tokenInAnswer } from '$lib/flow/browser/token-to-browser';
+import { handedToken, isSignInLink, seenOfApp, Watcher } from './watcher';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
@@ -175,78 +175,6 @@ async function runOne(check: AppCheck, ctx: RunContext, browser: Browser, finger
 	}
 }
 
-/** A visit of the sandbox's sign-in link (`/sso/{supergroup}?…`, which redirects to its sign-in pages). */
-function isSignInLink(url: string, authOrigins: readonly string[]): boolean {
-	if (!URL.canParse(url)) return false;
-	const parsed = new URL(url);
-	return authOrigins.includes(parsed.origin) && parsed.pathname.startsWith('/sso/');
-}
-
-/** What the browser saw after the sandbox's redirect: the main frame's page loads, their bodies, refused origins. */
-class Watcher {
-	/** The sandbox's sign-in link the app sent the browser to (its first visit). */
-	link: string | null = null;
-	callback: string | null = null;
-	/** The main frame's page loads after the redirect (the app's answer, its own redirects). */
-	readonly hops: SeenResponse[] = [];
-	/** The page's own calls after the redirect (fetch, XHR): a single-page app's API may answer with a token. */
-	readonly calls: SeenResponse[] = [];
-	private deciding = false;
-	private arrived: (() => void) | null = null;
-	readonly callbackSeen = new Promise<void>((resolve) => (this.arrived = resolve));
-	private linked: (() => void) | null = null;
-	readonly linkSeen = new Promise<void>((resolve) => (this.linked = resolve));
-
-	constructor(
-		private readonly page: Page,
-		authOrigins: readonly string[]
-	) {
-		page.on('request', (request) => {
-			if (this.link === null && request.isNavigationRequest() && request.frame() === page.mainFrame() && isSignInLink(request.url(), authOrigins)) {
-				this.link = request.url();
-				this.linked?.();
-			}
-			if (!this.deciding || this.callback !== null || !request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
-			if (authOrigins.includes(new URL(request.url()).origin)) return;
-			this.callback = request.url();
-			this.arrived?.();
-		});
-		page.on('response', (response) => this.record(response));
-	}
-
-	/** From now on, page loads away from the sandbox are the app's answer. */
-	decide(): void {
-		this.deciding = true;
-	}
-
-	private record(response: Response): void {
-		const request = response.request();
-		if (this.callback === null) return;
-		const page = request.isNavigationRequest() && request.frame() === this.page.mainFrame();
-		if (!page && request.resourceType() !== 'fetch' && request.resourceType() !== 'xhr') return;
-		const status = response.status();
-		const body = status >= 300 && status < 400 ? Promise.resolve('') : response.text().catch(() => '');
-		(page ? this.hops : this.calls).push({ url: response.url(), status, headers: response.headers(), body });
-	}
-}
-
-interface SeenResponse {
-	url: string;
-	status: number;
-	headers: Record<string, string>;
-	body: Promise<string>;
-}
-
-/** The first of the app's answers that hands the browser a token, as the engine reads one (tokenInAnswer). */
-async function handedToken(answers: readonly SeenResponse[], known: string[]): Promise<UserEvidence['tokenHanded']> {
-	for (const answer of answers) {
-		const headers = Object.entries(answer.headers).map(([name, value]) => ({ name, value }));
-		const found = tokenInAnswer({ status: answer.status, statusText: '', headers, body: await answer.body, truncated: false }, []);
-		if (found) return { ...found, url: redact(answer.url, known) };
-	}
-	return null;
-}
-
 async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, fingerprints: Fingerprints): Promise<AppCheckResult> {
 	const { options, access, authOrigins, timeout } = ctx;
 	const blocked = ctx.blocked;
@@ -309,7 +237,7 @@ async function signInAndJudge(
 
 	const seen = arrived ? await userEvidence(page, watcher, blocked, authOrigins, ctx.known) : emptyUser(blocked, ctx.known);
 	const log = await readLog(access);
-	const { server: diagnosis, link } = diagnoseCheck(log, clientId, mark, check.rule);
+	const { server: diagnosis, link } = diagnoseCheck(log, clientId, mark, check.rule, browserExchanges(await seenOfApp(watcher, authOrigins)));
 	const server = {
 		...serverEvidence(log, clientId, mark),
 		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },

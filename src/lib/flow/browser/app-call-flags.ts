@@ -5,6 +5,7 @@
  */
 import { SECTIONS, errorCause } from '$lib/protocol';
 import { carriesCode, sendsEmptyCode } from './app-calls';
+import { secretKey } from '$lib/http/secret-tail';
 import type { Arrival } from './browser-arrivals';
 import type { RecordedExchange } from '../exchange';
 import type { CrossFlag } from '../flags';
@@ -68,6 +69,19 @@ function signInAfterCancelFlags(calls: Call[], all: Arrival[]): CrossFlag[] {
 			exchangeId: sent[0]!.exchange.id
 		}
 	];
+}
+
+/**
+ * The codes the browser's record shows sent toward an exchange more than once: arrived at the redirect URI again (a
+ * reload, the back button), or sent by the page's own calls more than once, each by its `secretKey` (the sandbox's log
+ * shows a code masked but for its tail). Empty without the browser's side.
+ */
+export function codesSentAgain(flow: FlowRecord, all: Arrival[]): ReadonlySet<string> {
+	const calls = ownRequests(flow, all);
+	const arrived = new Map<string, number>();
+	for (const { code } of all) if (code) arrived.set(code, (arrived.get(code) ?? 0) + 1);
+	const again = [...arrived].filter(([code, times]) => times > 1 || calls.filter((call) => carriesCode(requestOf(call), code)).length > 1);
+	return new Set(again.map(([code]) => secretKey(code)));
 }
 
 /** The flags of the app's own calls that carry (or should have carried) an arrival's code. */

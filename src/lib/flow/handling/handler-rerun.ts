@@ -3,9 +3,13 @@
  * again at once. A browser re-sends a request straight away when its connection closed without an answer, which
  * is what an app's crash while handling that answer does (Go's net/http closes the connection on a panic); a
  * person's reload comes later. So the re-exchange's invalid_grant is a symptom: the fault is the app's handling of
- * me.json's answer, named by what was special in it.
+ * me.json's answer, named by what was special in it. A guess from timing alone: when the browser's own record shows
+ * the code sent again (a page that posted it twice, a reload), the second exchange is what it sent, not a re-send
+ * (Chromium's re-send of a request whose connection closed is inside its network stack, and records one request).
  */
 import { handlingOf } from './answer-handling';
+import { requestParam } from '../request-params';
+import { secretKey } from '$lib/http/secret-tail';
 import type { FlowRecord } from '../record';
 import { specialInMe, today, type Numbered } from '../server-side';
 
@@ -22,8 +26,13 @@ export function cameAtOnce(me: Numbered['exchange'], again: Numbered['exchange']
 	return Date.parse(again.startedAt) - endOf(me) < RERUN_MS;
 }
 
-/** The me.json 200 between an accepted exchange and the same code's next one, when that one came at once; else null. */
-export function rerunAfter(flow: FlowRecord, accepted: Numbered, again: Numbered): Numbered | null {
+/**
+ * The me.json 200 between an accepted exchange and the same code's next one, when that one came at once and the
+ * code is not among those the browser's record shows sent again (app-call-flags.ts codesSentAgain); else null.
+ */
+export function rerunAfter(flow: FlowRecord, accepted: Numbered, again: Numbered, sentAgain: ReadonlySet<string>): Numbered | null {
+	const code = requestParam(accepted.exchange.request, 'code');
+	if (code !== undefined && sentAgain.has(secretKey(code))) return null;
 	const between = flow.exchanges.slice(accepted.n, again.n - 1).map((exchange, i) => ({ exchange, n: accepted.n + i + 1 }));
 	const me = between.findLast(({ exchange }) => exchange.step === 'me' && exchange.response?.status === 200);
 	return me && cameAtOnce(me.exchange, again.exchange) ? me : null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diagnoseCheck, libraryOf } from './engine';
+import { browserExchanges, diagnoseCheck, libraryOf, type BrowserRequestSeen } from './engine';
 import type { LogEntry } from '$lib/http/logged-exchange';
 
 const AUTH = 'http://localhost:4174';
@@ -85,5 +85,41 @@ describe('the app check\'s server side, from the flow engine', () => {
 		const { link: found } = diagnoseCheck(refused, 'shop', 0, null);
 		expect(found[0]).toMatchObject({ severity: 'error', message: expect.stringMatching(/redirect URI/i) });
 		expect(found[0]!.fix).toMatch(/regist/i);
+	});
+
+	describe("with the browser's side joined (what the check's browser saw of the app)", () => {
+		/** At a time of the sign-in's second 03 (the link, the sign-in and the consent are at 00, 01 and 02). */
+		const timed = (e: LogEntry, ms: number): LogEntry => {
+			const time = `2030-01-01T10:00:03.${String(ms).padStart(3, '0')}Z`;
+			return { ...e, at: time, entry: { ...e.entry, sandboxAt: time } };
+		};
+		const CODE = 'browser-seen-code-0000abcd';
+		const rerun = (): LogEntry[] => {
+			second = 0;
+			const [link, login, consent, token] = signIn(REDIRECT, 200, '{"access_token":"t-1","token_type":"Bearer"}');
+			const me = logged('accounts', 'GET', `${API}/api/v3/me.json`, 200, { headers: [['Authorization', `Bearer ${M}wxyz`]], answer: '{"sbid_number":"STU0001","verifications":[{"supergroup":"student","country":"uk"}]}', keys: { clientId: 'shop', presented: 't' } });
+			const again = logged('accounts', 'POST', `${API}/oauth/token`, 400, { body: token!.entry.request.body!, headers: [['User-Agent', 'shop/1.0']], answer: '{"error":"invalid_grant","error_description":"used"}', keys: { clientId: 'shop', code: 'c' } });
+			return [link!, login!, consent!, timed(token!, 0), timed(me, 10), timed(again, 20)];
+		};
+		const seen = (ms: number, method: string, url: string, status: number, requestBody: string | null = null): BrowserRequestSeen => ({
+			method, url, requestBody, startedMs: Date.parse(`2030-01-01T10:00:02.${ms}Z`), durationMs: 5, status, headers: { 'content-type': 'text/html' }, body: ''
+		});
+		const arrival = seen(500, 'GET', `${REDIRECT}?code=${CODE}`, 200);
+		const post = (ms: number, status: number) => seen(ms, 'POST', 'http://localhost:3000/api/session', status, JSON.stringify({ code: CODE }));
+
+		it("takes an exchange of a used code at once after me.json as the callback's re-run after a crash, with the log alone", () => {
+			expect(diagnoseCheck(rerun(), 'shop', 0, null).server?.cause).toContain('ran a second time for one sign-in');
+		});
+
+		it("names the page's double post instead, when the browser saw the page send the code twice", () => {
+			const { server, link } = diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200), post(601, 400)]));
+			expect(server?.cause).toContain('already exchanged successfully');
+			expect(server?.cause).not.toContain('ran a second time');
+			expect(link).toContainEqual(expect.objectContaining({ severity: 'error', message: expect.stringContaining("Your app's page sent the same grant code to your app's server 2 times") }));
+		});
+
+		it('keeps the guess when the browser saw the code sent once', () => {
+			expect(diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200)])).server?.cause).toContain('ran a second time');
+		});
 	});
 });

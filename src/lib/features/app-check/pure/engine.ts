@@ -4,6 +4,8 @@
  * the app check names the same cause and fix as the live page (the exact difference of a `redirect_uri`, not "check
  * the client id, secret and redirect_uri"), and the same findings about the link (its `client_secret`, its `state`).
  * The answer the check's own outcome rule produced is the check's doing, not a fault: a verdict about it is left out.
+ * What the check's browser saw of the app (its arrival, its pages, its page's own calls) joins the log's flow, as a
+ * browser's HAR joins it on a saved run, so the engine reads both sides: a code the page posted twice, not a guess.
  */
 import { diagnoseFlow } from '$lib/flow/diagnose-flow';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
@@ -13,6 +15,7 @@ import { libraryShown } from '$lib/flow/browser/cancel-advice';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { authorisationRefusal } from '$lib/flow/authorisation-verdict';
 import type { LogEntry } from '$lib/http/logged-exchange';
+import type { FlowRecord } from '$lib/flow/record';
 import type { OutcomeRule } from './checks';
 
 /** The engine's account of a failed request of the app's server: which, what happened, why, and the fix. */
@@ -26,6 +29,41 @@ export interface ServerDiagnosis {
 /** The check's app may reach the sandbox by any name: its hosts are as the flow's requests named them. */
 const UNNAMED_HOSTS = { authUrl: '', accountsUrl: '' };
 
+/** A request the check's browser made to the app after the sandbox's redirect, as it saw it. */
+export interface BrowserRequestSeen {
+	method: string;
+	url: string;
+	requestBody: string | null;
+	/** When it was sent, ms since the epoch (the check's clock, which is the sandbox's when they share a machine). */
+	startedMs: number;
+	durationMs: number;
+	status: number;
+	headers: Record<string, string>;
+	body: string;
+}
+
+/** What the browser saw, as the flow's exchanges of the browser's side (`arrival`: at the app, not the service). */
+export function browserExchanges(seen: readonly BrowserRequestSeen[]): RecordedExchange[] {
+	return seen.map((r, i) => ({
+		id: `browser-${i + 1}`,
+		step: 'arrival',
+		label: "the app check's browser",
+		startedAt: new Date(r.startedMs).toISOString(),
+		durationMs: r.durationMs,
+		request: { method: r.method, url: r.url, headers: [], body: r.requestBody },
+		response: { status: r.status, statusText: '', headers: Object.entries(r.headers).map(([name, value]) => ({ name, value })), body: r.body, truncated: false },
+		failure: null,
+		masked: []
+	}));
+}
+
+/** The log's flow with the browser's side joined, in time order (a stable merge: each side is in order already). */
+function withBrowserSide(record: FlowRecord, browser: readonly RecordedExchange[]): FlowRecord {
+	if (browser.length === 0) return record;
+	const exchanges = [...record.exchanges, ...browser].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+	return { ...record, exchanges, serviceSideOnly: false };
+}
+
 /** A finding of the engine about the sign-in's link or pages (a `client_secret` or `state` in the link): what, and the fix. */
 export interface LinkFinding {
 	severity: 'error' | 'warning';
@@ -33,7 +71,10 @@ export interface LinkFinding {
 	fix: string;
 }
 
-/** What the engine says of the check's sign-in: the failed request of the app's server, and what is wrong before it. */
+/**
+ * What the engine says of the check's sign-in: the failed request of the app's server, and its findings about the
+ * rest (`link`: the link's, and with the browser's side, the app's pages and its page's calls).
+ */
 export interface CheckDiagnosis {
 	server: ServerDiagnosis | null;
 	link: LinkFinding[];
@@ -41,25 +82,28 @@ export interface CheckDiagnosis {
 
 const isServerStep = (step: StepId | undefined) => step === 'token' || step === 'me';
 
+/** The engine's flags the judge words itself, from what the user got: a token handed to the browser, a sign-in loop. */
+const WORDED_BY_JUDGE: ReadonlySet<string> = new Set(['token-to-browser', 'cancel-loop']);
+
 /**
  * The engine's diagnosis of the check's sign-in (the client's newest flow with an exchange or a me.json call, else
  * its first, in the entries after `afterId`): the failed request of the app's server, when it failed for a
  * reason other than the check's rule, and the engine's findings that are not about such a request (the link's).
  */
-export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, afterId: number, rule: OutcomeRule | null): CheckDiagnosis {
+export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, afterId: number, rule: OutcomeRule | null, browser: readonly RecordedExchange[] = []): CheckDiagnosis {
 	const evidence = entries.filter((e) => e.id > afterId).flatMap((e) => evidenceOf(e.entry) ?? []);
 	const flows = reconstructFlows(evidence).filter((f) => f.clientId === clientId);
 	// Without an exchange, the check's own sign-in: the first flow (an app that loops starts more).
 	const flow = flows.findLast((f) => f.exchanges.some((e) => isServerStep(e.step))) ?? flows[0];
 	if (!flow) return { server: null, link: [] };
-	const recorded = sandboxFlowRecord(flow, UNNAMED_HOSTS);
+	const recorded = withBrowserSide(sandboxFlowRecord(flow, UNNAMED_HOSTS), browser);
 	const diagnosis = diagnoseFlow(recorded, { followsCancel: flow.followsCancel });
-	const stepOf = (exchangeId: string | undefined) => flow.exchanges.find((e) => e.id === exchangeId)?.step;
-	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId))).map(({ severity, message, fix }) => ({ severity, message, fix }));
+	const stepOf = (exchangeId: string | undefined) => recorded.exchanges.find((e) => e.id === exchangeId)?.step;
+	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId)) && !WORDED_BY_JUDGE.has(f.id)).map(({ severity, message, fix }) => ({ severity, message, fix }));
 	const verdict = flowVerdict(recorded, diagnosis);
 	// The sign-in page refused the link (7.1): its row is the verdict, and the first thing wrong with the link.
 	const refused = authorisationRefusal(recorded) ? [{ severity: 'error' as const, message: verdict.what, fix: verdict.fix }] : [];
-	return { server: serverDiagnosis(flow.exchanges, verdict, rule), link: [...refused, ...flagged] };
+	return { server: serverDiagnosis(recorded.exchanges, verdict, rule), link: [...refused, ...flagged] };
 }
 
 /** The verdict, when it is an error of the token endpoint or me.json that the check's own rule did not produce. */

@@ -21,7 +21,8 @@ import type { FlowRecord } from '$lib/flow/record';
 import { requestParam } from '$lib/flow/request-params';
 import type { SanitisedExport } from '$lib/flow/flags';
 import { inferTarget, type Redaction, type Run } from './run';
-import { exchangeCode, sameSecret, secretKey, tokenTailsOf } from './redact/token-tails';
+import { exchangeCode, tokenTailsOf } from './redact/token-tails';
+import { sameSecret, secretKey } from '$lib/http/secret-tail';
 
 /** What is added: the exchanges read from it, and the link and callback when it has them (a browser's HAR). */
 export interface Evidence {

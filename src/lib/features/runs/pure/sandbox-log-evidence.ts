@@ -9,7 +9,8 @@ import type { LogEntry } from '$lib/http/logged-exchange';
 import { stepOfRequest } from '$lib/flow/steps';
 import type { Evidence } from './join';
 import { originOf, type Run } from './run';
-import { exchangeCode, exchangeToken, sameSecret, tokenTailsOf } from './redact/token-tails';
+import { exchangeCode, exchangeToken, tokenTailsOf } from './redact/token-tails';
+import { sameSecret } from '$lib/http/secret-tail';
 
 /** The built-in sandbox's two hosts, as this explorer publishes them. */
 export interface SandboxHosts {

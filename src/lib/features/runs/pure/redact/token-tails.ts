@@ -6,42 +6,8 @@
  */
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { meCredential, sentParam } from '$lib/flow/request-params';
-import { MASK } from '$lib/http/exchange';
-import { decodeQueryComponent } from '$lib/http/form';
 import { headerValue } from '$lib/http/headers';
-import { TAIL_LENGTH } from '$lib/http/secrets';
-
-const decoded = (recorded: string) => (recorded.includes('%') ? decodeQueryComponent(recorded) : recorded);
-
-/** The tail of a value as recorded (whole, or masked but for its tail as the sandbox logs it); null when none shows. */
-export function valueTail(recorded: string): string | null {
-	const value = decoded(recorded);
-	if (value.startsWith(MASK)) {
-		const tail = value.slice(MASK.length);
-		return tail.length === TAIL_LENGTH && !tail.includes(MASK) ? tail : null;
-	}
-	if (value.includes(MASK)) return null;
-	// As the log's masking: a short value is hidden whole, its tail would be most of it.
-	return value.length > TAIL_LENGTH * 4 ? value.slice(-TAIL_LENGTH) : null;
-}
-
-/** Two recorded values that may be the same secret: equal, or one masked but for a tail the other ends with. */
-export function sameSecret(a: string | undefined, b: string | undefined): boolean {
-	if (!a || !b) return false;
-	const [da, db] = [decoded(a), decoded(b)];
-	if (da === db) return !da.includes(MASK) || valueTail(da) !== null;
-	if (!da.includes(MASK) && !db.includes(MASK)) return false;
-	const tail = valueTail(da);
-	return tail !== null && tail === valueTail(db);
-}
-
-/**
- * What `sameSecret` compares a value by: its tail when one shows, else the value itself. Two values that may be
- * the same secret have the same key, so evidence is matched by looking its keys up instead of comparing each pair.
- */
-export function secretKey(recorded: string): string {
-	return valueTail(recorded) ?? decoded(recorded);
-}
+import { valueTail } from '$lib/http/secret-tail';
 
 function issuedToken(exchange: RecordedExchange): string | undefined {
 	if (exchange.step !== 'token' || exchange.response?.status !== 200) return undefined;
