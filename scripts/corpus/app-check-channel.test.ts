@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppCheckResult } from '../../src/lib/features/app-check/pure/judge';
-import { checkOfJourney, toldOfAppCheck } from './app-check-channel';
+import { checkOfJourney, checksOfJourney, toldOfAppCheck } from './app-check-channel';
 
 describe('checkOfJourney', () => {
 	it('takes the check that makes the journey happen', () => {
@@ -16,6 +16,15 @@ describe('checkOfJourney', () => {
 
 	it('refuses a journey no check takes, rather than grading another check', () => {
 		expect(() => checkOfJourney({ decision: 'authorise', login: 'someone@example.com' })).toThrow(/someone@example.com/);
+	});
+});
+
+describe('checksOfJourney', () => {
+	it('runs the success check first for a refusal, whose page is compared with the signed-in page, and the check alone else', () => {
+		expect(checksOfJourney({ decision: 'authorise', outcome: 'me-401' }).map((c) => c.id)).toEqual(['success', 'me-401']);
+		expect(checksOfJourney({ decision: 'authorise', outcome: 'token-invalid-client' }).map((c) => c.id)).toEqual(['success', 'invalid-client']);
+		expect(checksOfJourney({ decision: 'cancel' }).map((c) => c.id)).toEqual(['cancel']);
+		expect(checksOfJourney({ decision: 'authorise', outcome: 'me-group-key' }).map((c) => c.id)).toEqual(['group-key']);
 	});
 });
 

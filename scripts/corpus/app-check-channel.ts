@@ -6,9 +6,9 @@
  */
 import type { Browser } from 'playwright-core';
 import { runAppCheck } from '../../src/lib/features/app-check/driver';
-import { APP_CHECKS, type AppCheck } from '../../src/lib/features/app-check/pure/checks';
+import { APP_CHECKS, refusesSignIn, type AppCheck } from '../../src/lib/features/app-check/pure/checks';
 import type { AppCheckResult } from '../../src/lib/features/app-check/pure/judge';
-import { loadConfig } from '../../src/lib/platform/config';
+import { loadConfig, type ExplorerConfig } from '../../src/lib/platform/config';
 import type { Journey } from '../../tests/corpus/cases';
 import type { Told } from './channels';
 
@@ -53,10 +53,27 @@ export interface AppUnderCheck {
 	clientSecret: string;
 }
 
-/** Runs the journey's check on the app, signing in at the sandbox's two hosts, in `browser`. */
-export async function appCheckChannel(browser: Browser, journey: Journey, app: AppUnderCheck, sandbox: { authUrl: string; accountsUrl: string }): Promise<Told | null> {
+/**
+ * The checks run for the journey, its own last: a check that compares its page with the success check's (a refusal
+ * answered with the signed-in page) runs after it, as in the app check's whole plan.
+ */
+export function checksOfJourney(journey: Journey): AppCheck[] {
+	const check = checkOfJourney(journey);
+	return refusesSignIn(check) ? [checkById('success'), check] : [check];
+}
+
+let explorerDefaults: ExplorerConfig | undefined;
+
+/** The explorer's default configuration (the app check's allowlist and address rules), parsed once. */
+function defaults(): ExplorerConfig {
+	if (explorerDefaults) return explorerDefaults;
 	const config = loadConfig({});
 	if (!config.ok) throw new Error(config.message);
+	return (explorerDefaults = config.config);
+}
+
+/** Runs the journey's checks on the app, signing in at the sandbox's two hosts, in `browser`; tells the journey's own. */
+export async function appCheckChannel(browser: Browser, journey: Journey, app: AppUnderCheck, sandbox: { authUrl: string; accountsUrl: string }): Promise<Told | null> {
 	const outcome = await runAppCheck(
 		{
 			startUrl: app.startUrl,
@@ -66,11 +83,11 @@ export async function appCheckChannel(browser: Browser, journey: Journey, app: A
 			workspaceKey: null,
 			adminToken: null,
 			secrets: [app.clientSecret],
-			checks: [checkOfJourney(journey)],
-			config: config.config,
+			checks: checksOfJourney(journey),
+			config: defaults(),
 			expectedClientId: app.clientId
 		},
 		browser
 	);
-	return toldOfAppCheck(outcome.results[0]!);
+	return toldOfAppCheck(outcome.results.at(-1)!);
 }

@@ -10,19 +10,19 @@
  * any other connection is refused and named in the evidence. What is kept of a page is redacted before it leaves this module.
  */
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppCheck } from '$lib/features/app-check/pure/checks';
-import { excerpt, findStackTrace, fingerprint, htmlToText, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
+import { excerpt, findStackTrace, fingerprint, htmlToText, pageTemplate, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, judgeRefusedLink, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
-import { browserExchanges, diagnoseCheck, libraryOf } from '$lib/features/app-check/pure/engine';
+import { browserExchanges, diagnoseCheck, libraryOf, type LinkFinding } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
 import { isBrowserOwnRequest } from '$lib/flow/browser/noise';
-import { handedToken, isSignInLink, seenOfApp, Watcher } from './watcher';
+import { handedToken, isSignInLink, seenAfterRedirect, Watcher } from './watcher';
+import { within } from './within';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
 
@@ -87,6 +87,8 @@ interface RunContext {
 	timeout: number;
 	/** The sandbox's sign-in host, under each name it answers to. */
 	authOrigins: readonly string[];
+	/** The sandbox's two hosts, under each name they answer to. */
+	serviceOrigins: readonly string[];
 	/** Aborts when the run must stop: its time limit, or its caller gone. */
 	stop: AbortSignal;
 	/** Why the run stopped, for the checks it could not finish. */
@@ -108,7 +110,8 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 	const access: SandboxAccess = { accountsUrl: options.accountsUrl, workspaceKey: options.workspaceKey, adminToken: options.adminToken };
 	const state = await workspaceState(access);
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
-	const guard = originGuard(config, [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)], undefined, { [new URL(options.startUrl).origin]: allowed });
+	const serviceOrigins = [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)];
+	const guard = originGuard(config, serviceOrigins, undefined, { [new URL(options.startUrl).origin]: allowed });
 	const proxy = await startGuardingProxy(guard, (origin, message) => {
 		// The browser's own calls (autofill, optimisation hints) are refused too, but are no request of the app's.
 		if (!isBrowserOwnRequest(origin) && !ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
@@ -123,6 +126,7 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 		known,
 		timeout: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
 		authOrigins,
+		serviceOrigins,
 		stop,
 		stopped
 	};
@@ -185,7 +189,7 @@ async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, 
 
 	await page.goto(options.startUrl);
 	if (options.click) await page.click(options.click);
-	const reached = await Promise.race([watcher.linkSeen.then(() => true), delay(timeout, ctx.stop).then(() => false)]);
+	const reached = await within(watcher.linkSeen, timeout, ctx.stop);
 	if (!reached || watcher.link === null) {
 		const where = blocked.length > 0 ? ` Refused: ${blocked.join('; ')}` : '';
 		return notRun(check, redact(`The start URL did not lead to the sandbox's sign-in link (${authOrigins[0]}/sso/…) within ${timeout / 1000} s; the browser is at ${page.url()}.${where}`, ctx.known));
@@ -224,35 +228,36 @@ async function signInAndJudge(
 	const signInProblem = await signInAndDecide(page, user, check.action === 'cancel' ? 'cancel' : 'authorise', () => watcher.decide());
 	if (signInProblem) {
 		const { link } = diagnoseCheck(await readLog(access), clientId, mark, check.rule);
-		const refused = link.map((f) => ({ ...f, message: redact(f.message, ctx.known), fix: redact(f.fix, ctx.known) }));
+		const refused = link.map((f) => redactFinding(f, ctx.known));
 		return judgeRefusedLink(check, redact(signInProblem, ctx.known), refused, clientId);
 	}
 
-	const arrived = await Promise.race([watcher.callbackSeen.then(() => true), delay(timeout, ctx.stop).then(() => false)]);
+	const arrived = await within(watcher.callbackSeen, timeout, ctx.stop);
 	if (arrived) await settle(page);
 	if (arrived && check.action === 'authorise-then-reload-callback' && watcher.callback) {
 		await page.goto(watcher.callback).catch(() => null);
 		await settle(page);
 	}
 
-	const seen = arrived ? await userEvidence(page, watcher, blocked, authOrigins, ctx.known) : emptyUser(blocked, ctx.known);
 	const log = await readLog(access);
-	const { server: diagnosis, link } = diagnoseCheck(log, clientId, mark, check.rule, browserExchanges(await seenOfApp(watcher, authOrigins)));
+	const logged = serverEvidence(log, clientId, mark);
+	const seen = arrived ? await userEvidence(page, watcher, { blocked, authOrigins, known: ctx.known, meShown: logged.meShown }) : emptyUser(blocked, ctx.known);
+	const { server: diagnosis, link, page: onPage } = diagnoseCheck(log, clientId, mark, check.rule, browserExchanges(await seenAfterRedirect(watcher), ctx.serviceOrigins));
 	const server = {
-		...serverEvidence(log, clientId, mark),
+		...logged,
 		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },
-		link: link.map((f) => ({ ...f, message: redact(f.message, ctx.known), fix: redact(f.fix, ctx.known) })),
+		link: link.map((f) => redactFinding(f, ctx.known)),
+		page: onPage.map((f) => redactFinding(f, ctx.known)),
 		library: libraryOf(log, clientId)
 	};
 	const rule = check.rule ? { outcome: check.rule, used: await outcomeUsed(access, clientId, check.rule) } : null;
 	const evidence: AppCheckEvidence = { user: seen, server, rule };
 	const result = judgeAppCheck(check, evidence, clientId, fingerprints);
-	fingerprints[check.id] = seen.fingerprint;
+	fingerprints[check.id] = { page: seen.fingerprint, template: seen.template };
 	return result;
 }
 
-/** Waits `ms`; rejects when the run stops. */
-const delay = (ms: number, stop: AbortSignal) => sleep(ms, undefined, { signal: stop });
+const redactFinding = (f: LinkFinding, known: string[]): LinkFinding => ({ ...f, message: redact(f.message, known), fix: redact(f.fix, known) });
 
 /** Waits until the app's pages stop loading (redirects, scripts), at most SETTLE_MS. */
 async function settle(page: Page): Promise<void> {
@@ -261,10 +266,20 @@ async function settle(page: Page): Promise<void> {
 }
 
 function emptyUser(blocked: string[], known: string[]): UserEvidence {
-	return { callbackUrl: null, hops: [], final: null, backToSignIn: false, stackTrace: [], blocked: blocked.map((b) => redact(b, known)), fingerprint: '' };
+	return { callbackUrl: null, hops: [], final: null, backToSignIn: false, stackTrace: [], blocked: blocked.map((b) => redact(b, known)), fingerprint: '', template: '' };
 }
 
-async function userEvidence(page: Page, watcher: Watcher, blocked: string[], authOrigins: readonly string[], known: string[]): Promise<UserEvidence> {
+/** What the check knows besides the page: what was refused, the sandbox's hosts, what to hide, what me.json told of the user. */
+interface Seen {
+	blocked: string[];
+	authOrigins: readonly string[];
+	known: string[];
+	meShown: readonly string[];
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
+
+async function userEvidence(page: Page, watcher: Watcher, { blocked, authOrigins, known, meShown }: Seen): Promise<UserEvidence> {
 	const appOrigin = watcher.callback ? new URL(watcher.callback).origin : null;
 	const where = (url: string): PageHop['where'] => {
 		const origin = URL.canParse(url) ? new URL(url).origin : '';
@@ -293,7 +308,8 @@ async function userEvidence(page: Page, watcher: Watcher, blocked: string[], aut
 		blocked: blocked.map((b) => redact(b, known)),
 		tokenHanded,
 		// A digest: the judge only compares pages, and the page's own text (unredacted) never leaves this module.
-		fingerprint: onApp ? createHash('sha256').update(fingerprint(text)).digest('base64url').slice(0, 16) : ''
+		fingerprint: onApp ? digest(fingerprint(text)) : '',
+		template: onApp ? digest(pageTemplate(text, meShown)) : ''
 	};
 }
 

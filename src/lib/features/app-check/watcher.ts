@@ -5,7 +5,6 @@
 import type { Page, Request, Response } from 'playwright-core';
 import { redact, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import type { BrowserRequestSeen } from '$lib/features/app-check/pure/engine';
-import { originOf } from '$lib/flow/browser/browser-arrivals';
 import { tokenInAnswer } from '$lib/flow/browser/token-to-browser';
 import { MAX_BODY_BYTES } from '../../platform/outbound/outbound';
 
@@ -82,11 +81,10 @@ export interface SeenResponse {
 	request: { method: string; body: string | null; startedMs: number; durationMs: number };
 }
 
-/** What the browser saw of the app after the redirect (its pages and its page's calls, in the order sent), for the engine. */
-export async function seenOfApp(watcher: Watcher, authOrigins: readonly string[]): Promise<BrowserRequestSeen[]> {
-	const ofApp = [...watcher.hops, ...watcher.calls].filter((r) => !authOrigins.includes(originOf(r.url) ?? ''));
+/** What the browser saw after the redirect (its pages and its page's calls, in the order sent), for the engine. */
+export async function seenAfterRedirect(watcher: Watcher): Promise<BrowserRequestSeen[]> {
 	const seen = await Promise.all(
-		ofApp.map(async (r) => ({ method: r.request.method, url: r.url, requestBody: r.request.body, startedMs: r.request.startedMs, durationMs: r.request.durationMs, status: r.status, headers: r.headers, body: (await r.body).slice(0, MAX_BODY_BYTES) }))
+		[...watcher.hops, ...watcher.calls].map(async (r) => ({ method: r.request.method, url: r.url, requestBody: r.request.body, startedMs: r.request.startedMs, durationMs: r.request.durationMs, status: r.status, headers: r.headers, body: (await r.body).slice(0, MAX_BODY_BYTES) }))
 	);
 	return seen.sort((a, b) => a.startedMs - b.startedMs);
 }

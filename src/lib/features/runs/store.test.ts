@@ -142,6 +142,19 @@ describe('run store: runs saved before the step names changed', () => {
 		expect(store.get('run-1')?.exchanges.map((e) => e.step)).toEqual(['sign-in', 'arrival', 'token']);
 		store.close();
 	});
+
+	it('refuses a run with a step this version does not know (a newer explorer saved it) with a 409 that says so, not a crash', () => {
+		const path = dbPath();
+		const before = openRunStore(path);
+		before.save(run({ exchanges: [tokenExchange] }), {});
+		before.close();
+		const db = new Database(path);
+		db.exec(`UPDATE run_exchanges SET exchange_json = replace(exchange_json, '"step":"token"', '"step":"refresh"')`);
+		db.close();
+		const store = openRunStore(path);
+		expect(() => store.get('run-1')).toThrow(expect.objectContaining({ status: 409, message: expect.stringMatching(/exchange 1 has the step "refresh".*newer version/) }));
+		store.close();
+	});
 });
 
 describe('run store: owners', () => {

@@ -4,7 +4,7 @@
  * secret, an access token or a refresh token. Each exchange is stored on its own row (see SCHEMA_VERSION).
  */
 import Database from 'better-sqlite3';
-import type { RecordedExchange } from '$lib/flow/exchange';
+import { STEP_IDS, type RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/features/runs/pure/run';
 import { assembleRun, redactRunInParts, type KnownSecrets, type RedactedExchange, type RedactedRun } from '$lib/features/runs/pure/redact/redact';
 import type { Frozen } from '$lib/frozen';
@@ -12,6 +12,7 @@ import { openCheckedDatabase } from '$lib/sqlite/open-checked';
 import { triageOf, type RunFilters, type RunTriage } from '$lib/features/runs/pure/triage';
 import { SOURCE_FILTERS, type VerdictSeverity } from '$lib/features/runs/pure/verdict-words';
 import { storedExchangeSchema } from '$lib/features/runs/pure/legacy-step';
+import { conflict } from '$lib/platform/errors';
 
 export interface RunSummary {
 	id: string;
@@ -281,6 +282,15 @@ export function openRunStore(path: string): RunStore {
 	}
 	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage } = statements;
 
+	/** A stored exchange read by today's names; one this version cannot read (a newer explorer's) is a clear refusal, not a crash. */
+	function readExchange(stored: ReturnType<typeof storedExchangeSchema>, json: string, id: string, n: number): RecordedExchange {
+		const value = JSON.parse(json) as unknown;
+		const read = stored.safeParse(value);
+		if (read.success) return read.data;
+		const step = typeof value === 'object' && value !== null && 'step' in value ? value.step : undefined;
+		throw conflict(`The saved run "${id}" cannot be read by this version of the explorer: its exchange ${n} has the step ${JSON.stringify(step)}, not one of ${STEP_IDS.join(', ')}. It was most likely saved by a newer version; open it there, or save the flow again here.`);
+	}
+
 	function find(id: string): { run: Run; owner: string | null } | undefined {
 		const head = headById.get(id) as { head_json: string; head_redactions: string; owner: string | null } | undefined;
 		if (!head) return undefined;
@@ -291,7 +301,7 @@ export function openRunStore(path: string): RunStore {
 		const run = assembleRun({
 			head: runHead,
 			headRedactions: JSON.parse(head.head_redactions) as RedactedRun['headRedactions'],
-			exchanges: rows.map((row) => ({ exchange: stored.parse(JSON.parse(row.exchange_json)), ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
+			exchanges: rows.map((row, i) => ({ exchange: readExchange(stored, row.exchange_json, id, i + 1), ...(JSON.parse(row.redactions_json) as Omit<RedactedExchange, 'exchange'>) }))
 		});
 		return { run, owner: head.owner };
 	}

@@ -181,11 +181,19 @@ export function findAppCheck(id: string): AppCheck | undefined {
 	return APP_CHECKS.find((check) => check.id === id);
 }
 
-const STAGE_WORDS: Record<'token' | 'me', string> = { token: 'the exchange at /oauth/token', me: 'the me.json call' };
+export const STAGE_WORDS: Record<'token' | 'me', string> = { token: 'the exchange at /oauth/token', me: 'the me.json call' };
 
 /** The stage of the flow a rule answers: the token exchange or me.json. */
 export function ruleStage(rule: OutcomeRule): 'token' | 'me' {
 	return rule.startsWith('me-') ? 'me' : 'token';
+}
+
+/**
+ * Whether the check's outcome leaves the user not signed in: its rule refused the exchange or me.json, so the
+ * app's signed-in page (the success check's) is no answer to it.
+ */
+export function refusesSignIn(check: AppCheck): boolean {
+	return check.rule !== null && check.page === 'handled';
 }
 
 /** What the check requires to pass, each a rule the judge enforces (judge.ts), for the report and the live page. */
@@ -201,6 +209,7 @@ export function requirements(check: AppCheck): string[] {
 			? 'a normal page: a status below 400, no error wording, no stack trace, no field printed as `undefined`'
 			: "a page of the app's own: never a 5xx, never a framework's default error page, no stack trace"
 	);
+	if (refusesSignIn(check)) out.push("not the app's signed-in page: the page the success check ended on, whatever user it shows");
 	if (!check.restartAllowed) out.push('no return to the sign-in page without the user asking (a loop)');
 	return out;
 }

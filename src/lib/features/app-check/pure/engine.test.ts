@@ -112,14 +112,20 @@ describe('the app check\'s server side, from the flow engine', () => {
 		});
 
 		it("names the page's double post instead, when the browser saw the page send the code twice", () => {
-			const { server, link } = diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200), post(601, 400)]));
+			const { server, page } = diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200), post(601, 400)], [AUTH, API]));
 			expect(server?.cause).toContain('already exchanged successfully');
 			expect(server?.cause).not.toContain('ran a second time');
-			expect(link).toContainEqual(expect.objectContaining({ severity: 'error', message: expect.stringContaining("Your app's page sent the same grant code to your app's server 2 times") }));
+			expect(page).toContainEqual(expect.objectContaining({ severity: 'error', message: expect.stringContaining("Your app's page sent the same grant code to your app's server 2 times") }));
+		});
+
+		it("reads the browser's requests to the sandbox as its links and sign-in pages, and leaves its token endpoint and me.json to the log", () => {
+			const back = seen(700, 'GET', `${AUTH}/sso/student?response_type=code&client_id=shop&redirect_uri=x&country=uk`, 303);
+			const token = seen(800, 'POST', `${API}/oauth/token`, 200);
+			expect(browserExchanges([arrival, back, token, post(900, 200)], [AUTH, API]).map((e) => e.step)).toEqual(['arrival', 'link', 'arrival']);
 		});
 
 		it('keeps the guess when the browser saw the code sent once', () => {
-			expect(diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200)])).server?.cause).toContain('ran a second time');
+			expect(diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200)], [AUTH, API])).server?.cause).toContain('ran a second time');
 		});
 	});
 });

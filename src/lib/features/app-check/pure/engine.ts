@@ -16,6 +16,8 @@ import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { authorisationRefusal } from '$lib/flow/authorisation-verdict';
 import type { LogEntry } from '$lib/http/logged-exchange';
 import type { FlowRecord } from '$lib/flow/record';
+import { flowStepOf } from '$lib/flow/steps';
+import { originOf } from '$lib/flow/browser/browser-arrivals';
 import type { OutcomeRule } from './checks';
 
 /** The engine's account of a failed request of the app's server: which, what happened, why, and the fix. */
@@ -29,7 +31,7 @@ export interface ServerDiagnosis {
 /** The check's app may reach the sandbox by any name: its hosts are as the flow's requests named them. */
 const UNNAMED_HOSTS = { authUrl: '', accountsUrl: '' };
 
-/** A request the check's browser made to the app after the sandbox's redirect, as it saw it. */
+/** A request the check's browser made after the sandbox's redirect (to the app, or back to the sandbox), as it saw it. */
 export interface BrowserRequestSeen {
 	method: string;
 	url: string;
@@ -42,19 +44,29 @@ export interface BrowserRequestSeen {
 	body: string;
 }
 
-/** What the browser saw, as the flow's exchanges of the browser's side (`arrival`: at the app, not the service). */
-export function browserExchanges(seen: readonly BrowserRequestSeen[]): RecordedExchange[] {
-	return seen.map((r, i) => ({
-		id: `browser-${i + 1}`,
-		step: 'arrival',
-		label: "the app check's browser",
-		startedAt: new Date(r.startedMs).toISOString(),
-		durationMs: r.durationMs,
-		request: { method: r.method, url: r.url, headers: [], body: r.requestBody },
-		response: { status: r.status, statusText: '', headers: Object.entries(r.headers).map(([name, value]) => ({ name, value })), body: r.body, truncated: false },
-		failure: null,
-		masked: []
-	}));
+/**
+ * What the browser saw, as the flow's exchanges of the browser's side: at the app, `arrival`s (its pages, its page's
+ * calls); at the sandbox's origins, its links and sign-in pages (the app sending the user back to sign in), and not
+ * its token endpoint or me.json, which the log holds already.
+ */
+export function browserExchanges(seen: readonly BrowserRequestSeen[], serviceOrigins: readonly string[]): RecordedExchange[] {
+	return seen.flatMap((r, i): RecordedExchange[] => {
+		const step = serviceOrigins.includes(originOf(r.url) ?? '') ? flowStepOf(r.method, r.url) : 'arrival';
+		if (step === null || step === 'token' || step === 'me') return [];
+		return [
+			{
+				id: `browser-${i + 1}`,
+				step,
+				label: "the app check's browser",
+				startedAt: new Date(r.startedMs).toISOString(),
+				durationMs: r.durationMs,
+				request: { method: r.method, url: r.url, headers: [], body: r.requestBody },
+				response: { status: r.status, statusText: '', headers: Object.entries(r.headers).map(([name, value]) => ({ name, value })), body: r.body, truncated: false },
+				failure: null,
+				masked: []
+			}
+		];
+	});
 }
 
 /** The log's flow with the browser's side joined, in time order (a stable merge: each side is in order already). */
@@ -72,12 +84,14 @@ export interface LinkFinding {
 }
 
 /**
- * What the engine says of the check's sign-in: the failed request of the app's server, and its findings about the
- * rest (`link`: the link's, and with the browser's side, the app's pages and its page's calls).
+ * What the engine says of the check's sign-in: the failed request of the app's server, its findings about the link,
+ * and about what the browser saw (`page`: the app's pages, its page's calls), which explain a failure the judge
+ * found and never make one.
  */
 export interface CheckDiagnosis {
 	server: ServerDiagnosis | null;
 	link: LinkFinding[];
+	page: LinkFinding[];
 }
 
 const isServerStep = (step: StepId | undefined) => step === 'token' || step === 'me';
@@ -88,22 +102,26 @@ const WORDED_BY_JUDGE: ReadonlySet<string> = new Set(['token-to-browser', 'cance
 /**
  * The engine's diagnosis of the check's sign-in (the client's newest flow with an exchange or a me.json call, else
  * its first, in the entries after `afterId`): the failed request of the app's server, when it failed for a
- * reason other than the check's rule, and the engine's findings that are not about such a request (the link's).
+ * reason other than the check's rule, and the engine's findings that are not about such a request: the link's, and
+ * those on what the browser saw (`browser`, browserExchanges).
  */
 export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, afterId: number, rule: OutcomeRule | null, browser: readonly RecordedExchange[] = []): CheckDiagnosis {
 	const evidence = entries.filter((e) => e.id > afterId).flatMap((e) => evidenceOf(e.entry) ?? []);
 	const flows = reconstructFlows(evidence).filter((f) => f.clientId === clientId);
 	// Without an exchange, the check's own sign-in: the first flow (an app that loops starts more).
 	const flow = flows.findLast((f) => f.exchanges.some((e) => isServerStep(e.step))) ?? flows[0];
-	if (!flow) return { server: null, link: [] };
+	if (!flow) return { server: null, link: [], page: [] };
 	const recorded = withBrowserSide(sandboxFlowRecord(flow, UNNAMED_HOSTS), browser);
 	const diagnosis = diagnoseFlow(recorded, { followsCancel: flow.followsCancel });
 	const stepOf = (exchangeId: string | undefined) => recorded.exchanges.find((e) => e.id === exchangeId)?.step;
-	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId)) && !WORDED_BY_JUDGE.has(f.id)).map(({ severity, message, fix }) => ({ severity, message, fix }));
+	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId)) && !WORDED_BY_JUDGE.has(f.id));
+	const seen = new Set(browser.map((e) => e.id));
+	const finding = ({ severity, message, fix }: LinkFinding): LinkFinding => ({ severity, message, fix });
+	const [ofPage, ofLink] = [flagged.filter((f) => seen.has(f.exchangeId ?? '')), flagged.filter((f) => !seen.has(f.exchangeId ?? ''))];
 	const verdict = flowVerdict(recorded, diagnosis);
 	// The sign-in page refused the link (7.1): its row is the verdict, and the first thing wrong with the link.
 	const refused = authorisationRefusal(recorded) ? [{ severity: 'error' as const, message: verdict.what, fix: verdict.fix }] : [];
-	return { server: serverDiagnosis(recorded.exchanges, verdict, rule), link: [...refused, ...flagged] };
+	return { server: serverDiagnosis(recorded.exchanges, verdict, rule), link: [...refused, ...ofLink.map(finding)], page: ofPage.map(finding) };
 }
 
 /** The verdict, when it is an error of the token endpoint or me.json that the check's own rule did not produce. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/http/exchange';
-import { excerpt, findStackTrace, fingerprint, htmlToText, redact } from './evidence';
+import { excerpt, findStackTrace, fingerprint, htmlToText, pageTemplate, redact } from './evidence';
 
 /** Express's default error page in development, as passport-oauth2's TokenError reaches it. */
 const EXPRESS_500 = `<!DOCTYPE html>
@@ -61,5 +61,15 @@ describe('redaction', () => {
 		const secret = 'p&ss+w/rd=1';
 		const page = `next=${encodeURIComponent(secret)} <b>p&amp;ss+w/rd=1</b> ${Buffer.from(secret).toString('base64')}`;
 		expect(redact(page, [secret])).toBe(`next=${MASK} <b>${MASK}</b> ${MASK}`);
+	});
+});
+
+describe('pageTemplate', () => {
+	it("takes the user's values out where they stand as words, so a page with them and the same page without compare equal", () => {
+		const shown = ['STU0001', 'student', 'uk'];
+		expect(pageTemplate('Signed in\nAccount STU0001: student.', shown)).toBe(pageTemplate('Signed in\nAccount : .', []));
+		// Not inside other words: "uk" stays in "ukulele".
+		expect(pageTemplate('ukulele club', shown)).toBe(fingerprint('ukulele club'));
+		expect(pageTemplate('Signed in: STU0001 (student)', shown)).not.toBe(pageTemplate('Error: The service could not tell us who you are (401).', []));
 	});
 });

@@ -5,6 +5,7 @@
  * from its HTML, the stack-trace lines in it, and the redaction.
  */
 import { MASK } from '$lib/http/exchange';
+import { escapeRegExp } from '$lib/http/encoding';
 import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
 import type { TokenInAnswer } from '$lib/flow/browser/token-advice';
 import type { LinkFinding, ServerDiagnosis } from './engine';
@@ -34,6 +35,11 @@ export interface UserEvidence {
 	tokenHanded?: (TokenInAnswer & { url: string }) | null;
 	/** A digest of the page's text with numbers and whitespace evened out, to tell two answers apart. */
 	fingerprint: string;
+	/**
+	 * The same digest of the page's text with what the check's me.json answers said of the user taken out
+	 * (pageTemplate): the app's page whoever it shows, to tell its signed-in page shown with nothing in it.
+	 */
+	template: string;
 }
 
 export interface TokenCall {
@@ -49,12 +55,16 @@ export interface ServerEvidence {
 	meCalls: (number | null)[];
 	/** Visits of the sandbox's sign-in link for the client: 1 is the sign-in itself, more are the app sending the user back. */
 	signInVisits: number;
+	/** What the app's me.json calls answered 200 said of the user (the `sbid_number`, the verifications' values): what its page may show. */
+	meShown: string[];
 	/** How me.json calls were tied to the client: by the tokens it was issued, or by time (the log carried no correlation keys). */
 	meAttribution: 'tokens' | 'time' | 'none';
 	/** The flow engine's diagnosis of a request that failed for a reason other than the check's rule (engine.ts). */
 	diagnosis?: ServerDiagnosis | null;
 	/** The flow engine's findings about the sign-in's link, as the sandbox received it (engine.ts). */
 	link?: LinkFinding[];
+	/** The flow engine's findings about what the browser saw of the app (its pages, its page's calls): they explain a failure (engine.ts). */
+	page?: LinkFinding[];
 	/** The client library the app's requests show (by their User-Agent), when they show one. */
 	library?: 'passport-oauth2' | null;
 }
@@ -114,6 +124,16 @@ export function findStackTrace(text: string): string[] {
 /** A page's text with whitespace collapsed and numbers evened out, so two loads of one page compare equal. */
 export function fingerprint(text: string): string {
 	return text.replace(/\d+/g, '0').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A page's text with the values of the user that `shown` holds taken out wherever they stand as words, then
+ * fingerprinted: the success page of one user and the same page rendered with no user compare equal.
+ */
+export function pageTemplate(text: string, shown: readonly string[]): string {
+	const values = [...new Set(shown)].filter((v) => v.trim().length >= 2).sort((a, b) => b.length - a.length);
+	const without = values.reduce((t, v) => t.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(v)}(?![\\p{L}\\p{N}])`, 'gu'), ''), text);
+	return fingerprint(without);
 }
 
 /** The first characters of a page's text, on one line. */

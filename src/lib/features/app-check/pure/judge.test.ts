@@ -15,12 +15,13 @@ function user(overrides: Partial<UserEvidence> & { status?: number; text?: strin
 		stackTrace: [],
 		blocked: [],
 		fingerprint: text,
+		template: text,
 		...rest
 	};
 }
 
 function server(overrides: Partial<ServerEvidence> = {}): ServerEvidence {
-	return { exchanges: [{ status: 200, error: null }], meCalls: [200], signInVisits: 1, meAttribution: 'time', ...overrides };
+	return { exchanges: [{ status: 200, error: null }], meCalls: [200], meShown: [], signInVisits: 1, meAttribution: 'time', ...overrides };
 }
 
 const evidence = (u: UserEvidence, s: ServerEvidence, rule: AppCheckEvidence['rule'] = null): AppCheckEvidence => ({ user: u, server: s, rule });
@@ -186,13 +187,40 @@ describe('the app check\'s judge', () => {
 	});
 
 	it('fails the `group` key when the app shows its unverified page instead of the success page', () => {
-		const fingerprints = { success: 'Welcome, you are verified', 'no-active-verification': 'You are not verified' };
+		const marks = (text: string) => ({ page: text, template: text });
+		const fingerprints = { success: marks('Welcome, you are verified'), 'no-active-verification': marks('You are not verified') };
 		const groupKey = check('group-key');
 		const rule = { outcome: 'me-group-key', used: true };
 		expect(judgeAppCheck(groupKey, evidence(user({ text: 'You are not verified' }), server(), rule), 'shop', fingerprints).findings).toEqual([
 			'the app read the `group` key as no verification: it showed the page it shows a user with none, not the success page'
 		]);
 		expect(judgeAppCheck(groupKey, evidence(user(), server(), rule), 'shop', fingerprints).verdict).toBe('pass');
+	});
+
+	it("fails a refusal answered with the app's signed-in page, the user's details left empty, and only with the success check's page to compare", () => {
+		const signedIn = { success: { page: 'Signed in Account STU0: student.', template: 'Signed in Account : .' } };
+		const empty = user({ text: 'Signed in Account : .' });
+		const me401 = check('me-401');
+		const rule = { outcome: 'me-401', used: true };
+		const failed = judgeAppCheck(me401, evidence(empty, server({ meCalls: [401] }), rule), 'shop', signedIn);
+		expect(failed.verdict).toBe('fail');
+		expect(failed.findings).toEqual([
+			"the user got the app's signed-in page (the page the success check ended on, with the user's details left empty) after the me.json call was refused (me-401): the app did not check the answer's status, and read the refusal as a sign-in"
+		]);
+		expect(failed.fix).toBe(me401.fix);
+		// A page of its own for the refusal, an error status, or no success page to compare with: nothing to say.
+		expect(judgeAppCheck(me401, evidence(user({ text: 'Please sign in again.' }), server({ meCalls: [401] }), rule), 'shop', signedIn).verdict).toBe('pass');
+		expect(judgeAppCheck(me401, evidence(user({ text: 'Signed in Account : .', status: 502 }), server({ meCalls: [401] }), rule), 'shop', signedIn).findings).not.toContainEqual(expect.stringMatching(/signed-in page/));
+		expect(judgeAppCheck(me401, evidence(empty, server({ meCalls: [401] }), rule), 'shop', {}).verdict).toBe('pass');
+		// A normal outcome is the signed-in page by right.
+		expect(judgeAppCheck(check('group-key'), evidence(empty, server(), { outcome: 'me-group-key', used: true }), 'shop', signedIn).verdict).toBe('pass');
+	});
+
+	it("names the engine's findings on what the browser saw beside a failure found here, and never fails a check on them alone", () => {
+		const page = [{ severity: 'error' as const, message: "Your app's page sent the same grant code to your app's server 2 times.", fix: 'Send the code from the page once.' }];
+		const failing = judgeAppCheck(check('success'), evidence(user({ text: 'Error: used' }), server({ page })), 'shop');
+		expect(failing.findings).toContain("Your app's page sent the same grant code to your app's server 2 times");
+		expect(judgeAppCheck(check('success'), evidence(user(), server({ page })), 'shop').verdict).toBe('pass');
 	});
 
 	it('fails the run on any failure or check that did not run', () => {

@@ -4,8 +4,9 @@
  * never came back to the app, the sandbox's rule was never applied) is `not-run`, never a pass.
  */
 import { isDefaultErrorPage } from '$lib/flow/browser/default-error-page';
+import { ERROR_WORDING } from '$lib/flow/browser/page-says-error';
 import { KEEP_TOKENS_ON_SERVER, TOKEN_IN_BROWSER_RISK, handedWords } from '$lib/flow/browser/token-advice';
-import { ruleStage, type AppCheck, type AppCheckId } from './checks';
+import { refusesSignIn, ruleStage, STAGE_WORDS, type AppCheck, type AppCheckId } from './checks';
 import type { LinkFinding } from './engine';
 import type { AppCheckEvidence } from './evidence';
 
@@ -24,8 +25,14 @@ export interface AppCheckResult {
 	evidence: AppCheckEvidence | null;
 }
 
-/** Page fingerprints of checks already judged, for the checks that compare answers (the `group` key). */
-export type Fingerprints = Partial<Record<AppCheckId, string>>;
+/** What is kept of a check's page to compare it with another's: UserEvidence's `fingerprint` and `template`. */
+export interface PageMarks {
+	page: string;
+	template: string;
+}
+
+/** The pages of checks already judged, for the checks that compare answers (the `group` key, a refusal's page). */
+export type Fingerprints = Partial<Record<AppCheckId, PageMarks>>;
 
 export function notRun(check: AppCheck, reason: string, clientId: string | null = null, evidence: AppCheckEvidence | null = null): AppCheckResult {
 	return { id: check.id, title: check.title, verdict: 'not-run', reason, findings: [], fix: null, clientId, evidence };
@@ -38,8 +45,6 @@ function requestsOf(check: AppCheck): string {
 /** What a page shows when the app printed a field the answer lacks (JavaScript's spelling; others print nothing). */
 const UNREAD_VALUE = /\b(?:undefined|NaN)\b|\[object Object\]/;
 
-/** Words that tell the user something went wrong: on a normal outcome's page they are an error page with status 200. */
-const ERROR_WORDING = /\b(?:error|failed|failure|exception|went wrong|invalid_\w+|access_denied|unauthori[sz]ed)\b/i;
 
 /** What is wrong in what the user got. */
 function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
@@ -99,9 +104,22 @@ function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 function groupKeyFinding(check: AppCheck, evidence: AppCheckEvidence, fingerprints: Fingerprints): string[] {
 	if (check.id !== 'group-key') return [];
 	const mine = evidence.user.fingerprint;
-	const { success, 'no-active-verification': unverified } = fingerprints;
+	const [success, unverified] = [fingerprints.success?.page, fingerprints['no-active-verification']?.page];
 	if (mine === '' || success === undefined || unverified === undefined || success === unverified) return [];
 	return mine === unverified && mine !== success ? ['the app read the `group` key as no verification: it showed the page it shows a user with none, not the success page'] : [];
+}
+
+/**
+ * After a refusal, the app showed its signed-in page: the success check's page, the user's values aside (a page that
+ * decoded me.json's error answer as a profile shows it with nothing in it). Not judged without the success check.
+ */
+function signedInAfterRefusal(check: AppCheck, evidence: AppCheckEvidence, fingerprints: Fingerprints): string[] {
+	const success = fingerprints.success?.template;
+	const { template, final } = evidence.user;
+	if (!refusesSignIn(check) || !check.rule || success === undefined || template === '' || template !== success) return [];
+	const status = final?.status ?? null;
+	if (status !== null && status >= 400) return [];
+	return [`the user got the app's signed-in page (the page the success check ended on, with the user's details left empty) after ${STAGE_WORDS[ruleStage(check.rule)]} was refused (${check.rule}): the app did not check the answer's status, and read the refusal as a sign-in`];
 }
 
 /**
@@ -148,9 +166,11 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 	}
 	const retried = retryPastRule(check, evidence);
 	if (retried) return notRun(check, retried, clientId, evidence);
-	const own = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints)];
+	const own = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints), ...signedInAfterRefusal(check, evidence, fingerprints)];
 	const link = linkFindingsOf(evidence, own.length > 0);
-	const findings = [...own, ...link.map((f) => f.message.replace(/\.$/, ''))];
+	// The engine's findings on what the browser saw explain a failure found here; alone they make none.
+	const page = own.length + link.length > 0 ? (evidence.server.page ?? []).filter((f) => f.severity === 'error') : [];
+	const findings = [...own, ...[...link, ...page].map((f) => f.message.replace(/\.$/, ''))];
 	if (findings.length === 0 && evidence.rule && evidence.rule.used === false) {
 		return notRun(check, `The sandbox's \`${evidence.rule.outcome}\` rule was never applied: the app made no ${requestsOf(check)} after the sign-in.`, clientId, evidence);
 	}

@@ -18,9 +18,10 @@ function evidence(status: number, extra: Partial<AppCheckEvidence['user']> = {})
 			stackTrace: [],
 			blocked: [],
 			fingerprint: '',
+			template: '',
 			...extra
 		},
-		server: { exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }], meCalls: [200], signInVisits: 1, meAttribution: 'time' },
+		server: { exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }], meCalls: [200], meShown: ['STU0001', 'student'], signInVisits: 1, meAttribution: 'time' },
 		rule: null
 	};
 }

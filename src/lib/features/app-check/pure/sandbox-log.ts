@@ -53,6 +53,20 @@ const tokenError = (body: string): string | null => jsonError(body) ?? null;
 
 const path = (e: Exchange) => e.url?.pathname ?? '';
 
+/** What a me.json answer says of the user that a page may show: its `sbid_number` and its verifications' text values. */
+function userValues(body: string): string[] {
+	let me: unknown;
+	try {
+		me = JSON.parse(body);
+	} catch {
+		return [];
+	}
+	if (me === null || typeof me !== 'object') return [];
+	const { sbid_number: sbid, verifications } = me as Record<string, unknown>;
+	const ofVerifications = Array.isArray(verifications) ? verifications.flatMap((v) => (v !== null && typeof v === 'object' ? Object.values(v as object) : [])) : [];
+	return [sbid, ...ofVerifications].filter((v): v is string => typeof v === 'string');
+}
+
 /** What the app's server did for `clientId`, from the log entries after `afterId` (in any order). */
 export function serverEvidence(entries: readonly LogEntry[], clientId: string, afterId: number): ServerEvidence {
 	const exchanges = entries
@@ -77,6 +91,7 @@ export function serverEvidence(entries: readonly LogEntry[], clientId: string, a
 	return {
 		exchanges: calls,
 		meCalls: ours.map((e) => e.status),
+		meShown: ours.filter((e) => e.status === 200).flatMap((e) => userValues(e.responseBody)),
 		signInVisits,
 		meAttribution: ours.length === 0 ? 'none' : correlated ? 'tokens' : 'time'
 	};

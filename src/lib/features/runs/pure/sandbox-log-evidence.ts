@@ -41,9 +41,8 @@ const AFTER_CANCEL_MS = 10 * 60 * 1000;
 
 interface LoggedStep {
 	exchange: RecordedExchange;
-	/** Real time, and sandbox time, when it arrived. */
+	/** Real time when it arrived. */
 	ms: number;
-	sandboxMs: number;
 }
 
 /** A me.json call that presents one of the run's grant codes as its token (an app's mistake, 5.4) is the run's too. */
@@ -77,19 +76,19 @@ export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: strin
 				failure: entry.response ? null : { kind: 'unreachable', message: 'The client went away before the sandbox answered.' },
 				masked: []
 			};
-			return [{ exchange, ms, sandboxMs }];
+			return [{ exchange, ms }];
 		});
 	const ofClient = steps.filter((s) => s.exchange.step !== 'me' && requestClientId(s.exchange.request) === clientId);
 	const codes = [codeIn(run.callback?.url), ...run.exchanges.map(exchangeCode)].filter((c): c is string => c !== undefined);
 	const callbackMs = run.callback ? Date.parse(run.callback.receivedAt) : NaN;
-	// The redirect back is on the sandbox's clock for a walk, on real time for a browser's HAR: either may be it.
-	const before = (s: LoggedStep, ms: number) => s.ms <= ms || s.sandboxMs <= ms;
+	// The redirect back is on real time, as every record's (a walk keeps the sandbox's lead beside it: flow-time.ts).
+	const before = (s: LoggedStep, ms: number) => s.ms <= ms;
 	const cancelled = run.callback !== null && codeIn(run.callback.url) === undefined;
 	const tokens = ofClient.filter(
 		(s) =>
 			s.exchange.step === 'token' &&
 			(codes.some((code) => sameSecret(exchangeCode(s.exchange), code)) ||
-				(cancelled && !exchangeCode(s.exchange) && !before(s, callbackMs) && (s.ms <= callbackMs + AFTER_CANCEL_MS || s.sandboxMs <= callbackMs + AFTER_CANCEL_MS)))
+				(cancelled && !exchangeCode(s.exchange) && !before(s, callbackMs) && before(s, callbackMs + AFTER_CANCEL_MS)))
 	);
 	const tails = new Set([...tokens.map((s) => s.exchange), ...run.exchanges].filter((e) => e.step === 'token').flatMap(tokenTailsOf));
 	const mes = steps.filter((s) => s.exchange.step === 'me' && (tokenTailsOf(s.exchange).some((t) => tails.has(t)) || presentsCode(s.exchange, codes)));

@@ -9,6 +9,7 @@
  * above the scripts.
  */
 import { AUTHORIZATION_CODE, allErrorRows, type ErrorRow, type TokenParameter } from '$lib/protocol';
+import { escapeRegExp } from '$lib/http/encoding';
 import { UNPRODUCIBLE_CAUSES } from './library';
 
 /** Where the sandbox answers, and the demo client's registered redirect URI. */
@@ -68,10 +69,6 @@ function scripts(a: SandboxAddresses) {
 		`curl -s ${SHOW_STATUS} ${quoted(`${a.authUrl}/sso/student?${query(params)}`)} \\\n  | grep -oE ${quoted(`${escapeRegExp(row.table === '7.1' ? row.message : '')}|^HTTP [0-9]+$`)}`;
 
 	return { control, getCode, getToken, token, exchange, me, link, page, authorizeBody };
-}
-
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Every row and cause, keyed by `exampleKey`, and the two flow outcomes. */
