@@ -7,11 +7,12 @@ import { callbackTime, flowIso } from '$lib/flow/flow-time';
 import type { CallbackView, WalkView } from '$lib/flow/view';
 import { newRun, walkTitle, type KnownSecrets, type Run } from '$lib/features/runs/pure';
 import type { Frozen } from '$lib/frozen';
-import { secretsOf, secretValue, serverFindings, shownEntry, walkRecord, type Walk } from './walk';
+import { secretsKey, secretsOf, secretValue, serverFindings, shownEntry, walkRecord, type Walk } from './walk';
 
 /** What the browser may see of the walk. */
 export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 	const secrets = secretsOf(walk);
+	const key = secretsKey(secrets);
 	const secret = secretValue(walk);
 	return {
 		target: { kind: walk.target.kind, authUrl: walk.target.authUrl, accountsUrl: walk.target.accountsUrl },
@@ -27,7 +28,7 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 		link: walk.link,
 		serverFindings: walk.link ? serverFindings(walk, walk.link) : [],
 		callback: walk.callback && callbackView(walk.callback),
-		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets)),
+		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets, key)),
 		hasAccessToken: walk.accessToken !== null,
 		sandboxNow: sandboxNow?.toISOString() ?? null
 	};

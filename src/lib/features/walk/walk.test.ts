@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, startAuthorisation, type Walk } from './walk';
+import { ClientSettings, applySettings, exchangeCode, newWalk, readMe, recordCallback, shownEntry, startAuthorisation, type Walk, type WalkEntry } from './walk';
 import { walkView } from './walk-view';
 import { resolveTarget } from '../../platform/outbound/targets';
 import { testConfig } from '../../platform/test-config';
@@ -80,6 +80,22 @@ describe('walkView', () => {
 			}
 			expect(seen).toContain('"set":true');
 		}
+	});
+
+	it('shows each exchange as masked once until the secrets change, then masks it again with the new ones', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
+		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
+		await readMe(w, { transport: 'header', userAgent: true, host: true, credential: 'token' }, config, () => new Date());
+		const first = walkView(w, null).exchanges;
+		expect(walkView(w, null).exchanges.every((entry, i) => entry === first[i])).toBe(true);
+
+		const entry: WalkEntry = { ...w.exchanges[1]!, shown: undefined };
+		const carrying = { ...entry, exchange: { ...entry.exchange, response: { ...entry.exchange.response!, body: '{"note":"later-known-token-0123456789"}' } } };
+		const before = { clientSecret: SECRET, accessTokens: [], refreshTokens: [] };
+		expect(JSON.stringify(shownEntry(carrying, before))).toContain('later-known-token-0123456789');
+		expect(JSON.stringify(shownEntry(carrying, { ...before, accessTokens: ['later-known-token-0123456789'] }))).not.toContain('later-known-token-0123456789');
 	});
 
 	it('starts a new walk when the client secret changes, so no exchange carrying the old one is shown unmasked', async () => {

@@ -40,6 +40,11 @@ export interface WalkEntry {
 	annotation: Annotation;
 	/** The token response, when this was a successful exchange (parsed once). */
 	tokens: TokenResponse | null;
+	/**
+	 * What the browser was last shown of it, with the secrets it was masked with (secretsKey): masking every
+	 * exchange again at every step, twice, was most of a step's cost, and only a new secret changes the answer.
+	 */
+	shown?: { secrets: string; entry: ExchangeEntry };
 }
 
 export interface Walk {
@@ -301,8 +306,9 @@ const offsetOf = ({ sandboxOffsetMs }: { sandboxOffsetMs?: number }) => (sandbox
  */
 function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | null) {
 	const secrets = secretsOf(walk, exchange);
+	const key = secretsKey(secrets);
 	const masked = maskExchange(exchange, secrets);
-	const earlier = walk.exchanges.map((e) => maskExchange(e.exchange, secrets));
+	const earlier = walk.exchanges.map((e) => shownEntry(e, secrets, key).exchange);
 	// The annotations only: the cross-request findings are the view's and the run page's to make.
 	const annotation = annotateFlow(walkRecord(walk, [...earlier, masked])).exchanges.at(-1)!;
 	walk.exchanges.push({ exchange, annotation, tokens });
@@ -362,11 +368,20 @@ export function secretsOf(walk: Walk, pending?: RecordedExchange) {
 
 export type WalkSecrets = ReturnType<typeof secretsOf>;
 
-/** What the browser is shown of an exchange: masked with the walk's secrets as they are now, with its curl command. */
-export function shownEntry({ exchange, annotation }: WalkEntry, secrets: WalkSecrets): ExchangeEntry {
-	const masked = maskExchange(exchange, secrets);
+/** The walk's secrets as one value: an entry shown with the same one needs no masking again. */
+export const secretsKey = (secrets: WalkSecrets) => JSON.stringify([secrets.clientSecret ?? null, secrets.accessTokens, secrets.refreshTokens]);
+
+/**
+ * What the browser is shown of an exchange: masked with the walk's secrets as they are now (`key`, their
+ * secretsKey), with its curl command; kept on the entry until the secrets change.
+ */
+export function shownEntry(entry: WalkEntry, secrets: WalkSecrets, key = secretsKey(secrets)): ExchangeEntry {
+	if (entry.shown?.secrets === key) return entry.shown.entry;
+	const masked = maskExchange(entry.exchange, secrets);
 	const curl = toCurl(masked.request, { value: secrets.clientSecret });
-	return { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl };
+	const shown = { exchange: masked, annotation: entry.annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl };
+	entry.shown = { secrets: key, entry: shown };
+	return shown;
 }
 
 /** A token exchange that succeeded: its code is spent, so a copy of its curl answers invalid_grant. */

@@ -45,7 +45,6 @@ function requestsOf(check: AppCheck): string {
 /** What a page shows when the app printed a field the answer lacks (JavaScript's spelling; others print nothing). */
 const UNREAD_VALUE = /\b(?:undefined|NaN)\b|\[object Object\]/;
 
-
 /** What is wrong in what the user got. */
 function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	const { user } = evidence;
