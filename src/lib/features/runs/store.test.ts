@@ -240,6 +240,20 @@ describe('run store: what the list triages by', () => {
 		expect(store.list({ owner: 'alice', verdict: 'error' })).toEqual([]);
 	});
 
+	it('triages a run saved with its triage left for the list (a walk, at every step) when the list shows it, as last saved', () => {
+		const path = dbPath();
+		const store = openRunStore(path);
+		const verdictStored = () => new Database(path, { readonly: true }).prepare("SELECT verdict FROM runs WHERE id = 'run-1'").pluck().get();
+		store.save(succeeded('run-1'), {}, 'alice', { triage: 'when-listed' });
+		expect(verdictStored()).toBeNull();
+		expect(store.list({ owner: 'alice', verdict: 'success' })).toMatchObject([{ id: 'run-1', clientId: 'demo-client', verdict: 'success' }]);
+		// Saved again, its earlier triage goes: the list works out the new one.
+		store.save(failedToken('run-1'), {}, 'alice', { triage: 'when-listed' });
+		expect(verdictStored()).toBeNull();
+		expect(store.list({ owner: 'alice' })).toMatchObject([{ id: 'run-1', verdict: 'error' }]);
+		store.close();
+	});
+
 	it('filters by verdict, client and source (an import being any of HAR, curl and raw HTTP)', () => {
 		const store = openRunStore(':memory:');
 		store.save(succeeded(), {}, 'alice');

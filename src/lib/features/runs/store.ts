@@ -29,12 +29,21 @@ export interface RunSummary {
 	verdictWhat: string | null;
 }
 
+export interface SaveOptions {
+	/**
+	 * When the list's triage (client, verdict) is worked out: at the save (the default), or when the owner's list
+	 * next shows the run (`triageMissing`), for a run saved again at every step (a walk), whose list entry is read
+	 * far less often than it is written: diagnosing the whole run at each save was a third of a step's cost.
+	 */
+	triage?: 'at-save' | 'when-listed';
+}
+
 export interface RunStore {
 	/**
 	 * Redacts, then stores, the whole run again when it was saved before. Answers the redacted run in pieces:
 	 * `assembleRun` gives the run, when the caller needs it.
 	 */
-	save(run: Frozen<Run>, secrets: KnownSecrets, owner?: string | null): RedactedRun;
+	save(run: Frozen<Run>, secrets: KnownSecrets, owner?: string | null, options?: SaveOptions): RedactedRun;
 	get(id: string): Run | undefined;
 	/** The run and who owns it (null: saved before runs had owners, or by nobody's session). */
 	find(id: string): { run: Run; owner: string | null } | undefined;
@@ -327,10 +336,10 @@ export function openRunStore(path: string): RunStore {
 	const withEvidence = new Set<string>();
 
 	return {
-		save(run, secrets, owner = null) {
+		save(run, secrets, owner = null, { triage = 'at-save' } = {}) {
 			const redacted = redactRunInParts(run, secrets);
 			// The triage is of the run as stored: what its page diagnoses.
-			write(redacted, new Date().toISOString(), owner, triageOf(assembleRun(redacted)));
+			write(redacted, new Date().toISOString(), owner, triage === 'at-save' ? triageOf(assembleRun(redacted)) : null);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
 		},

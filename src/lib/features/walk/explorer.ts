@@ -133,7 +133,7 @@ async function saveRun(s: WalkSession) {
 	// Evidence added on the run's page stays when the walk goes on (join.ts).
 	const walked = walkToRun(walk, await sandboxNow(s), new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
-	runs.save(run, walkSecrets(walk), owner);
+	runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed' });
 }
 
 export async function loadWalkPage(sessionId: string | undefined) {

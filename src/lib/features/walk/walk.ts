@@ -69,6 +69,8 @@ export interface Walk {
 	codeExchanged: boolean;
 	/** The code received was exchanged in an earlier run of this walk (a new secret starts a new run, keeping the code). */
 	codeExchangedBeforeRun: boolean;
+	/** serverFindings' answer, with the secret and link it was made for. */
+	secretInLink?: { of: string; findings: Finding[] };
 }
 
 export type WalkResult = { ok: true } | { ok: false; message: string };
@@ -153,11 +155,16 @@ export const secretValue = (walk: Walk) => walk.secret?.value;
 /** What the outbound proxy is told the walk holds, so it refuses to send it anywhere but its own host. */
 const held = (walk: Walk) => (walk.secret ? [walk.secret] : []);
 
-/** Findings only the server can make: the secret's value in the link. */
+/**
+ * Findings only the server can make: the secret's value in the link. Kept for the link and secret they were made
+ * for: every view asks, and linting the link again at each step was a tenth of a step's cost.
+ */
 export function serverFindings(walk: Walk, link: string): Finding[] {
 	const secret = secretValue(walk);
 	if (!secret) return [];
-	return lintLink(link, { secret }).filter((f) => f.id === SECRET_VALUE_FINDING);
+	const of = `${secret}\n${link}`;
+	if (walk.secretInLink?.of !== of) walk.secretInLink = { of, findings: lintLink(link, { secret }).filter((f) => f.id === SECRET_VALUE_FINDING) };
+	return walk.secretInLink.findings;
 }
 
 /**
