@@ -34,10 +34,13 @@ function ownRequests(flow: FlowRecord, all: Arrival[]): Call[] {
 
 const requestOf = (call: Call) => ({ url: call.exchange.request.url, body: call.exchange.request.body });
 
+/** The calls that carry this code. */
+const carrying = (calls: Call[], code: string) => calls.filter((call) => carriesCode(requestOf(call), code));
+
 function codeSentTwiceFlags(calls: Call[], all: Arrival[]): CrossFlag[] {
 	const codes = [...new Set(all.flatMap((a) => a.code ?? []))];
 	return codes.flatMap((code): CrossFlag[] => {
-		const sent = calls.filter((call) => carriesCode(requestOf(call), code));
+		const sent = carrying(calls, code);
 		const arrived = all.filter((a) => a.code === code).length;
 		// One call per arrival is a repeated arrival, which `code-arrived-again` already reports.
 		if (sent.length < 2 || sent.length <= arrived) return [];
@@ -80,7 +83,7 @@ export function codesSentAgain(flow: FlowRecord, all: Arrival[]): ReadonlySet<st
 	const calls = ownRequests(flow, all);
 	const arrived = new Map<string, number>();
 	for (const { code } of all) if (code) arrived.set(code, (arrived.get(code) ?? 0) + 1);
-	const again = [...arrived].filter(([code, times]) => times > 1 || calls.filter((call) => carriesCode(requestOf(call), code)).length > 1);
+	const again = [...arrived].filter(([code, times]) => times > 1 || carrying(calls, code).length > 1);
 	return new Set(again.map(([code]) => secretKey(code)));
 }
 

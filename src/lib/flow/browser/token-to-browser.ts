@@ -23,7 +23,6 @@ const TOKEN_FIELD = /["']?\b(access_token|refresh_token)\b["']?\s*[:=]\s*["']?(?
 /** Quoted token-like literals anywhere in a body, for matching a known tail. */
 const QUOTED_TOKEN = new RegExp(`(["'\`])(${TOKEN_LITERAL})\\1`, 'g');
 
-
 /** Whether (and how) a response the browser got carries an access or refresh token; `tails`: issued tokens' tails. */
 export function tokenInAnswer(response: RecordedExchange['response'], tails: readonly string[]): TokenInAnswer | null {
 	if (!response) return null;
@@ -55,7 +54,6 @@ function appAnswers(flow: FlowRecord): { exchange: RecordedExchange; n: number }
 	if (origin === undefined) return [];
 	return flow.exchanges.flatMap((exchange, i) => (exchange.step === 'arrival' && originOf(exchange.request.url) === origin ? [{ exchange, n: i + 1 }] : []));
 }
-
 
 export function tokenToBrowserFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
 	const tails = issuedTokenTails(flow);

@@ -74,9 +74,9 @@ describe('what the app\'s server did, from the sandbox log', () => {
 	});
 
 	it("keeps what the client's me.json answers of 200 said of the user, which its page may show", () => {
-		const answer = '{"sbid_number":"STU0001","verifications":[{"supergroup":"student","country":"uk","expires":"2030-06-01"}]}';
+		const answer = '{"sbid_number":"STU0001","verifications":[{"supergroup":"student","expires_on":"2030-06-01"}]}';
 		const log = [exchange('shop', 200, { keys: { issued: ['t1'] } }), entry('accounts', 'GET', '/api/v3/me.json', 200, { responseBody: answer, keys: { presented: 't1' } }), entry('accounts', 'GET', '/api/v3/me.json', 200, { responseBody: '{"sbid_number":"OTHER01","verifications":[]}', keys: { presented: 't9' } })];
-		expect(serverEvidence(log, 'shop', 0).meShown).toEqual(['STU0001', 'student', 'uk', '2030-06-01']);
+		expect(serverEvidence(log, 'shop', 0).meShown).toEqual(['STU0001', 'student', '2030-06-01']);
 		expect(serverEvidence([exchange('shop', 200), entry('accounts', 'GET', '/api/v3/me.json', 401, { responseBody: '{"message":"Unauthorised"}' })], 'shop', 0).meShown).toEqual([]);
 	});
 });

@@ -8,7 +8,8 @@
  * me.json call after the client's first exchange counts, which is exact in a workspace of the check's own.
  */
 import { jsonError } from '$lib/flow/diagnose/diagnose-annotation';
-import { looksLikeJson } from '$lib/http/json';
+import { looksLikeJson, parseJson } from '$lib/http/json';
+import { MeResponse } from '$lib/protocol/schemas';
 import type { LogEntry } from '$lib/http/logged-exchange';
 import type { ServerEvidence, TokenCall } from './evidence';
 
@@ -53,18 +54,11 @@ const tokenError = (body: string): string | null => jsonError(body) ?? null;
 
 const path = (e: Exchange) => e.url?.pathname ?? '';
 
-/** What a me.json answer says of the user that a page may show: its `sbid_number` and its verifications' text values. */
+/** What a me.json answer says of the user that a page may show: its `sbid_number` and its verifications' values. */
 function userValues(body: string): string[] {
-	let me: unknown;
-	try {
-		me = JSON.parse(body);
-	} catch {
-		return [];
-	}
-	if (me === null || typeof me !== 'object') return [];
-	const { sbid_number: sbid, verifications } = me as Record<string, unknown>;
-	const ofVerifications = Array.isArray(verifications) ? verifications.flatMap((v) => (v !== null && typeof v === 'object' ? Object.values(v as object) : [])) : [];
-	return [sbid, ...ofVerifications].filter((v): v is string => typeof v === 'string');
+	const me = MeResponse.safeParse(parseJson(body));
+	if (!me.success) return [];
+	return [me.data.sbid_number, ...me.data.verifications.flatMap((v) => Object.values(v))];
 }
 
 /** What the app's server did for `clientId`, from the log entries after `afterId` (in any order). */
