@@ -32,6 +32,17 @@ function playwrightChromium(): string | null {
 	}
 }
 
+/** The first of `names` found as an executable file on the PATH, in the order of `names`. */
+export function findOnPath(names: readonly string[], env: Record<string, string | undefined> = process.env): string | null {
+	const dirs = (env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '');
+	for (const name of names) {
+		for (const dir of dirs) {
+			if (isExecutableFile(join(dir, name))) return join(dir, name);
+		}
+	}
+	return null;
+}
+
 export function findChromium(env: Record<string, string | undefined> = process.env, playwrightPath: () => string | null = playwrightChromium): ChromiumLookup {
 	const chosen = env['CHROMIUM_PATH']?.trim();
 	if (chosen) {
@@ -39,12 +50,8 @@ export function findChromium(env: Record<string, string | undefined> = process.e
 		if (isExecutableFile(chosen)) return { ok: true, path: chosen };
 		return { ok: false, message: `CHROMIUM_PATH is ${chosen}, which is not an executable file: point it at a Chromium binary, or unset it to look on the PATH.` };
 	}
-	const dirs = (env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '');
-	for (const name of CHROMIUM_NAMES) {
-		for (const dir of dirs) {
-			if (isExecutableFile(join(dir, name))) return { ok: true, path: join(dir, name) };
-		}
-	}
+	const onPath = findOnPath(CHROMIUM_NAMES, env);
+	if (onPath) return { ok: true, path: onPath };
 	const installed = playwrightPath();
 	if (installed && isExecutableFile(installed)) return { ok: true, path: installed };
 	return { ok: false, message: NO_CHROMIUM };
