@@ -3,8 +3,10 @@
  * route, per step, as the walk grows. A walk is a token exchange (form transport) then me.json reads with a
  * Bearer header, as the explorer records them; each step saves the walk's run, one exchange longer, to a run store
  * on a temporary file (WAL, synchronous NORMAL, as the explorer's). For walks of up to 50 exchanges (real walks
- * have 4 to 30): the explorer's save of a step (which redacts the whole run again and writes the rows that
- * changed), and, for the same run under a new id, `redactRun` of the whole walk and its first save.
+ * have 4 to 30): the explorer's save of a step, as the walk's route saves (its triage left for the list; only the
+ * exchanges whose redaction changed are redacted and written: redact.ts `ExchangeMemo`, store.ts `WrittenPieces`),
+ * and, for copies of the same exchanges never redacted before under a new id, `redactRun` of the whole walk and its
+ * first save.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,19 +127,22 @@ export async function benchRedaction(log: (line: string) => void): Promise<Measu
 	let fresh = 0;
 	try {
 		// One warm-up walk. Each walk grows a step at a time, saved under its id as the explorer saves it (the
-		// redaction remembers the run and does only what changed); then the same run under ids never seen, so
-		// the redaction and the write are of the whole walk.
+		// redaction and the store remember its exchanges and do only what changed); then copies of its exchanges
+		// under ids never seen, so the redaction and the write are of the whole walk.
 		for (let w = -1; w < WALKS; w++) {
 			const exchanges = Array.from({ length: longest }, (_, i) => recorded(i));
 			for (let n = 1; n <= longest; n++) {
-				const ms = timed(() => store.save(walkRun(`walk-${w}`, exchanges, n), KNOWN));
+				const ms = timed(() => store.save(walkRun(`walk-${w}`, exchanges, n), KNOWN, null, { triage: 'when-listed' }));
 				if (w >= 0) times.step.get(n)?.push(ms);
 			}
 			if (w < 0) continue;
 			for (const n of LENGTHS) {
-				times.whole.get(n)!.push(timed(() => redactRun(walkRun(`fresh-${fresh++}`, exchanges, n), KNOWN)));
+				const copies = () => structuredClone(exchanges.slice(0, n));
+				const forRedaction = copies();
+				times.whole.get(n)!.push(timed(() => redactRun(walkRun(`fresh-${fresh++}`, forRedaction, n), KNOWN)));
 				const id = `fresh-${fresh++}`;
-				times.wholeSave.get(n)!.push(timed(() => store.save(walkRun(id, exchanges, n), KNOWN)));
+				const forSave = copies();
+				times.wholeSave.get(n)!.push(timed(() => store.save(walkRun(id, forSave, n), KNOWN)));
 				store.remove(id); // the walks' file stays the size of one walk's
 
 			}

@@ -339,6 +339,16 @@ describe('run store: a walk saved after each step', () => {
 		store.close();
 	});
 
+	it('stores a run whole when it is saved again after it was removed, though its exchanges are the same objects', () => {
+		const store = openRunStore(':memory:');
+		const walked = run({ exchanges: [tokenExchange, meRead(1)] });
+		store.save(walked, {});
+		expect(store.remove('run-1')).toBe(true);
+		store.save(walked, {});
+		expect(store.get('run-1')).toEqual(redactRun(walked, {}));
+		store.close();
+	});
+
 	it('drops the exchanges a run no longer has (a new callback clears them under the same run id)', () => {
 		const store = openRunStore(':memory:');
 		store.save(run({ exchanges: [tokenExchange, meRead(1), meRead(2)] }), {});

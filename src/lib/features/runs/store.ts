@@ -13,6 +13,7 @@ import { triageOf, type RunFilters, type RunTriage } from '$lib/features/runs/pu
 import { SOURCE_FILTERS, type VerdictSeverity } from '$lib/features/runs/pure/verdict-words';
 import { storedExchangeSchema } from '$lib/features/runs/pure/legacy-step';
 import { conflict } from '$lib/platform/errors';
+import { WrittenPieces } from './written-pieces';
 
 export interface RunSummary {
 	id: string;
@@ -192,8 +193,12 @@ function prepareStatements(db: Database.Database) {
 	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
 	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
 
-	/** Writes the pieces of `run`, in place of what was stored under its id. */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null, triage: RunTriage | null): void => {
+	/**
+	 * Writes the pieces of `run`, in place of what was stored under its id. `stored`: the pieces last written under
+	 * that id, if known; a piece that is the very same object (the redaction's memo hands back an unchanged exchange's
+	 * piece) is stored already and is not serialised again.
+	 */
+	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null, triage: RunTriage | null, stored: readonly RedactedExchange[] = []): void => {
 		const { head } = run;
 		upsertHead.run({
 			id: head.id,
@@ -215,6 +220,7 @@ function prepareStatements(db: Database.Database) {
 		});
 		removeExchangesFrom.run(head.id, run.exchanges.length);
 		run.exchanges.forEach((piece, seq) => {
+			if (stored[seq] === piece) return;
 			upsertExchange.run({
 				runId: head.id,
 				seq,
@@ -334,12 +340,14 @@ export function openRunStore(path: string): RunStore {
 
 	/** Runs saved with added evidence (a few ids: one per run a person joined evidence to). */
 	const withEvidence = new Set<string>();
+	const written = new WrittenPieces();
 
 	return {
 		save(run, secrets, owner = null, { triage = 'at-save' } = {}) {
 			const redacted = redactRunInParts(run, secrets);
 			// The triage is of the run as stored: what its page diagnoses.
-			write(redacted, new Date().toISOString(), owner, triage === 'at-save' ? triageOf(assembleRun(redacted)) : null);
+			write(redacted, new Date().toISOString(), owner, triage === 'at-save' ? triageOf(assembleRun(redacted)) : null, written.get(run.id));
+			written.remember(run.id, redacted.exchanges);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
 		},
@@ -359,6 +367,7 @@ export function openRunStore(path: string): RunStore {
 		hasAddedEvidence: (id) => withEvidence.has(id),
 		remove: (id) => {
 			withEvidence.delete(id);
+			written.forget(id);
 			return db.transaction(() => {
 				removeExchangesFrom.run(id, 0);
 				return removeHead.run(id).changes === 1;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MASK } from '$lib/http/exchange';
 import { base64DecodeUtf8 } from '$lib/http/encoding';
-import { WHAT, redactRun, type KnownSecrets } from './redact';
+import { WHAT, redactRun, redactRunInParts, type KnownSecrets } from './redact';
 import type { Run } from '../run';
 import { exchange, run } from '../test-helpers';
 import { leakForms, leaks } from '$lib/http/leak-forms';
@@ -252,11 +252,9 @@ describe('redactRun: a secret echoed back in another encoding', () => {
 	});
 });
 
-let freshIds = 0;
-
-/** `redactRun` of the run under an id never seen: a redaction must not depend on what it redacted before. */
+/** `redactRun` of copies of the run's exchanges, never redacted before: a redaction must not depend on what it redacted before. */
 function redactAfresh(run: Run, known: KnownSecrets = {}): Run {
-	return { ...redactRun({ ...run, id: `fresh-${freshIds++}` }, known), id: run.id };
+	return redactRun({ ...run, exchanges: structuredClone(run.exchanges) }, known);
 }
 
 describe('redactRun of a run that grows (a walk saved after each step)', () => {
@@ -272,6 +270,21 @@ describe('redactRun of a run that grows (a walk saved after each step)', () => {
 		}
 		const last = redactRun(run({ exchanges }), { clientSecrets: [SECRET] });
 		expect(last.exchanges[0]?.response?.body).toBe(`{"error":"invalid_grant","note":"${MASK}"}`);
+	});
+
+	it('hands back the same piece for an exchange whose codes and searched values did not change, and a new one when they did', () => {
+		const first = tokenExchange(`?code=${CODE}`);
+		const reads = [1, 2].map(() => exchange('me', { url: ME_URL, headers: { Authorization: `Bearer ${ACCESS}` } }, { status: 200, body: '{"sbid_number":"STU0001"}' }));
+		const once = redactRunInParts(run({ exchanges: [first, reads[0]!] }));
+		const again = redactRunInParts(run({ exchanges: [first, reads[0]!, reads[1]!] }));
+		expect(again.exchanges[0]).toBe(once.exchanges[0]);
+		expect(again.exchanges[1]).toBe(once.exchanges[1]);
+		// A secret the run learns now is searched for in every exchange again.
+		const withSecret = redactRunInParts(run({ exchanges: [first, reads[0]!, reads[1]!] }), { clientSecrets: [SECRET] });
+		expect(withSecret.exchanges[0]).not.toBe(again.exchanges[0]);
+		// The same exchange at another index is another place.
+		const moved = redactRunInParts(run({ exchanges: [reads[0]!, first] }));
+		expect(moved.exchanges[1]?.named).not.toEqual(once.exchanges[0]?.named);
 	});
 
 	it('follows a grant code that a later exchange adds: a Bearer value that is a code is kept', () => {

@@ -12,11 +12,12 @@
  * a whole run.
  */
 import type { Frozen } from '$lib/frozen';
-import { assembleRun, type RedactedRun } from './redact-assembly';
-import { WHAT, codesIn, redactByName, searchable, type Needle } from './redact-name';
+import { assembleRun, type RedactedExchange, type RedactedRun } from './redact-assembly';
+import { WHAT, codesIn, redactByName, searchable, type NamedPart, type Needle } from './redact-name';
 import { redactBySearch, searchesOf } from './redact-search';
 import { LINK_PLACE, exchangePlace, mapExchangeAt, mapHead } from './redact-texts';
 import type { Run } from '../run';
+import type { RecordedExchange } from '$lib/flow/exchange';
 import { keepTokenTails } from './token-tails';
 
 export { assembleRun, describeRedactions, type RedactedExchange, type RedactedRun } from './redact-assembly';
@@ -28,10 +29,31 @@ export interface KnownSecrets {
 	tokens?: string[];
 }
 
+/**
+ * One exchange's part in its run's redaction, kept from the last time that exchange object was redacted: a walk is
+ * saved whole after every step, and its earlier exchanges are the same objects each time. Invalidation: a result is
+ * used again only for the same exchange object at the same index, redacted with the same grant codes (first pass)
+ * and the same codes and values searched for (second pass).
+ */
+interface ExchangeMemo {
+	index: number;
+	codes: string[];
+	named?: { key: string; part: NamedPart<RecordedExchange> };
+	redacted?: { key: string; piece: RedactedExchange };
+}
+const exchangeMemos = new WeakMap<Frozen<RecordedExchange>, ExchangeMemo>();
+
+function memoOf(exchange: Frozen<RecordedExchange>, index: number): ExchangeMemo {
+	const known = exchangeMemos.get(exchange);
+	if (known?.index === index) return known;
+	const memo = { index, codes: codesIn(exchange as RecordedExchange, mapExchangeAt(index)) };
+	exchangeMemos.set(exchange, memo);
+	return memo;
+}
+
 /** Every grant code the run carries. */
 export function grantCodes(frozen: Frozen<Run>): Set<string> {
-	const run = frozen as Run;
-	return new Set([...codesIn(run, mapHead), ...run.exchanges.flatMap((e, i) => codesIn(e, mapExchangeAt(i)))]);
+	return new Set([...codesIn(frozen as Run, mapHead), ...frozen.exchanges.flatMap((e, i) => memoOf(e, i).codes)]);
 }
 
 /**
@@ -56,16 +78,22 @@ function learn(learnt: Needle[], values: Set<string>, found: Needle[]): void {
 
 /**
  * Two passes over the whole run: first each part (the head, then each exchange) hides values by their name and
- * learns them; then every part is searched for every value known or learnt anywhere in the run. Each save of a
- * walk redacts it whole again: a walk of 10 exchanges costs under half a millisecond (BENCHMARKS.md, saving a walk).
+ * learns them; then every part is searched for every value known or learnt anywhere in the run. An exchange redacted
+ * before with the same codes and values is not redacted again (`ExchangeMemo`): the walk's route saves its whole run
+ * after every step, and without it the route's overhead missed its target (BENCHMARKS.md, saving a walk).
  */
 export function redactRunInParts(frozen: Frozen<Run>, known: KnownSecrets = {}): RedactedRun {
 	// The redaction only reads the run: it builds new objects for every part it redacts.
 	const run = frozen as Run;
 	const codes = grantCodes(frozen);
+	const codesKey = JSON.stringify([...codes]);
 	const head = redactByName(run, mapHead, codes);
-	// The token's tail is kept before the token is hidden: it matches evidence added later (join.ts).
-	const named = run.exchanges.map((e, i) => redactByName(keepTokenTails(e), mapExchangeAt(i), codes));
+	const named = frozen.exchanges.map((e, i) => {
+		const memo = memoOf(e, i);
+		// The token's tail is kept before the token is hidden: it matches evidence added later (join.ts).
+		if (memo.named?.key !== codesKey) memo.named = { key: codesKey, part: redactByName(keepTokenTails(e as RecordedExchange), mapExchangeAt(i), codes) };
+		return memo.named.part;
+	});
 
 	// Each value once, named as it was first found.
 	const needles: Needle[] = [];
@@ -75,15 +103,22 @@ export function redactRunInParts(frozen: Frozen<Run>, known: KnownSecrets = {}):
 		...head.needles,
 		...named.flatMap((part) => part.needles)
 	]);
-	const searches = searchesOf(needles.filter((n) => searchable(n.value)));
+	const searched = needles.filter((n) => searchable(n.value));
+	const searches = searchesOf(searched);
+	const redactedKey = JSON.stringify([codesKey, searched.map((n) => [n.what, n.value])]);
 
 	const searchedHead = redactBySearch(head.value, mapHead, searches);
 	return {
 		head: { ...searchedHead.value, exchanges: [], redactions: run.redactions },
 		headRedactions: { named: head.redactions, searched: searchedHead.redactions },
-		exchanges: named.map((part, i) => {
-			const found = redactBySearch(part.value, mapExchangeAt(i), searches);
-			return { exchange: found.value, named: part.redactions, searched: found.redactions };
+		exchanges: frozen.exchanges.map((e, i) => {
+			const memo = memoOf(e, i);
+			if (memo.redacted?.key !== redactedKey) {
+				const part = named[i]!;
+				const found = redactBySearch(part.value, mapExchangeAt(i), searches);
+				memo.redacted = { key: redactedKey, piece: { exchange: found.value, named: part.redactions, searched: found.redactions } };
+			}
+			return memo.redacted.piece;
 		})
 	};
 }
