@@ -33,7 +33,10 @@ vi.mock('./driver', () => ({
 		})
 }));
 
-const { appCheckStream } = await import('./live');
+const live = await import('./live');
+const { apiRoute } = await import('../../platform/errors');
+/** As the route calls it: a refusal thrown as an explorer error is answered as one. */
+const appCheckStream = (event: RequestEvent, clientId: string) => apiRoute((e: RequestEvent) => live.appCheckStream(e, clientId))(event);
 
 function post(body: object, sessionId = 's', signal?: AbortSignal): RequestEvent {
 	const request = new Request('http://localhost:3000/live/app/app-check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
@@ -105,6 +108,14 @@ describe('the live page\'s app check', () => {
 		expect(again.status).toBe(409);
 		expect((await again.json()).message).toMatch(/^Others who were waiting for the app check go first/);
 		expect((await appCheckStream(post(START, 'b'), 'app')).status).toBe(200);
+	});
+
+	it('refuses a body that is not JSON, saying what to send', async () => {
+		const request = new Request('http://localhost:3000/live/app/app-check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'start_url=http://localhost:4000' });
+		const answer = await appCheckStream({ request, locals: { sessionId: 's' } } as unknown as RequestEvent, 'app');
+		expect(answer.status).toBe(400);
+		expect((await answer.json()).message).toBe('The request body must be JSON, e.g. {"start_url": "http://localhost:4000/login"}.');
+		expect(runs).toHaveLength(0);
 	});
 
 	it('refuses a start URL with a user name or password in it, as the CLI does', async () => {

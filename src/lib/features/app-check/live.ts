@@ -25,6 +25,7 @@ import { APP_CHECK_TIME_LIMIT_MS, runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
 import { CheckSlot } from './slot';
 import { errorFor, errorResponse } from '../../platform/errors';
+import { readJsonBody } from '../../platform/json-body';
 
 const Body = z.strictObject({
 	start_url: z
@@ -44,6 +45,9 @@ const Body = z.strictObject({
 const WIND_DOWN_MS = 10_000;
 const slot = new CheckSlot(APP_CHECK_TIME_LIMIT_MS + WIND_DOWN_MS);
 
+/** What the body of a request to start a check looks like. */
+const START_URL_EXAMPLE = '{"start_url": "http://localhost:4000/login"}';
+
 const refuse = (status: number, message: string, headers: Record<string, string> = {}) => errorResponse(errorFor(status, message), headers);
 
 export async function appCheckStream(event: RequestEvent, clientId: string): Promise<Response> {
@@ -51,11 +55,9 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 	const { client } = scope;
 	if (scope.readOnly) return refuse(403, 'The default workspace is read-only on this public sandbox: register your client in your own workspace to check your app.');
 	if ((event.request.headers.get('content-type') ?? '').split(';')[0]!.trim() !== 'application/json') {
-		return refuse(415, 'Send the start URL as JSON: {"start_url": "http://localhost:4000/login"}.');
+		return refuse(415, `Send the start URL as JSON: ${START_URL_EXAMPLE}.`);
 	}
-	const raw: unknown = await event.request.json().catch(() => undefined);
-	const parsed = Body.safeParse(raw);
-	if (!parsed.success) return refuse(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+	const body = await readJsonBody(event.request, Body, START_URL_EXAMPLE);
 	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
 	// when the request is refused before the run starts.
 	const claim = slot.claim(event.locals.sessionId ?? clientAddress(event) ?? 'unknown');
@@ -63,21 +65,21 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 	let started = false;
 	try {
 		const cfg = config();
-		const allowed = await checkAppUrl(parsed.data.start_url, cfg);
+		const allowed = await checkAppUrl(body.start_url, cfg);
 		if (!allowed.ok) return refuse(400, allowed.message);
 		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
 		const workspaceKey = member?.key ?? null;
 		const adminToken = workspaceKey ? null : cfg.sandboxService.adminToken;
 		const known = [workspaceKey, adminToken, client.client_secret].filter((v): v is string => v !== null);
-		const checks = parsed.data.only ? APP_CHECKS.filter((c) => parsed.data.only!.includes(c.id)) : [...APP_CHECKS];
+		const checks = body.only ? APP_CHECKS.filter((c) => body.only!.includes(c.id)) : [...APP_CHECKS];
 		started = true;
 		return ndjsonResponse<AppCheckStreamLine>(
 			async (send, closed) => {
 				send({ type: 'started', checks: checks.map((c) => ({ id: c.id, title: c.title })) });
 				try {
 					const outcome = await runAppCheck({
-						startUrl: parsed.data.start_url,
-						click: parsed.data.click || null,
+						startUrl: body.start_url,
+						click: body.click || null,
 						...cfg.sandbox,
 						workspaceKey,
 						adminToken,

@@ -35,6 +35,7 @@ import {
 } from './walk';
 import { walkSecrets, walkToRun, walkView } from './walk-view';
 import { badRequest, notFound, sandboxOff } from '../../platform/errors';
+import { readJsonBody } from '../../platform/json-body';
 
 /** The walk's part of a person's session, beside what every feature knows of it (platform/explorer-session.ts). */
 interface WalkSession {
@@ -162,16 +163,6 @@ export async function recordCallbackFor(sessionId: string, url: string): Promise
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
 }
 
-async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-	const body: unknown = await request.json().catch(() => undefined);
-	if (body === undefined) throw badRequest('The request body must be JSON.');
-	const parsed = schema.safeParse(body);
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0]!;
-		throw badRequest(`${issue.path.join('.') || 'body'}: ${issue.message}`);
-	}
-	return parsed.data;
-}
 
 /** A step's answer: the whole view after it, once the run is saved. */
 async function answer(s: WalkSession, result: WalkResult = { ok: true }) {
@@ -191,19 +182,19 @@ export async function walkAction(sessionId: string, action: string, request: Req
 	const cfg = config();
 	switch (action) {
 		case 'client':
-			return answer(s, applySettings(s.walk, await readBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s.explorer))));
+			return answer(s, applySettings(s.walk, await readJsonBody(request, ClientSettings), cfg, demoSecret(await sessionWorkspace(s.explorer))));
 		case 'start': {
-			const { link } = await readBody(request, z.object({ link: z.string().max(8192) }));
+			const { link } = await readJsonBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';
 			return answer(s, startAuthorisation(s.walk, link));
 		}
 		case 'exchange':
-			await exchangeCode(s.walk, await readBody(request, ExchangeOptions), cfg, await clockFor(s));
+			await exchangeCode(s.walk, await readJsonBody(request, ExchangeOptions), cfg, await clockFor(s));
 			return answer(s);
 		case 'me':
-			return answer(s, await readMe(s.walk, await readBody(request, MeOptions), cfg, await clockFor(s)));
+			return answer(s, await readMe(s.walk, await readJsonBody(request, MeOptions), cfg, await clockFor(s)));
 		case 'reveal': {
-			const { exchangeId, kind } = await readBody(request, RevealRequest);
+			const { exchangeId, kind } = await readJsonBody(request, RevealRequest);
 			const value = revealToken(s.walk, exchangeId, kind);
 			if (!value) throw notFound(`No ${kind} in that exchange.`);
 			return json({ value });
@@ -228,7 +219,7 @@ const LessonRequest = z.object({ outcome: z.enum(['cancel', 'authorise', 'restar
 /** The lesson always walks the sandbox with the demo client, whatever the main walk targets. */
 export async function lessonAction(sessionId: string, request: Request): Promise<Response> {
 	const s = await session(sessionId);
-	const { outcome } = await readBody(request, LessonRequest);
+	const { outcome } = await readJsonBody(request, LessonRequest);
 	if (outcome === 'restart') {
 		s.lesson = { cancel: null, authorise: null };
 		return json({ ok: true });

@@ -1,6 +1,8 @@
 import { json } from '@sveltejs/kit';
 import { changeOutcomeRules, outcomeRulesFor } from '$lib/features/sandbox-admin/outcome-rules';
-import { apiRoute, badRequest } from '$lib/platform/errors';
+import { z } from 'zod';
+import { apiRoute } from '$lib/platform/errors';
+import { readJsonBody } from '$lib/platform/json-body';
 import type { OutcomeRulesView } from '$lib/view/outcome-rules';
 import type { RequestHandler } from './$types';
 
@@ -13,7 +15,6 @@ export const GET: RequestHandler = apiRoute(async (event) => answer(await outcom
 
 /** `{outcome}` sets a one-shot rule on the client; `{clear: true}` or `{clear: outcome}` removes pending ones. */
 export const POST: RequestHandler = apiRoute(async (event) => {
-	const body: unknown = await event.request.json().catch(() => undefined);
-	if (body === undefined) throw badRequest('Send a JSON body: {"outcome": id} or {"clear": true}.');
+	const body = await readJsonBody(event.request, z.unknown(), '{"outcome": id} or {"clear": true}');
 	return answer(await changeOutcomeRules(event, event.params.client, body));
 });
