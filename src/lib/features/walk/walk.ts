@@ -318,7 +318,8 @@ function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | 
 	const earlier = walk.exchanges.map((e) => shownEntry(e, secrets, key).exchange);
 	// The annotations only: the cross-request findings are the view's and the run page's to make.
 	const annotation = annotateFlow(walkRecord(walk, [...earlier, masked])).exchanges.at(-1)!;
-	walk.exchanges.push({ exchange, annotation, tokens });
+	// Shown as masked here: once the walk holds the exchange, its secrets are these, and the view needs no second mask.
+	walk.exchanges.push({ exchange, annotation, tokens, shown: { secrets: key, entry: shownOf(masked, annotation, secrets) } });
 }
 
 function tamperedRedirectUri(uri: string): string {
@@ -383,12 +384,14 @@ export const secretsKey = (secrets: WalkSecrets) => JSON.stringify([secrets.clie
  * secretsKey), with its curl command; kept on the entry until the secrets change.
  */
 export function shownEntry(entry: WalkEntry, secrets: WalkSecrets, key = secretsKey(secrets)): ExchangeEntry {
-	if (entry.shown?.secrets === key) return entry.shown.entry;
-	const masked = maskExchange(entry.exchange, secrets);
+	if (entry.shown?.secrets !== key) entry.shown = { secrets: key, entry: shownOf(maskExchange(entry.exchange, secrets), entry.annotation, secrets) };
+	return entry.shown.entry;
+}
+
+/** An exchange as the browser is shown it (masked with `secrets`), with its curl command. */
+function shownOf(masked: RecordedExchange, annotation: Annotation, secrets: WalkSecrets): ExchangeEntry {
 	const curl = toCurl(masked.request, { value: secrets.clientSecret });
-	const shown = { exchange: masked, annotation: entry.annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl };
-	entry.shown = { secrets: key, entry: shown };
-	return shown;
+	return { exchange: masked, annotation, curl: isUsedUp(masked) ? `${USED_CODE_NOTE}\n${curl}` : curl };
 }
 
 /** A token exchange that succeeded: its code is spent, so a copy of its curl answers invalid_grant. */
