@@ -258,8 +258,8 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  * CPU per walk in the browser's process and its interface's renderer, none of it the explorer's, so its walk is
  * reported beside the target, not held to it. Without the shell, full Chromium carries the target.
  */
-function walkBrowsers(): { name: string; path: string; target: boolean }[] {
-	const full = { name: 'full Chromium (new headless)', path: requireChromium() };
+function walkBrowsers(fullChromium: string): { name: string; path: string; target: boolean }[] {
+	const full = { name: 'full Chromium (new headless)', path: fullChromium };
 	const shell = findOnPath(['chromium-headless-shell']);
 	return shell ? [{ name: "Chromium's headless shell", path: shell, target: true }, { ...full, target: false }] : [{ ...full, target: true }];
 }
@@ -297,13 +297,14 @@ async function timeWalks(path: string, log: (line: string) => void): Promise<{ w
 
 /** Walks in each of `walkBrowsers`, and the JavaScript each route ships. */
 async function benchInBrowser(log: (line: string) => void) {
+	const fullChromium = requireChromium();
 	const timed: TimedWalks[] = [];
-	for (const { name, path, target } of walkBrowsers()) {
+	for (const { name, path, target } of walkBrowsers(fullChromium)) {
 		const { walks, failures } = await timeWalks(path, log);
 		log(`walks in ${name} (ms): ${walks.map((w) => w.toFixed(0)).join(', ')}`);
 		timed.push({ browser: name, target, walks, failures });
 	}
-	const browser = await chromium.launch({ executablePath: requireChromium(), args: CHROMIUM_ARGS });
+	const browser = await chromium.launch({ executablePath: fullChromium, args: CHROMIUM_ARGS });
 	try {
 		const js: [string, { kb: number; files: number }][] = [];
 		for (const route of ROUTES) js.push([route, await shippedJs(browser, route)]);

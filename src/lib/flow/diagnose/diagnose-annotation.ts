@@ -2,7 +2,6 @@
  * What an annotation is (the shape every step's diagnosis takes, read by the UI and the support toolkit), and the
  * small readers the diagnoses share: a body as JSON, a zod failure as problems, two redirect URIs part by part.
  */
-import type { z } from 'zod';
 import type { ErrorRowId } from '$lib/protocol';
 import { uriParts } from '../../http/encoding';
 import { readJson } from '../../http/json';
@@ -80,9 +79,6 @@ export function jsonString(body: string, field: string): string | undefined {
 /** The `error` of an answer's JSON body (the token endpoint's errors of 7.2), if it has one. */
 export const jsonError = (body: string) => jsonString(body, 'error');
 
-export function zodProblems(error: z.ZodError): string[] {
-	return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
-}
 
 /** A duration for a person: hours and minutes, or seconds when under a minute. */
 /**

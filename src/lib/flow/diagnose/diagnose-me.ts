@@ -4,8 +4,8 @@
  */
 import { LIMITS, meErrorRowFor, type MeErrorId } from '$lib/protocol';
 import { MeErrorBody, MeResponse, type Verification } from '$lib/protocol/schemas';
-import { readJson } from '$lib/http/json';
-import { zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
+import { readJson, schemaProblems } from '$lib/http/json';
+import { type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
 import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
@@ -66,7 +66,7 @@ function verificationKeyOf(item: unknown): 'supergroup' | 'group' | undefined {
 
 function meSuccess(body: unknown, known: MeKnowledge, today: string): Annotation {
 	const parsed = MeResponse.safeParse(body);
-	const problems = parsed.success ? [] : zodProblems(parsed.error);
+	const problems = parsed.success ? [] : schemaProblems(parsed.error);
 	if (known.sentGrantCode)
 		problems.push('The service accepted a grant code in place of an access token; 5.4 says it must not.');
 	if (known.sentToken === false) problems.push('The service answered without a token; 4.3 requires one.');

@@ -14,8 +14,8 @@ import {
 import { TokenErrorBody, TokenResponse } from '$lib/protocol/schemas';
 import type { RecordedResponse } from '../../http/exchange';
 import { headerValue } from '../../http/headers';
-import { readJson } from '$lib/http/json';
-import { expiredAgo, formatDuration, redirectUriDiff, zodProblems, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
+import { readJson, schemaProblems } from '$lib/http/json';
+import { expiredAgo, formatDuration, redirectUriDiff, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
 import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
@@ -155,7 +155,7 @@ const TOKEN_EVIDENCE: { [R in TokenErrorId]: (known: WalkKnowledge, description:
 
 function tokenSuccess(response: RecordedResponse, body: unknown): Annotation {
 	const parsed = TokenResponse.safeParse(body);
-	const problems = parsed.success ? [] : zodProblems(parsed.error);
+	const problems = parsed.success ? [] : schemaProblems(parsed.error);
 	const fields = tokenFields(body);
 	const expiresIn = (body as Record<string, unknown> | null)?.['expires_in'];
 	if (typeof expiresIn === 'number' && expiresIn !== LIMITS.accessTokenExpiresIn)

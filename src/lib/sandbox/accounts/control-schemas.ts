@@ -99,7 +99,3 @@ export const OutcomeClearBody = z.strictObject({ client_id: clientId, outcome: o
 export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 export const badRequest = (error: string): Answer => ({ status: 400, body: { error } });
-
-export function describeIssues(error: z.ZodError): string {
-	return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
-}

@@ -9,7 +9,8 @@ import { adminTokenMatches, presentedAdminToken } from '../admin-access';
 import type { SandboxStore, SandboxWorkspace } from '../store';
 import type { Creator, WorkspaceAdmission } from '../workspace-admission';
 import { WORKSPACE_LIMITS, type WorkspacePolicy } from '../workspaces';
-import { WorkspaceBody, badRequest, describeIssues, type Answer } from './control-schemas';
+import { schemaProblems } from '../../http/json';
+import { WorkspaceBody, badRequest, type Answer } from './control-schemas';
 import { headerValue } from './http';
 import { resolveWorkspace } from './workspace-access';
 
@@ -55,7 +56,7 @@ export function workspaceEndpoints(store: SandboxStore, { policy, admission, adm
 	/** `POST /sandbox/workspaces`: a new workspace and its key, shown this once. */
 	function answerCreation(req: IncomingMessage, body: unknown): Answer {
 		const parsed = WorkspaceBody.safeParse(body);
-		if (!parsed.success) return badRequest(describeIssues(parsed.error));
+		if (!parsed.success) return badRequest(schemaProblems(parsed.error).join('; '));
 		const admitted = admission.create(creatorOf(req), parsed.data);
 		if (!admitted.ok) {
 			return { status: admitted.status, body: { error: admitted.message }, headers: { 'Retry-After': String(admitted.retryAfterSeconds) } };

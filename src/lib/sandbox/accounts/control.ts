@@ -15,7 +15,8 @@ import { useWorkspace } from '../log';
 import type { SandboxClient, SandboxStore, SandboxUser, SandboxWorkspace } from '../store';
 import { WORKSPACE_KEY_HEADER, type WorkspacePolicy } from '../workspaces';
 import { clearOutcomes, listOutcomes, setOutcome } from './control-outcomes';
-import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, UserBody, badRequest, clockSchema, describeIssues, type Answer } from './control-schemas';
+import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, UserBody, badRequest, clockSchema, type Answer } from './control-schemas';
+import { schemaProblems } from '../../http/json';
 import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
 import { headerValue, mediaType, parseParams, readBody, sendJson } from './http';
 import { writeClient, writeUser } from './workspace-writes';
@@ -55,7 +56,7 @@ type PathRoutes = Route | readonly Route[];
 function withBody<S extends z.ZodType>(schema: S, run: (body: z.infer<S>, workspace: SandboxWorkspace) => Answer): Route['run'] {
 	return ({ body, workspace }) => {
 		const parsed = schema.safeParse(body);
-		return parsed.success ? run(parsed.data, workspace) : badRequest(describeIssues(parsed.error));
+		return parsed.success ? run(parsed.data, workspace) : badRequest(schemaProblems(parsed.error).join('; '));
 	};
 }
 
@@ -90,7 +91,7 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 			method: 'POST',
 			run: (input) => {
 				const parsed = clockSchema(input.body).safeParse(input.body);
-				if (!parsed.success) return badRequest(describeIssues(parsed.error));
+				if (!parsed.success) return badRequest(schemaProblems(parsed.error).join('; '));
 				const { workspace } = input;
 				const change = parsed.data;
 				if ('set' in change) return clockAnswer(workspace, workspace.setClock(new Date(change.set)));

@@ -88,10 +88,10 @@ export function redactRunInParts(frozen: Frozen<Run>, known: KnownSecrets = {}):
 	const codes = grantCodes(frozen);
 	const codesKey = JSON.stringify([...codes]);
 	const head = redactByName(run, mapHead, codes);
-	const named = frozen.exchanges.map((e, i) => {
-		const memo = memoOf(e, i);
+	const memos = frozen.exchanges.map((e, i) => memoOf(e, i));
+	const named = memos.map((memo, i) => {
 		// The token's tail is kept before the token is hidden: it matches evidence added later (join.ts).
-		if (memo.named?.key !== codesKey) memo.named = { key: codesKey, part: redactByName(keepTokenTails(e as RecordedExchange), mapExchangeAt(i), codes) };
+		if (memo.named?.key !== codesKey) memo.named = { key: codesKey, part: redactByName(keepTokenTails(frozen.exchanges[i] as RecordedExchange), mapExchangeAt(i), codes) };
 		return memo.named.part;
 	});
 
@@ -111,8 +111,7 @@ export function redactRunInParts(frozen: Frozen<Run>, known: KnownSecrets = {}):
 	return {
 		head: { ...searchedHead.value, exchanges: [], redactions: run.redactions },
 		headRedactions: { named: head.redactions, searched: searchedHead.redactions },
-		exchanges: frozen.exchanges.map((e, i) => {
-			const memo = memoOf(e, i);
+		exchanges: memos.map((memo, i) => {
 			if (memo.redacted?.key !== redactedKey) {
 				const part = named[i]!;
 				const found = redactBySearch(part.value, mapExchangeAt(i), searches);
