@@ -171,6 +171,9 @@ test('a crawl of every page finds the client secret nowhere, and tokens only whe
 		}
 		const response = await page.goto(url);
 		pages.push(`${response?.status() ?? 'no answer'} ${path}${new URL(url).search}`);
+		// A live page opens its event stream once hydrated, which can be after the load event: the crawl waits for
+		// it, so that the stream is among what the browser received before the crawl moves on.
+		if (/^\/live\/[^/]+$/.test(path) && response?.ok()) await expect(page.getByTestId('live-status')).toHaveAttribute('data-connected', 'true');
 		await openAllDetails(page);
 		storages.push(await storageOf(page));
 		queue.push(...(await linksOf(page)));
