@@ -10,7 +10,7 @@ import { benchHarImport } from './har-import';
 import { benchLoad } from './load';
 import { WORKSPACES } from './load-sandbox';
 import { benchMemory } from './memory';
-import { benchRedaction } from './redaction';
+import { benchManySignIns, benchRedaction } from './redaction';
 import { benchEngine } from './engine-scale';
 import { load, markdown, terminalTable, type Measurement, type Section } from './report';
 
@@ -25,7 +25,7 @@ const METHOD = [
 		' walks made the same way and set aside, as the load runs warm up (the first walks on a fresh server run slower; their figures are reported). The walk holds every exchange it makes, so the overhead is measured over fresh walks of 20 reads; one long walk shows how the cost grows with the walk.',
 	'- **Memory.** A child process started with `--expose-gc` (every figure after a full collection) opens the store on a temporary file, adds the fixtures (as `npm start` does to a new database: a code binds a client and a user of its workspace) and issues a million codes (`BENCH_CODES`) in transactions of 10 000, then moves the sandbox clock past the 2 h validity and the store\'s 24 h purge grace. Nothing is purged on its own: the store purges up to 100 expired codes and 100 expired tokens each time it issues a code, so ordinary traffic (new codes, issued in transactions of 1 000) runs until no expired code is left; then the traffic stops for 1.5 s, past the checkpoint the store makes within a second of a purge (SQLite alone would copy the purge into the file only after 1 000 more pages written). Live data is the database\'s pages not on SQLite\'s free list; files on disk are the database file and its WAL.',
 	'- **Saving a walk.** In this process, no server: walks of a token exchange then me.json reads, as the explorer records them, grown to 50 exchanges a step at a time and saved after each step to a run store on a temporary file, as the explorer saves them (`bench/redaction.ts`). Each figure is the median of ' +
-		'`BENCH_REDACTION_WALKS` (30) walks: the explorer\'s save of the step that brings a walk to that length, and, for the same run under an id never seen, `redactRun` of the whole walk and its first save (redaction and the write of every exchange). A save redacts the whole run and writes its head and each exchange whose stored row differs (SQLite compares them; nothing of an earlier save is kept in memory), with the verdict the list triages by.',
+		'`BENCH_REDACTION_WALKS` (30) walks: the explorer\'s save of the step that brings a walk to that length, and, for the same run under an id never seen, `redactRun` of the whole walk and its first save (redaction and the write of every exchange). A step\'s save redacts only the exchanges whose redaction could have changed and writes only the pieces that differ from what it last wrote for that run (`ExchangeMemo` in redact.ts, `WrittenPieces`), leaving the verdict the list triages by to the list, as the walk\'s route does. Then `redactRun` of runs of 50, 150 and 300 sign-ins, each with a code, tokens and a client secret of its own and a 40 KB page, as a HAR of many sign-ins brings (median of three): every value learnt is searched for in every text, so the cost per sign-in shows whether the redaction stays linear in the run.',
 	'- **Importing a customer\'s HAR.** A HAR as browsers save it is generated into the OS\'s temporary directory (`src/lib/features/runs/pure/har/large-har.ts`): 100 MB of 2,000 entries, scripts and base64 images of other hosts with their bodies and cookies, the flow of the chrome-unrelated fixture in the middle. The built explorer (`node scripts/start.js`, ports as the explorer part) imports it as scripts do, `POST /api/import?kind=har` with the file streamed as the body from Node on the same machine, after one small import to warm the route; three rounds (`BENCH_HAR_ROUNDS`), the median time to the whole answer. Memory: the explorer process\'s VmRSS, sampled every 20 ms during the imports, its peak above what it held before the first.'
 ];
 
@@ -33,7 +33,7 @@ const PARTS: Record<string, (log: (line: string) => void) => Promise<{ measureme
 	load: benchLoad,
 	explorer: benchExplorer,
 	memory: benchMemory,
-	redaction: benchRedaction,
+	redaction: async (log) => [...(await benchRedaction(log)), ...benchManySignIns(log)],
 	har: benchHarImport,
 	engine: benchEngine
 };

@@ -6,6 +6,7 @@
  */
 import { base64OfBytes, encodeComponent, escapeRegExp, formEncode, memoizeByString, replaceEach } from './encoding';
 import { MASK } from './exchange';
+import { mapJsonStrings } from './form-search';
 import { looksLikeJson, parseJson } from './json';
 
 export const SECRET_PARAMETERS = ['client_secret', 'password', 'access_token', 'refresh_token', 'code'] as const;
@@ -226,14 +227,6 @@ function holdsAsWritten(text: string, forms: readonly string[]): boolean {
 	return pattern ? pattern.test(text) : forms.some((form) => text.includes(form));
 }
 
-
-/** `value` with `fn` applied to every string in it, keys included. */
-function mapJsonStrings(value: unknown, fn: (text: string) => string): unknown {
-	if (typeof value === 'string') return fn(value);
-	if (Array.isArray(value)) return value.map((v) => mapJsonStrings(v, fn));
-	if (value === null || typeof value !== 'object') return value;
-	return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), mapJsonStrings(v, fn)]));
-}
 
 /**
  * A JSON document whose strings, once decoded, hold one of `forms` (written with escapes no listed form has, such

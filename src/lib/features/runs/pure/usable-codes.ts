@@ -9,7 +9,8 @@
  */
 import { LIMITS } from '$lib/protocol';
 import { uriParts } from '$lib/http/encoding';
-import { replaceForms } from '$lib/http/secrets';
+import { FormSearch } from '$lib/http/form-search';
+import { encodedForms } from '$lib/http/secrets';
 import { splitRawQuery } from '$lib/http/form';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import { callbackTime, flowMs } from '$lib/flow/flow-time';
@@ -73,7 +74,8 @@ function mapStrings<T>(value: T, fn: (text: string) => string): T {
 export function hideLiveCodes(run: Run, now: Date): Run {
 	const codes = liveCodes(run, now).sort((a, b) => b.length - a.length);
 	if (codes.length === 0) return run;
-	const hide = (text: string) => codes.reduce((acc, code, i) => replaceForms(acc, code, hiddenCodeName(i + 1)), text);
+	const search = new FormSearch(codes.map(encodedForms));
+	const hide = (text: string) => search.hide(text, (i) => hiddenCodeName(i + 1)).text;
 	const { redactions, ...rest } = run;
 	const allHidden = codes.length === grantCodes(run).size;
 	return {
