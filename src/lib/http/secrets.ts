@@ -106,6 +106,8 @@ function percentEncoded(text: string, kept: RegExp, space: '%20' | '+', hexCase:
 	for (const ch of text.toWellFormed()) {
 		if (ch === ' ' && space === '+') result += '+';
 		else if (kept.test(ch)) result += ch;
+		// An ASCII character is its own byte: TextEncoder is called for the others only (it costs a call into the runtime).
+		else if (ch.charCodeAt(0) < 0x80) result += `%${hex(ch.charCodeAt(0), 2, hexCase)}`;
 		else for (const byte of utf8.encode(ch)) result += `%${hex(byte, 2, hexCase)}`;
 	}
 	return result;
