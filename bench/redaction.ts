@@ -2,7 +2,7 @@
  * `npx tsx bench/redaction.ts` (or BENCH_ONLY=redaction npm run bench): what saving a walk costs the explorer's
  * route, per step, as the walk grows. A walk is a token exchange (form transport) then me.json reads with a
  * Bearer header, as the explorer records them; each step saves the walk's run, one exchange longer, to a run store
- * on a temporary file (WAL, synchronous NORMAL, as the explorer's). For walks of up to 50 exchanges (real walks
+ * on a temporary file (WAL, synchronous NORMAL, as the explorer's). For walks of up to 300 exchanges (real walks
  * have 4 to 30): the explorer's save of a step, as the walk's route saves (its triage left for the list; only the
  * exchanges whose redaction changed are redacted and written: redact.ts `ExchangeMemo`, store.ts `WrittenPieces`),
  * and, for copies of the same exchanges never redacted before under a new id, `redactRun` of the whole walk and its
@@ -19,7 +19,7 @@ import { redactRun, type KnownSecrets } from '$lib/features/runs/pure/redact/red
 import { openRunStore } from '$lib/features/runs/store';
 import type { Measurement } from './report';
 
-const LENGTHS = [4, 10, 20, 30, 50];
+const LENGTHS = [4, 10, 20, 50, 150, 300];
 const WALKS = Number(process.env.BENCH_REDACTION_WALKS ?? 30);
 
 const SECRET = 'demo-secret-0123456789abcdefABCDEF';
