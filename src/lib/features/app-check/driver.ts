@@ -15,13 +15,13 @@ import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, pageTemplate, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, judgeRefusedLink, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
-import { browserExchanges, diagnoseCheck, libraryOf, type LinkFinding } from '$lib/features/app-check/pure/engine';
+import { browserExchanges, diagnoseCheck, libraryOf, type CheckDiagnosis, type LinkFinding } from '$lib/features/app-check/pure/engine';
 import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
 import { isBrowserOwnRequest } from '$lib/flow/browser/noise';
-import { handedToken, isSignInLink, seenAfterRedirect, Watcher } from './watcher';
+import { isSignInLink, seenAfterRedirect, Watcher } from './watcher';
 import { within } from './within';
 import { startGuardingProxy } from './proxy';
 import { checkUser, logMark, outcomeUsed, readLog, withOutcome, workspaceState, type CheckUser, type SandboxAccess, type WorkspaceState } from './sandbox-control';
@@ -241,8 +241,10 @@ async function signInAndJudge(
 
 	const log = await readLog(access);
 	const logged = serverEvidence(log, clientId, mark);
-	const seen = arrived ? await userEvidence(page, watcher, { blocked, authOrigins, known: ctx.known, meShown: logged.meShown }) : emptyUser(blocked, ctx.known);
-	const { server: diagnosis, link, page: onPage } = diagnoseCheck(log, clientId, mark, check.rule, browserExchanges(await seenAfterRedirect(watcher), ctx.serviceOrigins));
+	const { server: diagnosis, link, page: onPage, tokenHanded } = diagnoseCheck(log, clientId, mark, check.rule, browserExchanges(await seenAfterRedirect(watcher), ctx.serviceOrigins));
+	const seen = arrived
+		? await userEvidence(page, watcher, { blocked, authOrigins, known: ctx.known, meShown: logged.meShown, tokenHanded })
+		: emptyUser(blocked, ctx.known);
 	const server = {
 		...logged,
 		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },
@@ -275,11 +277,13 @@ interface Seen {
 	authOrigins: readonly string[];
 	known: string[];
 	meShown: readonly string[];
+	/** The engine's finding of a token handed to the browser (`diagnoseCheck`), from the same answers. */
+	tokenHanded: CheckDiagnosis['tokenHanded'];
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
 
-async function userEvidence(page: Page, watcher: Watcher, { blocked, authOrigins, known, meShown }: Seen): Promise<UserEvidence> {
+async function userEvidence(page: Page, watcher: Watcher, { blocked, authOrigins, known, meShown, tokenHanded }: Seen): Promise<UserEvidence> {
 	const appOrigin = watcher.callback ? new URL(watcher.callback).origin : null;
 	const where = (url: string): PageHop['where'] => {
 		const origin = URL.canParse(url) ? new URL(url).origin : '';
@@ -292,7 +296,6 @@ async function userEvidence(page: Page, watcher: Watcher, { blocked, authOrigins
 	const stackTrace = [...new Set([...bodies.flatMap((body) => findStackTrace(htmlToText(body))), ...findStackTrace(text)])].slice(0, 5);
 	// Sent back to the sign-in link: a page load of the sandbox's /sso/ after its redirect to the app.
 	const backToSignIn = watcher.hops.some((hop) => isSignInLink(hop.url, authOrigins));
-	const tokenHanded = await handedToken([...watcher.hops, ...watcher.calls].filter((r) => where(r.url) === 'app'), known);
 	const onApp = where(page.url()) !== 'sandbox';
 	return {
 		callbackUrl: watcher.callback ? redact(watcher.callback, known) : null,
@@ -306,7 +309,7 @@ async function userEvidence(page: Page, watcher: Watcher, { blocked, authOrigins
 		backToSignIn,
 		stackTrace: stackTrace.map((line) => redact(line, known)),
 		blocked: blocked.map((b) => redact(b, known)),
-		tokenHanded,
+		tokenHanded: tokenHanded && { ...tokenHanded, url: redact(tokenHanded.url, known) },
 		// A digest: the judge only compares pages, and the page's own text (unredacted) never leaves this module.
 		fingerprint: onApp ? digest(fingerprint(text)) : '',
 		template: onApp ? digest(pageTemplate(text, meShown)) : ''

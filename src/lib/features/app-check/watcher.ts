@@ -3,9 +3,7 @@
  * back at the app, the app's pages after it and the page's own calls (fetch, XHR), each with its request and answer.
  */
 import type { Page, Request, Response } from 'playwright-core';
-import { redact, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import type { BrowserRequestSeen } from '$lib/features/app-check/pure/engine';
-import { tokenInAnswer } from '$lib/flow/browser/token-to-browser';
 import { MAX_BODY_BYTES } from '../../platform/outbound/outbound';
 
 /** A visit of the sandbox's sign-in link (`/sso/{supergroup}?…`, which redirects to its sign-in pages). */
@@ -89,12 +87,3 @@ export async function seenAfterRedirect(watcher: Watcher): Promise<BrowserReques
 	return seen.sort((a, b) => a.startedMs - b.startedMs);
 }
 
-/** The first of the app's answers that hands the browser a token, as the engine reads one (tokenInAnswer). */
-export async function handedToken(answers: readonly SeenResponse[], known: string[]): Promise<UserEvidence['tokenHanded']> {
-	for (const answer of answers) {
-		const headers = Object.entries(answer.headers).map(([name, value]) => ({ name, value }));
-		const found = tokenInAnswer({ status: answer.status, statusText: '', headers, body: await answer.body, truncated: false }, []);
-		if (found) return { ...found, url: redact(answer.url, known) };
-	}
-	return null;
-}

@@ -55,23 +55,34 @@ function appAnswers(flow: FlowRecord): { exchange: RecordedExchange; n: number }
 	return flow.exchanges.flatMap((exchange, i) => (exchange.step === 'arrival' && originOf(exchange.request.url) === origin ? [{ exchange, n: i + 1 }] : []));
 }
 
-export function tokenToBrowserFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+/** A token handed to the browser: the answer of the app's origin that carries it (exchange `n` of the record), and how. */
+export interface TokenHanded {
+	exchange: RecordedExchange;
+	n: number;
+	found: TokenInAnswer;
+}
+
+/** Each answer of the app's origin in the record that hands the browser a token, in order. */
+export function tokensHanded(flow: FlowRecord): TokenHanded[] {
 	const tails = issuedTokenTails(flow);
-	return appAnswers(flow).flatMap(({ exchange, n }): CrossFlag[] => {
+	return appAnswers(flow).flatMap(({ exchange, n }) => {
 		const found = tokenInAnswer(exchange.response, tails);
-		if (!found) return [];
+		return found ? [{ exchange, n, found }] : [];
+	});
+}
+
+export function tokenToBrowserFlags(flow: FlowRecord, all: Arrival[]): CrossFlag[] {
+	return tokensHanded(flow).map(({ exchange, n, found }): CrossFlag => {
 		const arrival = all.find((a) => a.exchange === exchange);
 		const path = URL.canParse(exchange.request.url) ? new URL(exchange.request.url).pathname : exchange.request.url;
 		const answer = arrival ? `answer to arrival ${arrival.k} at the redirect URI (exchange ${n})` : `answer to the page's call ${exchange.request.method} ${path} (exchange ${n})`;
-		return [
-			{
-				id: 'token-to-browser',
-				severity: 'error',
-				message: `Your app's ${answer} hands the browser ${handedWords(found)}. ${TOKEN_IN_BROWSER_RISK}`,
-				section: SECTIONS.tokenResponse,
-				fix: KEEP_TOKENS_ON_SERVER,
-				exchangeId: exchange.id
-			}
-		];
+		return {
+			id: 'token-to-browser',
+			severity: 'error',
+			message: `Your app's ${answer} hands the browser ${handedWords(found)}. ${TOKEN_IN_BROWSER_RISK}`,
+			section: SECTIONS.tokenResponse,
+			fix: KEEP_TOKENS_ON_SERVER,
+			exchangeId: exchange.id
+		};
 	});
 }

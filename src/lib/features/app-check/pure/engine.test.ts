@@ -124,6 +124,21 @@ describe('the app check\'s server side, from the flow engine', () => {
 			expect(browserExchanges([arrival, back, token, post(900, 200)], [AUTH, API]).map((e) => e.step)).toEqual(['arrival', 'link', 'arrival']);
 		});
 
+		it("finds a token the app's answer handed the browser as the live page's engine does: by its field, or by an issued token's tail", () => {
+			const answer = (body: string): BrowserRequestSeen => ({ ...post(600, 200), headers: { 'content-type': 'text/html' }, body });
+			// The token endpoint's answer as the sandbox's log shows it: each token masked but for its tail.
+			const issued = () => {
+				second = 0;
+				return signIn(REDIRECT, 200, `{"access_token":"${M}wxyz","token_type":"Bearer","refresh_token":"${M}rstu"}`);
+			};
+			const handed = (body: string) => diagnoseCheck(issued(), 'shop', 0, null, browserExchanges([arrival, answer(body)], [AUTH, API])).tokenHanded;
+			expect(handed('{"access_token":"abc-123"}')).toEqual({ name: 'access_token', by: 'field', url: 'http://localhost:3000/api/session' });
+			// A quoted literal ending in an issued token's tail is that token.
+			expect(handed('<script>window.session = "AAAAbbbbCCCCddddEEEEffffwxyz";</script>')).toEqual({ name: 'access_token', by: 'tail', url: 'http://localhost:3000/api/session' });
+			expect(handed('<p>Signed in as STU0001</p>')).toBeNull();
+			expect(diagnoseCheck(issued(), 'shop', 0, null).tokenHanded).toBeNull();
+		});
+
 		it('keeps the guess when the browser saw the code sent once', () => {
 			expect(diagnoseCheck(rerun(), 'shop', 0, null, browserExchanges([arrival, post(600, 200)], [AUTH, API])).server?.cause).toContain('ran a second time');
 		});

@@ -18,6 +18,8 @@ import type { LogEntry } from '$lib/http/logged-exchange';
 import type { FlowRecord } from '$lib/flow/record';
 import { flowStepOf } from '$lib/flow/steps';
 import { originOf } from '$lib/flow/browser/browser-arrivals';
+import type { TokenInAnswer } from '$lib/flow/browser/token-advice';
+import { tokensHanded } from '$lib/flow/browser/token-to-browser';
 import type { OutcomeRule } from './checks';
 
 /** The engine's account of a failed request of the app's server: which, what happened, why, and the fix. */
@@ -92,6 +94,8 @@ export interface CheckDiagnosis {
 	server: ServerDiagnosis | null;
 	link: LinkFinding[];
 	page: LinkFinding[];
+	/** The first of the app's answers that handed the browser a token (the engine's token-to-browser finding), at its URL. */
+	tokenHanded: (TokenInAnswer & { url: string }) | null;
 }
 
 const isServerStep = (step: StepId | undefined) => step === 'token' || step === 'me';
@@ -110,7 +114,7 @@ export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, af
 	const flows = reconstructFlows(evidence).filter((f) => f.clientId === clientId);
 	// Without an exchange, the check's own sign-in: the first flow (an app that loops starts more).
 	const flow = flows.findLast((f) => f.exchanges.some((e) => isServerStep(e.step))) ?? flows[0];
-	if (!flow) return { server: null, link: [], page: [] };
+	if (!flow) return { server: null, link: [], page: [], tokenHanded: null };
 	const recorded = withBrowserSide(sandboxFlowRecord(flow, UNNAMED_HOSTS), browser);
 	const diagnosis = diagnoseFlow(recorded, { followsCancel: flow.followsCancel });
 	const stepOf = (exchangeId: string | undefined) => recorded.exchanges.find((e) => e.id === exchangeId)?.step;
@@ -121,7 +125,13 @@ export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, af
 	const verdict = flowVerdict(recorded, diagnosis);
 	// The sign-in page refused the link (7.1): its row is the verdict, and the first thing wrong with the link.
 	const refused = authorisationRefusal(recorded) ? [{ severity: 'error' as const, message: verdict.what, fix: verdict.fix }] : [];
-	return { server: serverDiagnosis(recorded.exchanges, verdict, rule), link: [...refused, ...ofLink.map(finding)], page: ofPage.map(finding) };
+	const handed = tokensHanded(recorded)[0];
+	return {
+		server: serverDiagnosis(recorded.exchanges, verdict, rule),
+		link: [...refused, ...ofLink.map(finding)],
+		page: ofPage.map(finding),
+		tokenHanded: handed ? { ...handed.found, url: handed.exchange.request.url } : null
+	};
 }
 
 /** The verdict, when it is an error of the token endpoint or me.json that the check's own rule did not produce. */
