@@ -24,17 +24,16 @@ export function tokenText(step: TokenStep): string {
 export async function exchangeCode(world: World, step: TokenStep): Promise<Outcome> {
 	const p = party(world, step.as ?? 'main');
 	const secretOwner = step.secret === undefined || step.secret === 'wrong' ? p : party(world, step.secret);
-	const clientSecret = step.secret === 'wrong' ? `wrong-secret-${world.suffix}` : secretOwner.clientSecret;
-	const redirectUri = world.linkRedirectUri ?? p.redirectUri;
+	const clientSecret = secretOwner.clientSecret;
 	const request = buildTokenRequest({
 		accountsUrl: world.ctx.accountsUrl,
 		code: step.code ? fill(world, step.code, p) : (world.code ?? undefined),
-		redirectUri: step.redirectUriExtra ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}scenario_extra=1` : redirectUri,
+		redirectUri: world.linkRedirectUri ?? p.redirectUri,
 		clientId: step.clientId ? fill(world, step.clientId, p) : p.clientId,
 		...(clientSecret === undefined ? {} : { clientSecret }),
-		...(step.grantType ? { grantType: step.grantType } : {}),
 		transport: 'query',
-		omit: step.omit ?? []
+		omit: step.omit ?? [],
+		tamper: { redirectUriExtra: step.redirectUriExtra === true, wrongSecret: step.secret === 'wrong', ...(step.grantType ? { grantType: step.grantType } : {}) }
 	});
 	const exchange = await send(request, { config: world.ctx.config, step: 'token', label: tokenText(step) });
 	const tokens = issuedTokens(exchange);

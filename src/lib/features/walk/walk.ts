@@ -262,16 +262,17 @@ export async function exchangeCode(walk: Walk, options: ExchangeOptions, config:
 	const redirectUri = walk.linkRedirectUri ?? walk.client.redirectUri;
 	const code = issuedCode(walk);
 	const secret = secretFor(walk.secret, walk.target.accountsUrl);
-	const sent = {
+	const request = buildTokenRequest({
+		accountsUrl: walk.target.accountsUrl,
 		code,
-		redirectUri: options.tamper === 'redirect_uri' ? tamperedRedirectUri(redirectUri) : redirectUri,
+		redirectUri,
 		// The link's client, to whom the code was issued, unless the tamper sends the walk's (changed) client.
 		clientId: options.tamper === 'other_client' ? walk.client.clientId : (walk.linkClientId ?? walk.client.clientId),
-		clientSecret: options.tamper === 'secret' ? `${secret ?? ''}-wrong` : secret,
-		grantType: options.tamper === 'grant_type' ? 'password' : 'authorization_code'
-	};
-	const omit = options.tamper === 'drop' && options.drop ? [options.drop] : [];
-	const request = buildTokenRequest({ accountsUrl: walk.target.accountsUrl, ...sent, transport: options.transport, omit });
+		...(secret === undefined ? {} : { clientSecret: secret }),
+		transport: options.transport,
+		omit: options.tamper === 'drop' && options.drop ? [options.drop] : [],
+		tamper: { redirectUriExtra: options.tamper === 'redirect_uri', wrongSecret: options.tamper === 'secret', ...(options.tamper === 'grant_type' ? { grantType: 'password' } : {}) }
+	});
 	const label = `${options.tamper ? TAMPER_LABELS[options.tamper] : 'exchange the code'} (${options.transport})`;
 	const exchange = await sendTimed(walk, request, { config, step: 'token', label, holds: held(walk) }, now);
 	const tokens = issuedTokens(exchange);
@@ -320,10 +321,6 @@ function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | 
 	const annotation = annotateFlow(walkRecord(walk, [...earlier, masked])).exchanges.at(-1)!;
 	// Shown as masked here: once the walk holds the exchange, its secrets are these, and the view needs no second mask.
 	walk.exchanges.push({ exchange, annotation, tokens, shown: { secrets: key, entry: shownOf(masked, annotation, secrets) } });
-}
-
-function tamperedRedirectUri(uri: string): string {
-	return `${uri}${uri.includes('?') ? '&' : '?'}tampered=1`;
 }
 
 export const MeOptions = z.object({

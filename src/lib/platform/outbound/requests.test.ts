@@ -61,6 +61,20 @@ describe('buildTokenRequest', () => {
 		]);
 	});
 
+	it('tampers as asked, one vocabulary for the walk and the scenarios: a redirect_uri with an extra parameter, a wrong secret, another grant_type', () => {
+		const request = buildTokenRequest({ ...input, transport: 'query', tamper: { redirectUriExtra: true, wrongSecret: true, grantType: 'password' } });
+		expect(query(request.url)).toEqual([
+			['grant_type', 'password'],
+			['code', 'c0de'],
+			['redirect_uri', 'http://localhost:3000/callback?x=1 2&tampered=1'],
+			['client_id', 'demo client'],
+			['client_secret', 's3cr:et&-wrong']
+		]);
+		const plain = buildTokenRequest({ ...input, redirectUri: 'http://localhost:3000/callback', transport: 'query', tamper: { redirectUriExtra: true } });
+		expect(new URL(plain.url).searchParams.get('redirect_uri')).toBe('http://localhost:3000/callback?tampered=1');
+		expect(buildTokenRequest({ ...input, transport: 'query', tamper: {} }).url).toBe(buildTokenRequest({ ...input, transport: 'query' }).url);
+	});
+
 	it('header transports without any credential send no Authorization header', () => {
 		const request = buildTokenRequest({ ...input, transport: 'basic', omit: ['client_id', 'client_secret'] });
 		expect(header(request, 'Authorization')).toBeUndefined();

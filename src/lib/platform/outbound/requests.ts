@@ -27,6 +27,34 @@ export interface TokenRequestInput {
 	transport: TokenTransport;
 	/** Parameter names to leave out, e.g. `['code']` to show the invalid_request row. */
 	omit?: TokenParameter[];
+	/** What to change of the exchange, as a client with that bug would (the walk's tamper buttons, the scenarios). */
+	tamper?: TokenTamper;
+}
+
+/**
+ * The ways the explorer sends a token exchange other than as the interface describes: one vocabulary for the walk's
+ * tamper buttons and the scenario library, each changing one thing of what is sent.
+ */
+export interface TokenTamper {
+	/** redirect_uri with an extra query parameter (`TAMPERED_PARAMETER`): a URI other than the link's. */
+	redirectUriExtra?: boolean;
+	/** The client's secret with something added: a secret that is not the client's. */
+	wrongSecret?: boolean;
+	/** Another grant_type than `authorization_code`. */
+	grantType?: string;
+}
+
+/** The parameter a tampered redirect_uri gains. */
+export const TAMPERED_PARAMETER = 'tampered=1';
+
+/** The fields of a token exchange after `tamper`. */
+function tampered(input: TokenRequestInput): Pick<TokenRequestInput, 'redirectUri' | 'clientSecret' | 'grantType'> {
+	const { tamper = {}, redirectUri, clientSecret, grantType } = input;
+	return {
+		redirectUri: tamper.redirectUriExtra && redirectUri !== undefined ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${TAMPERED_PARAMETER}` : redirectUri,
+		clientSecret: tamper.wrongSecret ? `${clientSecret ?? ''}-wrong` : clientSecret,
+		grantType: tamper.grantType ?? grantType
+	};
 }
 
 const endpoint = (accountsUrl: string, path: string) => `${accountsUrl.trim().replace(/\/+$/, '')}${path}`;
@@ -35,12 +63,13 @@ const withQuery = (url: string, params: [string, string][]) => (params.length ==
 
 export function buildTokenRequest(input: TokenRequestInput): OutboundRequest {
 	const omit = new Set(input.omit ?? []);
+	const { redirectUri, clientSecret, grantType } = tampered(input);
 	const values: Record<TokenParameter, string | undefined> = {
-		grant_type: input.grantType ?? AUTHORIZATION_CODE,
+		grant_type: grantType ?? AUTHORIZATION_CODE,
 		code: input.code,
-		redirect_uri: input.redirectUri,
+		redirect_uri: redirectUri,
 		client_id: input.clientId,
-		client_secret: input.clientSecret
+		client_secret: clientSecret
 	};
 	const params = TOKEN_PARAMETERS.flatMap((name): [TokenParameter, string][] => {
 		const value = values[name];
