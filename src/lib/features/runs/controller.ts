@@ -10,7 +10,7 @@ import { callbackTime, flowIso } from '$lib/flow/flow-time';
 import { parseCurl, parseRawHttp } from '$lib/features/runs/pure/curl-import';
 import { diagnoseRun } from '$lib/features/runs/pure/diagnose-run';
 import { describeCut, shownPart } from '$lib/features/runs/pure/exchange-cap';
-import { formatBytes, harStreamToRun, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/features/runs/pure/har/har';
+import { formatBytes, harToRun, MAX_HAR_BYTES, runToHar, type HarImport } from '$lib/features/runs/pure/har/har';
 import { scenariosReproducing } from '$lib/features/scenarios/pure';
 import { assembleRun, describeRedactions } from '$lib/features/runs/pure/redact/redact';
 import { runToMarkdown } from '$lib/features/runs/pure/report';
@@ -160,7 +160,8 @@ async function importBody(kind: string, request: Request): Promise<HarImport | R
 	if (!(KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind "${kind}": use ${KINDS.join(', ')}.`);
 	if (request.body === null) throw badRequest('Nothing to import: the body is empty, or came without a Content-Type header. Send the file itself as the body, with a Content-Type such as application/octet-stream.');
 	if (kind === 'har') {
-		const result = await harStreamToRun(chunksOf(request.body), { id: newRunId(), maxBytes: MAX_HAR_BYTES });
+		const { readHar } = await import('./har-import-thread');
+		const result = await readHar(chunksOf(request.body), { id: newRunId(), maxBytes: MAX_HAR_BYTES });
 		return !result.ok && result.tooLarge ? errorResponse(errorFor(413, result.message)) : result;
 	}
 	const bytes = await readBodyUpTo(request.body, IMPORT_JSON_LIMIT);

@@ -11,7 +11,7 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import { linkParameter } from '$lib/flow/record';
 import { requestClientId } from '$lib/flow/request-params';
 import { parseCurl, parseRawHttp, readCurl, readRawHttp } from '$lib/features/runs/pure/curl-import';
-import { harStreamToRun, MAX_HAR_BYTES } from '$lib/features/runs/pure/har/har';
+import { MAX_HAR_BYTES } from '$lib/features/runs/pure/har/har';
 import { joinEvidence, type Evidence } from '$lib/features/runs/pure/join';
 import { onSandboxHosts, sandboxLogEvidence } from '$lib/features/runs/pure/sandbox-log-evidence';
 import { headersToSend, requestToResend } from '$lib/features/runs/pure/resend';
@@ -124,7 +124,8 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
 	const kind = event.url.searchParams.get('kind');
 	if (kind === 'har') {
 		if (event.request.body === null) return refused(400, 'No HAR: send the file itself as the body.');
-		const result = await harStreamToRun(chunksOf(event.request.body), { maxBytes: MAX_HAR_BYTES });
+		const { readHar } = await import('./har-import-thread');
+		const result = await readHar(chunksOf(event.request.body), { maxBytes: MAX_HAR_BYTES });
 		if (!result.ok) return refused(result.tooLarge ? 413 : 400, result.message);
 		const { sanitised } = result.run;
 		return { ok: true, evidence: { source: 'har', timed: true, record: result.run, redactions: result.run.redactions, ...(sanitised ? { sanitised } : {}) } };

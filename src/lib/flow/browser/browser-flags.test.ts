@@ -173,6 +173,22 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(annotateFlow(record).callback).toMatchObject({ outcome: 'error', title: "Cancelled by the user, but your app's callback answered 500 with oauthlib's \"MissingCodeError\"" });
 	});
 
+	it("cites the row of an exchange without a code for a failed cancel only when the record shows the app's server sending one", () => {
+		const arrival = arrive('10:00:30', '', 500, 'a1', { body: '<h1>Error</h1><p>Authorization failed: no code returned</p>' });
+		const browserSide = browserFlags(flow({ link: LINK, callback: callbackOf(arrival), exchanges: [arrival] }))[0];
+		expect(browserSide?.id).toBe('cancel-failed');
+		expect(browserSide?.candidates ?? []).toEqual([]);
+		expect(browserSide?.message).toContain("Whether its server then called the token endpoint is not seen here");
+		const refused = at(
+			exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', body: 'grant_type=authorization_code&client_id=shop' }, { status: 400, body: '{"error":"invalid_request","error_description":"code is missing"}' }),
+			'10:00:30.5',
+			't1'
+		);
+		const withServer = browserFlags(flow({ link: LINK, callback: callbackOf(arrival), exchanges: [arrival, refused] }))[0];
+		expect(withServer?.candidates).toEqual([expect.objectContaining({ rowId: 'token-invalid-request', causeId: 'missing-code', likelihood: 'likely' })]);
+		expect(withServer?.message).toContain('Its server then tried to exchange a code anyway (exchange 2).');
+	});
+
 	it('flags a cancel sent straight back to the authorisation page, by the callback\'s redirect or by a link right after', () => {
 		const byRedirect = arrive('10:00:30', '', 302, 'a1', { location: LINK });
 		const flags = browserFlags(flow({ link: LINK, exchanges: [linkExchange('10:00:00'), byRedirect, linkExchange('10:00:31', LINK, 'l2')] }));

@@ -120,15 +120,24 @@ function restartFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], rest
 	};
 }
 
-function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
+/**
+ * A cancel the app answered with an error. The row of an exchange without a code (7.2) is cited only when the record
+ * shows the app's server sending one after the cancel: an app may fail on a cancel without calling the service.
+ */
+function cancelFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer: AppAnswer): Failure {
 	const cause = errorCause('token-invalid-request', 'missing-code');
-	return {
-		id: 'cancel-failed',
-		section: SECTIONS.states,
-		message: `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) came back without \`code\`: the user cancelled, which is not an error (3), yet your app's callback answered ${describeAnswer(arrival.exchange, answer)}.`,
-		candidates: [{ rowId: 'token-invalid-request', causeId: cause.id, likelihood: 'likely', why: cause.text, fix: cause.fix }],
-		fix: cause.fix
-	};
+	const head = `Arrival ${arrival.k} at the redirect URI (exchange ${arrival.n}) came back without \`code\`: the user cancelled, which is not an error (3), yet your app's callback answered ${describeAnswer(arrival.exchange, answer)}.`;
+	const [exchange] = serverSideOf(flow, arrival.index, all[arrival.k]?.index, null).tokens;
+	if (exchange)
+		return {
+			id: 'cancel-failed',
+			section: SECTIONS.states,
+			message: `${head} Its server then tried to exchange a code anyway (exchange ${exchange.n}).`,
+			candidates: [{ rowId: 'token-invalid-request', causeId: cause.id, likelihood: 'likely', why: cause.text, fix: cause.fix }],
+			fix: cause.fix
+		};
+	const unseen = browserOnly(flow) ? " Whether its server then called the token endpoint is not seen here: the record holds only the browser's side." : '';
+	return { id: 'cancel-failed', section: SECTIONS.states, message: `${head}${unseen}`, candidates: [], fix: cause.fix };
 }
 
 /**
@@ -139,7 +148,7 @@ function cancelFailure(arrival: Arrival, answer: AppAnswer): Failure {
 function failureOf(flow: FlowRecord, arrival: Arrival, all: Arrival[]): Failure | null {
 	const { answer } = arrival;
 	if (answer.failed) {
-		if (arrival.code === null) return cancelFailure(arrival, answer);
+		if (arrival.code === null) return cancelFailure(flow, arrival, all, answer);
 		const server = serverSideOf(flow, arrival.index, all[arrival.k]?.index, arrival.code);
 		if (server.tokens.length > 0) return afterServerFailure(flow, arrival, answer, server);
 		// A page of the app's own refused the code on purpose: a repeated arrival (a reload, the back button), or an

@@ -14,6 +14,8 @@ import {
 import { TokenErrorBody, TokenResponse } from '$lib/protocol/schemas';
 import type { RecordedResponse } from '../../http/exchange';
 import { headerValue } from '../../http/headers';
+import { MASK } from '../../http/exchange';
+import { sameSecret, valueTail } from '../../http/secret-tail';
 import { readJson, schemaProblems } from '$lib/http/json';
 import { expiredAgo, formatDuration, redirectUriDiff, type AnnotatedField, type Annotation, type Target } from './diagnose-annotation';
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
@@ -80,6 +82,15 @@ function differs(a: string | undefined, b: string | undefined): boolean {
 	return a !== undefined && b !== undefined && a !== b;
 }
 
+/**
+ * Two codes as recorded that surely differ: each shows itself (whole, or masked but for its tail, as the sandbox's
+ * log keeps one) and they do not match. A HAR's arrival holds the code whole, the log's exchange its tail only.
+ */
+function codesDiffer(sent: string | undefined, issued: string | undefined): boolean {
+	const shown = (code: string) => !code.includes(MASK) || valueTail(code) !== null;
+	return sent !== undefined && issued !== undefined && shown(sent) && shown(issued) && !sameSecret(sent, issued);
+}
+
 function invalidGrantEvidence(known: WalkKnowledge): EvidenceOf<'token-invalid-grant'>[] {
 	const evidence: EvidenceOf<'token-invalid-grant'>[] = [];
 	if (known.codeExchangedBefore)
@@ -105,7 +116,7 @@ function invalidGrantEvidence(known: WalkKnowledge): EvidenceOf<'token-invalid-g
 			likelihood: 'likely',
 			why: `The code was issued to client "${known.codeClientId}", but it was exchanged as client "${known.sentClientId}".`
 		});
-	if (differs(known.sentCode, known.issuedCode))
+	if (codesDiffer(known.sentCode, known.issuedCode))
 		evidence.push({ causeId: 'unknown-code', likelihood: 'likely', why: 'The code sent is not the one the redirect delivered.' });
 	return evidence;
 }

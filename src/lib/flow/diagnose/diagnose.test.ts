@@ -131,6 +131,15 @@ describe('annotateTokenExchange: invalid_grant causes from the walk', () => {
 		expect(annotateTokenExchange(grantError(), { ...sandbox, sentCode: 'typo' }).causeId).toBe('unknown-code');
 	});
 
+	it("compares a code the sandbox's log shows by its tail with the whole one a HAR's redirect delivered", () => {
+		const whole = 'Xk2d9aQv7LmP0sTuY3wZ6INE';
+		const joined = (sentCode: string) => annotateTokenExchange(grantError(), { ...sandbox, issuedCode: whole, sentCode }).causeId;
+		expect(joined('••••••6INE')).toBeUndefined();
+		expect(joined('••••••Q9zz')).toBe('unknown-code');
+		// Masked whole, the log shows nothing of it: nothing says it differs.
+		expect(joined('••••••')).toBeUndefined();
+	});
+
 	it('against the sandbox with nothing known, lists every cause as possible', () => {
 		const a = annotateTokenExchange(grantError(), sandbox);
 		expect(a.causeId).toBeUndefined();

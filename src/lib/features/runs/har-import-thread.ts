@@ -1,0 +1,127 @@
+/**
+ * A HAR read off the server's main thread. Reading, discovering and redacting a HAR of a few hundred sign-ins takes
+ * the CPU for most of a second; on the main thread that stalls every listener of the process (the explorer and
+ * both sandbox hosts) for every user. The built server reads HARs in one worker thread, which is this module
+ * loaded again; development and the unit tests, whose modules are TypeScript that a worker cannot load, read them
+ * in the calling thread.
+ *
+ * The file streams to the worker in chunks, at most `IN_FLIGHT` of them unread at a time, so a large upload is
+ * held back as before rather than queued whole in memory.
+ */
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { harStreamToRun, type HarImport, type HarImportOptions } from './pure/har/har';
+
+const ROLE = 'sso-flow-explorer/har-import';
+const IN_FLIGHT = 8;
+
+type ToWorker = { id: number; kind: 'start'; options: HarImportOptions } | { id: number; kind: 'chunk'; chunk: Uint8Array } | { id: number; kind: 'end' };
+type FromWorker = { id: number; kind: 'read' } | { id: number; kind: 'done'; result: HarImport } | { id: number; kind: 'failed'; message: string };
+
+/* ------------------------------------------------------------------ the worker's side */
+
+/** Chunks as they arrive, read by the import as an async iterable; `onRead` after each is taken. */
+function chunkQueue(onRead: () => void) {
+	const waiting: Uint8Array[] = [];
+	let ended = false;
+	let wake: (() => void) | null = null;
+	const iterable: AsyncIterable<Uint8Array> = {
+		async *[Symbol.asyncIterator]() {
+			for (;;) {
+				if (waiting.length > 0) {
+					yield waiting.shift()!;
+					onRead();
+				} else if (ended) return;
+				else await new Promise<void>((resolve) => (wake = resolve));
+			}
+		}
+	};
+	const poke = () => {
+		wake?.();
+		wake = null;
+	};
+	return {
+		iterable,
+		push: (chunk: Uint8Array) => (waiting.push(chunk), poke()),
+		end: () => ((ended = true), poke())
+	};
+}
+
+function serve(port: NonNullable<typeof parentPort>) {
+	const imports = new Map<number, ReturnType<typeof chunkQueue>>();
+	const post = (message: FromWorker) => port.postMessage(message);
+	port.on('message', (message: ToWorker) => {
+		if (message.kind === 'start') {
+			const queue = chunkQueue(() => post({ id: message.id, kind: 'read' }));
+			imports.set(message.id, queue);
+			harStreamToRun(queue.iterable, message.options).then(
+				(result) => post({ id: message.id, kind: 'done', result }),
+				(error: unknown) => post({ id: message.id, kind: 'failed', message: error instanceof Error ? error.message : String(error) })
+			).finally(() => imports.delete(message.id));
+		} else if (message.kind === 'chunk') imports.get(message.id)?.push(message.chunk);
+		else imports.get(message.id)?.end();
+	});
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) serve(parentPort);
+
+/* ------------------------------------------------------------------ the server's side */
+
+/** The worker, made on the first import; null where modules are TypeScript (development, unit tests). */
+let worker: Worker | null | undefined;
+let nextId = 1;
+const pending = new Map<number, (message: FromWorker) => void>();
+
+function importWorker(): Worker | null {
+	if (worker !== undefined) return worker;
+	if (!import.meta.url.endsWith('.js')) return (worker = null);
+	const made = new Worker(new URL(import.meta.url), { workerData: { role: ROLE } });
+	made.on('message', (message: FromWorker) => pending.get(message.id)?.(message));
+	// A worker that died (out of memory on a hostile file) fails the imports it held; the next import makes another.
+	made.on('error', (error) => {
+		worker = undefined;
+		for (const [id, deliver] of pending) deliver({ id, kind: 'failed', message: error.message });
+	});
+	made.on('exit', () => {
+		if (worker === made) worker = undefined;
+	});
+	// The worker never keeps the server up. After the listeners: a 'message' listener added later refs it again.
+	made.unref();
+	return (worker = made);
+}
+
+/** `harStreamToRun` of `chunks`, in the worker thread when there is one. */
+export async function readHar(chunks: AsyncIterable<Uint8Array>, options: HarImportOptions): Promise<HarImport> {
+	const thread = importWorker();
+	if (!thread) return harStreamToRun(chunks, options);
+	const id = nextId++;
+	let unread = 0;
+	let onRead: (() => void) | null = null;
+	let settle!: (message: FromWorker) => void;
+	const finished = new Promise<FromWorker>((resolve) => (settle = resolve));
+	pending.set(id, (message) => {
+		if (message.kind !== 'read') return settle(message);
+		unread--;
+		onRead?.();
+		onRead = null;
+	});
+	const state: { outcome: FromWorker | null } = { outcome: null };
+	void finished.then((message) => (state.outcome = message));
+	try {
+		thread.postMessage({ id, kind: 'start', options } satisfies ToWorker);
+		for await (const chunk of chunks) {
+			while (unread >= IN_FLIGHT && state.outcome === null) await Promise.race([new Promise<void>((resolve) => (onRead = resolve)), finished]);
+			// Done early (too large, not a HAR): the rest of the body is not read.
+			if (state.outcome !== null) break;
+			const copy = chunk.slice();
+			unread++;
+			thread.postMessage({ id, kind: 'chunk', chunk: copy } satisfies ToWorker, [copy.buffer]);
+		}
+		thread.postMessage({ id, kind: 'end' } satisfies ToWorker);
+		const message = await finished;
+		if (message.kind === 'failed') throw new Error(`Reading the HAR failed: ${message.message}`);
+		if (message.kind !== 'done') throw new Error('Reading the HAR failed: the worker answered out of turn.');
+		return message.result;
+	} finally {
+		pending.delete(id);
+	}
+}
