@@ -182,6 +182,11 @@ describe('the app check\'s judge', () => {
 		const unused = judgeAppCheck(check('me-404'), evidence(user(), server({ meCalls: [] }), { outcome: 'me-404', used: false }), 'shop');
 		expect(unused.verdict).toBe('not-run');
 		expect(unused.reason).toMatch(/`me-404` rule was never applied: the app made no me\.json call/);
+		// The app failed before the rule's stage (me.json refused for want of a User-Agent): the rule's check tested nothing.
+		const earlier = judgeAppCheck(check('me-401'), evidence(user({ status: 502, text: 'Bad Gateway' }), server({ meCalls: [403] }), { outcome: 'me-401', used: false }), 'shop');
+		expect(earlier.verdict).toBe('not-run');
+		expect(earlier.reason).toMatch(/^The sandbox's `me-401` rule was never applied: the sign-in failed before it could \(the user got a 502 server error.*\); the success check tells what to fix first\.$/);
+		expect(earlier.fix ?? null).toBeNull();
 		const lost = judgeAppCheck(check('success'), evidence({ ...user(), final: null }, server()), 'shop');
 		expect(lost.verdict).toBe('not-run');
 	});

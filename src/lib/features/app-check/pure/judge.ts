@@ -170,8 +170,10 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 	// The engine's findings on what the browser saw explain a failure found here; alone they make none.
 	const page = own.length + link.length > 0 ? (evidence.server.page ?? []).filter((f) => f.severity === 'error') : [];
 	const findings = [...own, ...[...link, ...page].map((f) => f.message.replace(/\.$/, ''))];
-	if (findings.length === 0 && evidence.rule && evidence.rule.used === false) {
-		return notRun(check, `The sandbox's \`${evidence.rule.outcome}\` rule was never applied: the app made no ${requestsOf(check)} after the sign-in.`, clientId, evidence);
+	// A rule never applied tested nothing of this check: what went wrong is the earlier step's, told by the success check.
+	if (evidence.rule && evidence.rule.used === false) {
+		const why = findings.length === 0 ? `the app made no ${requestsOf(check)} after the sign-in` : `the sign-in failed before it could (${findings[0]}); the success check tells what to fix first`;
+		return notRun(check, `The sandbox's \`${evidence.rule.outcome}\` rule was never applied: ${why}.`, clientId, evidence);
 	}
 	if (findings.length === 0) {
 		return { id: check.id, title: check.title, verdict: 'pass', reason: `As a client should: ${check.should[0]!.toLowerCase()}${check.should.slice(1)}`, findings, fix: null, clientId, evidence };
