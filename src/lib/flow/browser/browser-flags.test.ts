@@ -53,6 +53,19 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(again?.message).toContain('arrived 2 times');
 		expect(again?.message).toContain('arrival 1 (exchange 2, 10:00:30 UTC) answered 302 to /home');
 		expect(again?.message).toContain('arrival 2 (exchange 3, 10:01:10 UTC, 40 s after the first) answered 500');
+		expect(again?.message).toContain("if the first arrival's exchange succeeded");
+	});
+
+	it("says the first arrival's exchange used the code only when the record shows it succeed", () => {
+		const token = (time: string, id: string, status: number, body: string) =>
+			at(exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', body: 'grant_type=authorization_code&code=c-1' }, { status, body }), time, id);
+		const first = arrive('10:00:30', '?code=c-1', 502, 'a1', { body: 'Bad Gateway' });
+		const again = arrive('10:00:31', '?code=c-1', 502, 'a2', { body: 'Bad Gateway' });
+		const flagOf = (firstExchange: RecordedExchange) =>
+			crossFlags(flow({ link: LINK, callback: callbackOf(first), exchanges: [first, firstExchange, again, token('10:00:31.5', 't2', 400, '{"error":"invalid_grant"}')] })).find((f) => f.id === 'code-arrived-again');
+		// A refused exchange uses no code: the second invalid_grant is not the code's reuse.
+		expect(flagOf(token('10:00:30.5', 't1', 400, '{"error":"invalid_grant","error_description":"redirect_uri does not match"}'))).toBeUndefined();
+		expect(flagOf(token('10:00:30.5', 't1', 200, '{"access_token":"a","token_type":"Bearer"}'))?.message).toContain("the first arrival's exchange (exchange 2) used it");
 	});
 
 	it("says a failed callback's server-side step is unseen when the browser's record names no error and shows no cause", () => {

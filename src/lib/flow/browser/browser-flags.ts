@@ -247,8 +247,13 @@ function callbackFailedFlags(side: BrowserSide): CrossFlag[] {
 	});
 }
 
+/**
+ * The same code arriving again, whose later arrivals the app failed on. What used the code is said only as far as the
+ * record shows it: when it holds the app's server's exchanges, the first arrival's must have succeeded (a refused
+ * exchange uses no code, so a later invalid_grant is not this); from the browser's side alone, that is the condition.
+ */
 function codeArrivedAgainFlags(side: BrowserSide): CrossFlag[] {
-	const all = side.arrivals;
+	const { flow, arrivals: all } = side;
 	const codes = [...new Set(all.flatMap((a) => (a.code === null ? [] : [a.code])))];
 	return codes.flatMap((code): CrossFlag[] => {
 		const same = all.filter((a) => a.code === code);
@@ -260,11 +265,17 @@ function codeArrivedAgainFlags(side: BrowserSide): CrossFlag[] {
 		});
 		// Later arrivals the app answered with pages of its own are the service and the app as specified: no fault.
 		if (!same.slice(1).some((a) => side.failures[a.k - 1] !== null)) return [];
+		const firstExchanges = serverSideOf(flow, first.index, all[first.k]?.index, code).tokens;
+		const used = firstExchanges.find(succeeded);
+		if (firstExchanges.length > 0 && !used) return [];
+		const spent = used
+			? `the first arrival's exchange (exchange ${used.n}) used it, so every later arrival's exchange gets invalid_grant`
+			: "if the first arrival's exchange succeeded, every later arrival's exchange gets invalid_grant (the record holds only the browser's side, so whether it did is not seen here)";
 		return [
 			{
 				id: 'code-arrived-again',
 				severity: 'error',
-				message: `The same grant code arrived ${same.length} times at the redirect URI: ${outcomes.join('; ')}. A code works once (2.2): the first arrival's exchange used it, so every later arrival's exchange gets invalid_grant.`,
+				message: `The same grant code arrived ${same.length} times at the redirect URI: ${outcomes.join('; ')}. A code works once (2.2): ${spent}.`,
 				section: SECTIONS.code,
 				fix: errorCause('token-invalid-grant', 'used').fix,
 				exchangeId: same.at(-1)!.exchange.id
