@@ -93,6 +93,10 @@ interface RunContext {
 	stop: AbortSignal;
 	/** Why the run stopped, for the checks it could not finish. */
 	stopped: () => string;
+	/** Origins the browser could not connect to, with why (the app not started). */
+	unreachable: Map<string, string>;
+	/** Set when the start URL itself could not be reached: every check after that is not run, with this reason. */
+	appDown: string | null;
 }
 
 export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser): Promise<AppCheckOutcome> {
@@ -112,10 +116,14 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 	const authOrigins = originAliases(new URL(options.authUrl).origin);
 	const serviceOrigins = [...authOrigins, ...originAliases(new URL(options.accountsUrl).origin)];
 	const guard = originGuard(config, serviceOrigins, undefined, { [new URL(options.startUrl).origin]: allowed });
-	const proxy = await startGuardingProxy(guard, (origin, message) => {
-		// The browser's own calls (autofill, optimisation hints) are refused too, but are no request of the app's.
-		if (!isBrowserOwnRequest(origin) && !ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
-	});
+	const proxy = await startGuardingProxy(
+		guard,
+		(origin, message) => {
+			// The browser's own calls (autofill, optimisation hints) are refused too, but are no request of the app's.
+			if (!isBrowserOwnRequest(origin) && !ctx.blocked.some((b) => b.startsWith(`${origin}:`))) ctx.blocked.push(`${origin}: ${message}`);
+		},
+		(origin, why) => ctx.unreachable.set(origin, why)
+	);
 	const ctx: RunContext = {
 		options,
 		access,
@@ -128,7 +136,9 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 		authOrigins,
 		serviceOrigins,
 		stop,
-		stopped
+		stopped,
+		unreachable: new Map(),
+		appDown: null
 	};
 	const ownBrowser = browser ? null : await launchChromium().catch(async (error: unknown) => {
 		await proxy.close();
@@ -138,7 +148,7 @@ export async function runAppCheck(options: AppCheckRunOptions, browser?: Browser
 	const fingerprints: Fingerprints = {};
 	try {
 		for (const check of options.checks) {
-			const result = stop.aborted ? notRun(check, stopped()) : await runOne(check, ctx, (browser ?? ownBrowser)!, fingerprints);
+			const result = stop.aborted ? notRun(check, stopped()) : ctx.appDown ? notRun(check, ctx.appDown) : await runOne(check, ctx, (browser ?? ownBrowser)!, fingerprints);
 			results.push(result);
 			options.onResult?.(result);
 		}
@@ -187,7 +197,13 @@ async function drive(check: AppCheck, ctx: RunContext, context: BrowserContext, 
 	const watcher = new Watcher(page, authOrigins);
 	const mark = await logMark(access);
 
+	ctx.unreachable.clear();
 	await page.goto(options.startUrl);
+	const down = ctx.unreachable.get(new URL(options.startUrl).origin);
+	if (down) {
+		ctx.appDown = redact(`The app at ${options.startUrl} could not be reached (${down}). Start it, then run the check again.`, ctx.known);
+		return notRun(check, ctx.appDown);
+	}
 	if (options.click) await page.click(options.click);
 	const reached = await within(watcher.linkSeen, timeout, ctx.stop);
 	if (!reached || watcher.link === null) {

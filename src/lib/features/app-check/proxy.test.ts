@@ -25,18 +25,28 @@ const app = createServer((req, res) => {
 	else res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>App</title><p>served for ${req.headers.host}</p>`);
 });
 let appUrl = '';
+/** An app not started: a port nothing listens on (taken, then freed). */
+let downUrl = '';
 let browser: Browser;
 let proxy: GuardingProxy;
 const refused: string[] = [];
+const unreachable: string[] = [];
 
 beforeAll(async () => {
 	internalUrl = await listen(internal);
 	appUrl = await listen(app);
+	const freed = createServer();
+	downUrl = await listen(freed);
+	await new Promise((resolve) => freed.close(resolve));
 	const appPort = new URL(appUrl).port;
 	// The app's origin under its IP, and a name no DNS knows that the guard resolved to the app's address.
 	const guard = async (origin: string): Promise<OriginCheck> =>
-		origin === appUrl ? { ok: true } : origin === `http://app.invalid:${appPort}` ? { ok: true, address: '127.0.0.1' } : { ok: false, message: 'not an allowed target' };
-	proxy = await startGuardingProxy(guard, (origin, message) => refused.push(`${origin}: ${message}`));
+		origin === appUrl || origin === downUrl ? { ok: true } : origin === `http://app.invalid:${appPort}` ? { ok: true, address: '127.0.0.1' } : { ok: false, message: 'not an allowed target' };
+	proxy = await startGuardingProxy(
+		guard,
+		(origin, message) => refused.push(`${origin}: ${message}`),
+		(origin, why) => unreachable.push(`${origin}: ${why}`)
+	);
 	browser = await launchChromium();
 }, 30_000);
 
@@ -66,6 +76,12 @@ describe('the app check\'s proxy', () => {
 		expect(`${seen.title} ${seen.text}`).not.toContain(INTERNAL);
 		expect(internalHits).toBe(0);
 		expect([...new Set(refused)]).toEqual([`${internalUrl}: not an allowed target`]);
+	}, 30_000);
+
+	it('says why an allowed app could not be reached: nothing listening is "connection refused"', async () => {
+		unreachable.length = 0;
+		expect((await visit(`${downUrl}/login`)).text).toBe(`${downUrl} could not be reached (connection refused: nothing listens on that port).`);
+		expect([...new Set(unreachable)]).toEqual([`${downUrl}: connection refused: nothing listens on that port`]);
 	}, 30_000);
 
 	it('refuses a WebSocket to a host the guard does not allow (a CONNECT tunnel)', async () => {

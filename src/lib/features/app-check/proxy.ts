@@ -36,7 +36,28 @@ function tunnelUrl(authority: string): URL | null {
 	return url.port === '80' ? new URL(`http://${url.hostname}`) : url;
 }
 
-export async function startGuardingProxy(guard: ConnectionGuard, onRefused: (origin: string, message: string) => void): Promise<GuardingProxy> {
+/** Why a host could not be reached, in words, from the connection's error code. */
+export function unreachableWhy(error: NodeJS.ErrnoException): string {
+	const words: Record<string, string> = {
+		ECONNREFUSED: 'connection refused: nothing listens on that port',
+		ENOTFOUND: 'its name does not resolve',
+		EAI_AGAIN: 'its name could not be resolved',
+		ETIMEDOUT: 'the connection timed out',
+		ECONNRESET: 'the connection was reset',
+		EHOSTUNREACH: 'no route to the host'
+	};
+	return (error.code && words[error.code]) ?? error.code ?? error.message;
+}
+
+/**
+ * `onRefused`: an origin the guard refused. `onUnreachable`: an origin the guard allowed that could not be connected
+ * to (the app not started), with why.
+ */
+export async function startGuardingProxy(
+	guard: ConnectionGuard,
+	onRefused: (origin: string, message: string) => void,
+	onUnreachable: (origin: string, why: string) => void = () => {}
+): Promise<GuardingProxy> {
 	const sockets = new Set<Duplex>();
 	const server = createServer(async (req, res) => {
 		const url = URL.canParse(req.url ?? '') ? new URL(req.url!) : null;
@@ -57,9 +78,11 @@ export async function startGuardingProxy(guard: ConnectionGuard, onRefused: (ori
 			res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
 			answer.pipe(res);
 		});
-		upstream.on('error', () => {
-			if (res.headersSent) res.destroy();
-			else res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`${url.origin} could not be reached.`);
+		upstream.on('error', (error: NodeJS.ErrnoException) => {
+			if (res.headersSent) return void res.destroy();
+			const why = unreachableWhy(error);
+			onUnreachable(url.origin, why);
+			res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`${url.origin} could not be reached (${why}).`);
 		});
 		req.pipe(upstream);
 	});
