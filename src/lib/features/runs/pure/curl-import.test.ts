@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { base64DecodeUtf8 } from '$lib/http/encoding';
 import { MASK } from '$lib/http/exchange';
 import { toCurl } from '$lib/flow/curl';
-import { parseCurl, parseRawHttp } from './curl-import';
+import { MAX_PASTED_HEADERS, parseCurl, parseRawHttp } from './curl-import';
 import { leaks } from '$lib/http/leak-forms';
 
 const OPTIONS = { id: 'r', now: new Date('2026-01-01T00:00:00Z') };
@@ -67,6 +67,23 @@ describe('parseCurl', () => {
 		const r = request(parseCurl(toCurl(original)));
 		expect(r).toMatchObject({ method: 'POST', url: original.url, body: null });
 		expect(header(r, 'User-Agent')).toEqual(['x/1']);
+	});
+
+	it('keeps every header of a command with a thousand, removes and replaces them as curl does, and refuses more', () => {
+		const many = Array.from({ length: MAX_PASTED_HEADERS - 3 }, (_, i) => `-H 'X-${i}: v${i}'`).join(' ');
+		const result = parseCurl(`curl 'https://accounts.example.com/oauth/token' ${many} -H 'X-5:' -H 'User-Agent: shop/1' -H 'X-7: again'`);
+		if (!result.ok) throw new Error(result.message);
+		const headers = result.run.exchanges[0]!.request.headers;
+		// curl's three defaults, one replaced; the command's less the one removed; X-7 a second time.
+		expect(headers).toHaveLength(3 + MAX_PASTED_HEADERS - 3 - 1 + 1);
+		expect(headers.slice(0, 2)).toEqual([{ name: 'Host', value: 'accounts.example.com' }, { name: 'Accept', value: '*/*' }]);
+		expect(headers.filter((h) => h.name === 'X-5')).toEqual([]);
+		expect(headers.filter((h) => h.name === 'X-7').map((h) => h.value)).toEqual(['v7', 'again']);
+		expect(headers.at(-2)).toEqual({ name: 'User-Agent', value: 'shop/1' });
+		const tooMany = parseCurl(`curl https://a.example ${Array.from({ length: MAX_PASTED_HEADERS + 1 }, (_, i) => `-H 'X-${i}: v'`).join(' ')}`);
+		expect(tooMany).toEqual({ ok: false, message: expect.stringContaining('more than 1,000 headers') });
+		const raw = parseRawHttp(`GET / HTTP/1.1\nHost: a.example\n${'X-A: b\n'.repeat(MAX_PASTED_HEADERS)}\n`);
+		expect(raw).toEqual({ ok: false, message: expect.stringContaining('more than 1,000 headers') });
 	});
 
 	it('explains what is wrong with bad commands', () => {

@@ -134,13 +134,22 @@ function urlencodedData(value: string): string | { error: string } {
 }
 
 /** Request headers as curl builds them: its defaults, replaced or removed by the command's own. */
+/** The headers of the request being built. Each -H costs the same however many came before (a command may carry thousands). */
 class HeaderList {
-	readonly list: HttpHeader[] = [];
+	private readonly entries: { name: string; value: string; removed: boolean }[] = [];
+	/** Each name's entries (lower case), so a removal touches only its own. */
+	private readonly byName = new Map<string, { removed: boolean }[]>();
 	/** Names the command set or removed itself; curl adds no default for those. */
 	private readonly touched = new Set<string>();
 
 	constructor(host: string) {
-		this.list.push({ name: 'Host', value: host }, { name: 'User-Agent', value: 'curl' }, { name: 'Accept', value: '*/*' });
+		this.add('Host', host);
+		this.add('User-Agent', 'curl');
+		this.add('Accept', '*/*');
+	}
+
+	get list(): HttpHeader[] {
+		return this.entries.filter((e) => !e.removed).map(({ name, value }) => ({ name, value }));
 	}
 
 	isTouched(name: string): boolean {
@@ -151,19 +160,29 @@ class HeaderList {
 	set(name: string, value: string): void {
 		if (!this.isTouched(name)) this.remove(name);
 		this.touched.add(name.toLowerCase());
-		this.list.push({ name, value });
+		this.add(name, value);
 	}
 
 	/** `-H 'Name:'`: curl sends no such header, not even its default. */
 	remove(name: string): void {
-		this.touched.add(name.toLowerCase());
-		const kept = this.list.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
-		this.list.splice(0, this.list.length, ...kept);
+		const key = name.toLowerCase();
+		this.touched.add(key);
+		for (const entry of this.byName.get(key) ?? []) entry.removed = true;
+		this.byName.delete(key);
 	}
 
 	/** A header curl adds itself unless the command said otherwise. */
 	setDefault(name: string, value: string): void {
-		if (!this.isTouched(name)) this.list.push({ name, value });
+		if (!this.isTouched(name)) this.add(name, value);
+	}
+
+	private add(name: string, value: string): void {
+		const entry = { name, value, removed: false };
+		this.entries.push(entry);
+		const key = name.toLowerCase();
+		const same = this.byName.get(key);
+		if (same) same.push(entry);
+		else this.byName.set(key, [entry]);
 	}
 }
 
@@ -266,6 +285,7 @@ export function readCurl(command: string, importOptions: ImportOptions = {}): Im
 		return { ok: false, message: 'This is not a curl command: it should start with `curl`.' };
 	const parsed = options(words);
 	if (!parsed.ok) return parsed;
+	if (parsed.options.filter((o) => o.name === 'header').length > MAX_PASTED_HEADERS) return { ok: false, message: tooManyHeaders('command') };
 	const url = commandUrl(parsed.options);
 	if (typeof url !== 'string') return { ok: false, message: url.error };
 	const state: CurlState = { headers: new HeaderList(URL.canParse(url) ? new URL(url).host : ''), data: [], get: false, json: false };
@@ -288,7 +308,13 @@ export function readCurl(command: string, importOptions: ImportOptions = {}): Im
 const REQUEST_LINE = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/[\d.]+)?$/;
 const STATUS_LINE = /^HTTP\/[\d.]+\s+(\d{3})(?:\s+(.*))?$/;
 
+/** More headers than a request to the service ever has: a pasted request with more is refused, not read. */
+export const MAX_PASTED_HEADERS = 1000;
+const tooManyHeaders = (what: string) =>
+	`The ${what} has more than ${MAX_PASTED_HEADERS.toLocaleString('en')} headers; a request to the service has a few dozen. Paste the request as the browser or your app sent it.`;
+
 function headerBlock(lines: string[], what: string): { ok: true; headers: HttpHeader[] } | { ok: false; message: string } {
+	if (lines.length > MAX_PASTED_HEADERS) return { ok: false, message: tooManyHeaders(what) };
 	const headers: HttpHeader[] = [];
 	for (const line of lines) {
 		const colon = line.indexOf(':', line.startsWith(':') ? 1 : 0);
