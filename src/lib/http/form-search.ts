@@ -44,45 +44,51 @@ function hashOf(text: string, start: number, length: number): number {
 }
 
 export class FormSearch {
-	readonly #classes: PrefixClass[];
+	readonly #classes = new Map<number, PrefixClass>();
+	#values = 0;
 
 	/** `values[i]`: the forms of value i. A lower index wins where occurrences overlap. */
-	constructor(values: readonly (readonly string[])[]) {
-		const byLength = new Map<number, PrefixClass>();
-		values.forEach((forms, value) => {
-			for (const form of forms) {
-				if (form === '') continue;
-				const length = Math.min(form.length, PREFIX);
-				let prefixClass = byLength.get(length);
-				if (!prefixClass) {
-					let lead = 1;
-					for (let i = 1; i < length; i++) lead = Math.imul(lead, BASE);
-					prefixClass = { length, lead, buckets: new Map(), filter: new Uint8Array(0) };
-					byLength.set(length, prefixClass);
-				}
-				const hash = hashOf(form, 0, length);
-				const bucket = prefixClass.buckets.get(hash);
-				if (bucket) bucket.push({ form, value });
-				else prefixClass.buckets.set(hash, [{ form, value }]);
-			}
-		});
-		this.#classes = [...byLength.values()];
-		for (const prefixClass of this.#classes) {
-			let size = 1024;
-			while (size < prefixClass.buckets.size * 16) size *= 2;
-			prefixClass.filter = new Uint8Array(size);
-			for (const hash of prefixClass.buckets.keys()) prefixClass.filter[hash & (size - 1)] = 1;
-		}
+	constructor(values: readonly (readonly string[])[] = []) {
+		for (const forms of values) this.add(forms);
 	}
 
 	get empty(): boolean {
-		return this.#classes.length === 0;
+		return this.#classes.size === 0;
+	}
+
+	/** Adds a value (its forms) after those given so far; its index is the number of values before it. */
+	add(forms: readonly string[]): number {
+		const value = this.#values++;
+		for (const form of forms) {
+			if (form === '') continue;
+			const length = Math.min(form.length, PREFIX);
+			let prefixClass = this.#classes.get(length);
+			if (!prefixClass) {
+				let lead = 1;
+				for (let i = 1; i < length; i++) lead = Math.imul(lead, BASE);
+				prefixClass = { length, lead, buckets: new Map(), filter: new Uint8Array(1024) };
+				this.#classes.set(length, prefixClass);
+			}
+			const hash = hashOf(form, 0, length);
+			const bucket = prefixClass.buckets.get(hash);
+			if (bucket) {
+				bucket.push({ form, value });
+				continue;
+			}
+			prefixClass.buckets.set(hash, [{ form, value }]);
+			// Kept at most 1/16 full, so most positions are passed over on the filter alone; doubled as it fills.
+			if (prefixClass.buckets.size * 16 > prefixClass.filter.length) {
+				prefixClass.filter = new Uint8Array(prefixClass.filter.length * 2);
+				for (const filed of prefixClass.buckets.keys()) prefixClass.filter[filed & (prefixClass.filter.length - 1)] = 1;
+			} else prefixClass.filter[hash & (prefixClass.filter.length - 1)] = 1;
+		}
+		return value;
 	}
 
 	/** Every occurrence of every form in `text`, overlapping ones included, by where they start. */
 	occurrences(text: string): Occurrence[] {
 		const found: Occurrence[] = [];
-		const classes = this.#classes.filter((c) => c.length <= text.length);
+		const classes = [...this.#classes.values()].filter((c) => c.length <= text.length);
 		for (let k = 0; k < classes.length; k++) {
 			const { length, lead, buckets, filter } = classes[k]!;
 			const mask = filter.length - 1;

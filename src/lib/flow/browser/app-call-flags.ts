@@ -4,7 +4,7 @@
  * code after the user cancelled.
  */
 import { SECTIONS, errorCause } from '$lib/protocol';
-import { carriesCode, sendsEmptyCode } from './app-calls';
+import { CodeCarrier, sendsEmptyCode } from './app-calls';
 import { secretKey } from '$lib/http/secret-tail';
 import type { Arrival } from './browser-arrivals';
 import type { RecordedExchange } from '../exchange';
@@ -34,14 +34,20 @@ function ownRequests(flow: FlowRecord, all: Arrival[]): Call[] {
 
 const requestOf = (call: Call) => ({ url: call.exchange.request.url, body: call.exchange.request.body });
 
-/** The calls that carry this code. */
-const carrying = (calls: Call[], code: string) => calls.filter((call) => carriesCode(requestOf(call), code));
+/** The calls that carry each of the arrivals' codes, by code; and how many times each code arrived. */
+function byCode(calls: Call[], all: Arrival[]): { sent: Map<string, Call[]>; arrived: Map<string, number> } {
+	const arrived = new Map<string, number>();
+	for (const { code } of all) if (code) arrived.set(code, (arrived.get(code) ?? 0) + 1);
+	const carrier = new CodeCarrier([...arrived.keys()]);
+	const sent = new Map<string, Call[]>();
+	for (const call of calls) for (const code of carrier.carried(requestOf(call))) sent.set(code, [...(sent.get(code) ?? []), call]);
+	return { sent, arrived };
+}
 
 function codeSentTwiceFlags(calls: Call[], all: Arrival[]): CrossFlag[] {
-	const codes = [...new Set(all.flatMap((a) => a.code ?? []))];
-	return codes.flatMap((code): CrossFlag[] => {
-		const sent = carrying(calls, code);
-		const arrived = all.filter((a) => a.code === code).length;
+	const { sent: sentByCode, arrived: arrivals } = byCode(calls, all);
+	return [...arrivals].flatMap(([code, arrived]): CrossFlag[] => {
+		const sent = sentByCode.get(code) ?? [];
 		// One call per arrival is a repeated arrival, which `code-arrived-again` already reports.
 		if (sent.length < 2 || sent.length <= arrived) return [];
 		return [
@@ -80,10 +86,8 @@ function signInAfterCancelFlags(calls: Call[], all: Arrival[]): CrossFlag[] {
  * shows a code masked but for its tail). Empty without the browser's side.
  */
 export function codesSentAgain(flow: FlowRecord, all: Arrival[]): ReadonlySet<string> {
-	const calls = ownRequests(flow, all);
-	const arrived = new Map<string, number>();
-	for (const { code } of all) if (code) arrived.set(code, (arrived.get(code) ?? 0) + 1);
-	const again = [...arrived].filter(([code, times]) => times > 1 || carrying(calls, code).length > 1);
+	const { sent, arrived } = byCode(ownRequests(flow, all), all);
+	const again = [...arrived].filter(([code, times]) => times > 1 || (sent.get(code)?.length ?? 0) > 1);
 	return new Set(again.map(([code]) => secretKey(code)));
 }
 

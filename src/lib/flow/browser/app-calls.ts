@@ -5,6 +5,8 @@
  * a cancel that sends `code` with no value (`null`, empty, or the text a script makes of a missing one).
  */
 
+import { FormSearch } from '$lib/http/form-search';
+
 /** What the membership tests read of a request. */
 export interface CallRequest {
 	url: string;
@@ -14,11 +16,32 @@ export interface CallRequest {
 /** Codes shorter than this could appear in any body by chance; the service's are long random strings. */
 const MIN_CODE_CHARS = 8;
 
-/** Whether the request's URL or body carries this code (as sent, or percent-encoded). */
-export function carriesCode(request: CallRequest, code: string): boolean {
-	if (code.length < MIN_CODE_CHARS) return false;
-	const text = `${request.url}\n${request.body ?? ''}`;
-	return text.includes(code) || text.includes(encodeURIComponent(code));
+/**
+ * Which of the codes it holds a request's URL or body carries (as sent, or percent-encoded). Each request is searched
+ * once for all of them (`FormSearch`): a HAR of thousands of arrivals has thousands of codes and as many calls.
+ * Codes can be added as a HAR is read.
+ */
+export class CodeCarrier {
+	readonly #codes: string[] = [];
+	readonly #known = new Set<string>();
+	readonly #search = new FormSearch();
+
+	constructor(codes: readonly string[] = []) {
+		for (const code of codes) this.add(code);
+	}
+
+	add(code: string): void {
+		if (code.length < MIN_CODE_CHARS || this.#known.has(code)) return;
+		this.#known.add(code);
+		this.#codes.push(code);
+		this.#search.add([code, encodeURIComponent(code)]);
+	}
+
+	carried(request: CallRequest): string[] {
+		if (this.#search.empty) return [];
+		const found = new Set(this.#search.occurrences(`${request.url}\n${request.body ?? ''}`).map((o) => o.value));
+		return [...found].map((i) => this.#codes[i]!);
+	}
 }
 
 /** What a script sends for a `code` it did not have. */

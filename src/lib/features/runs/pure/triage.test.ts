@@ -5,6 +5,7 @@ import { diagnoseRun } from './diagnose-run';
 import { harToRun } from './har/har';
 import { exchange, run } from './test-helpers';
 import { importTitle, parseRunFilters, runClientId, triageOf } from './triage';
+import { MAX_SHOWN_EXCHANGES } from './exchange-cap';
 
 function imported(fixture: string) {
 	const result = harToRun(readFileSync(new URL(`./har/fixtures/${fixture}`, import.meta.url), 'utf8'), { id: 'r', now: new Date('2026-11-26T10:00:00Z') });
@@ -23,6 +24,15 @@ describe('triageOf', () => {
 
 	it('says a flow with nothing wrong succeeded', () => {
 		expect(triageOf(imported('success.har.json')).verdict).toBe('success');
+	});
+
+	it('gives a run longer than the page diagnoses the verdict of the part its page shows', () => {
+		const good = imported('success.har.json');
+		const me = good.exchanges.find((e) => e.step === 'me')!;
+		const refused = exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', body: 'grant_type=authorization_code&code=c' }, { status: 401, body: '{"error":"invalid_client"}' });
+		const padded = { ...good, exchanges: [...good.exchanges, ...Array.from({ length: MAX_SHOWN_EXCHANGES }, (_, i) => ({ ...me, id: `me-${i}` })), refused] };
+		expect(flowVerdict(padded, diagnoseRun(padded)).severity).toBe('error');
+		expect(triageOf(padded).verdict).toBe('success');
 	});
 });
 

@@ -5,6 +5,7 @@
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { requestClientId, requestParam } from '$lib/flow/request-params';
 import { diagnoseRun } from './diagnose-run';
+import { shownPart } from './exchange-cap';
 import { exchangeHeadline, type Run, type RunSource } from './run';
 import { SOURCE_FILTERS, VERDICT_SEVERITIES, VERDICT_WORDS, type SourceFilter, type VerdictSeverity } from './verdict-words';
 
@@ -27,8 +28,14 @@ export function runClientId(run: Pick<Run, 'link' | 'exchanges'>): string | null
 	return null;
 }
 
-export function triageOf(run: Run, verdict: Verdict = flowVerdict(run, diagnoseRun(run))): RunTriage {
+/** The verdict is the one the run page shows: of the part it diagnoses (exchange-cap.ts), not of every exchange. */
+export function triageOf(run: Run, verdict: Verdict = shownVerdict(run)): RunTriage {
 	return { clientId: runClientId(run), verdict: verdict.severity, verdictWhat: verdict.what };
+}
+
+function shownVerdict(run: Run): Verdict {
+	const shown = shownPart(run).run;
+	return flowVerdict(shown, diagnoseRun(shown));
 }
 
 const IMPORT_NAMES: Partial<Record<RunSource, string>> = { har: 'Imported HAR', curl: 'Pasted curl command', http: 'Pasted HTTP exchange' };

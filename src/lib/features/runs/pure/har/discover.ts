@@ -6,7 +6,7 @@
  */
 import type { StepId } from '$lib/flow/exchange';
 import type { HarEntry } from './har-schema';
-import { carriesCode, sendsEmptyCode } from '$lib/flow/browser/app-calls';
+import { CodeCarrier, sendsEmptyCode } from '$lib/flow/browser/app-calls';
 import { isNotOfTheFlow } from '$lib/flow/browser/noise';
 import { MAX_FOLLOWED } from '$lib/flow/browser/browser-arrivals';
 import { stepOfRequest } from '$lib/flow/steps';
@@ -120,20 +120,20 @@ const CODE_CALL = "from the HAR: your app's own request carrying the code";
 const NO_CODE_CALL = "from the HAR: your app's own request sending no code, after the cancel";
 
 /** Whether a request of the browser's is the app's own call with an arrival's code, or with none after a cancel. */
-function appCallLabel(entry: HarEntry, codes: readonly string[], afterCancel: boolean): string | null {
+function appCallLabel(entry: HarEntry, codes: CodeCarrier, afterCancel: boolean): string | null {
 	// A CORS preflight repeats the call's URL, but the browser sends it by itself.
 	if (isNotOfTheFlow(entry.request.url) || entry.request.method === 'OPTIONS') return null;
 	const request = { url: entry.request.url, body: entry.request.postData?.text ?? null };
-	if (codes.some((code) => carriesCode(request, code))) return CODE_CALL;
+	if (codes.carried(request).length > 0) return CODE_CALL;
 	return afterCancel && sendsEmptyCode(request) ? NO_CODE_CALL : null;
 }
 
 /** The app's own calls among the entries not already taken (app-calls.ts). */
 function appCalls(entries: HarEntry[], back: Arrival[], taken: ReadonlySet<number>): FoundEntry[] {
-	const codes = back.flatMap((a) => param(a.url, 'code') ?? []);
+	const carrier = new CodeCarrier(back.flatMap((a) => param(a.url, 'code') ?? []));
 	const firstCancel = back.find((a) => param(a.url, 'code') === null)?.index ?? Infinity;
 	return entries.flatMap((entry, index) => {
-		const label = taken.has(index) ? null : appCallLabel(entry, codes, index > firstCancel);
+		const label = taken.has(index) ? null : appCallLabel(entry, carrier, index > firstCancel);
 		return label === null ? [] : [{ index, step: 'arrival' as const, label }];
 	});
 }
@@ -190,7 +190,7 @@ export class FlowMembership {
 	private readonly pending = new Map<number, HarEntry>();
 	private tokenRedirectUri: string | null = null;
 	/** The codes the arrivals read so far brought, and whether one of them was a cancel (no code). */
-	private readonly codes: string[] = [];
+	private readonly codes = new CodeCarrier();
 	private cancelled = false;
 	/** Where the app's last redirect from the redirect URI sends the browser, while its chain is followed. */
 	private following: string | null = null;
@@ -245,7 +245,7 @@ export class FlowMembership {
 		this.followedCount = 0;
 		const code = param(arrival, 'code');
 		if (code === null) this.cancelled = true;
-		else this.codes.push(code);
+		else this.codes.add(code);
 		return true;
 	}
 
