@@ -11,6 +11,7 @@ import { TAIL_LENGTH, encodedForms, hideForms, holdsForm, showing } from '../htt
 import type { MaskedValue, RecordedExchange } from './exchange';
 import { MASK, type HttpHeader } from '../http/exchange';
 import type { Frozen } from '../frozen';
+import { jsonParse } from '../http/json';
 
 export interface SecretsToMask {
 	clientSecret?: string;
@@ -67,7 +68,7 @@ function whereIn(text: string, { value, forms }: Needle, shape: Shape, place: st
 
 function jsonKeyHolding(text: string, value: string): string | undefined {
 	try {
-		const parsed: unknown = JSON.parse(text);
+		const parsed: unknown = jsonParse(text);
 		if (parsed === null || typeof parsed !== 'object') return undefined;
 		return Object.entries(parsed).find(([, v]) => typeof v === 'string' && v.includes(value))?.[0];
 	} catch {

@@ -3,6 +3,7 @@ import { base64DecodeUtf8, uriParts } from '$lib/http/encoding';
 import { decodeQueryComponent, splitRawQuery } from '$lib/http/form';
 import type { RecordedRequest } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';
+import { jsonParse } from '$lib/http/json';
 
 export function requestHeader(request: RecordedRequest, name: string): string | undefined {
 	return headerValue(request.headers, name);
@@ -28,7 +29,7 @@ export function jsonBodyFields(request: RecordedRequest): Record<string, string>
 	const body = request.body ?? '';
 	if (!/[/+]json\b/i.test(requestHeader(request, 'content-type') ?? '') && !/^\s*\{/.test(body)) return null;
 	try {
-		const value: unknown = JSON.parse(body);
+		const value: unknown = jsonParse(body);
 		if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
 		return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 	} catch {

@@ -5,6 +5,7 @@
  */
 import { readableMasks, type HttpHeader, type RecordedRequest, type RecordedResponse } from '$lib/http/exchange';
 import { headerValue } from '$lib/http/headers';
+import { jsonParse } from './json';
 
 const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
@@ -38,7 +39,7 @@ function isJsonContentType(contentType: string | undefined): boolean {
 function readableBody(res: RecordedResponse): string {
 	if (res.truncated || !isJsonContentType(headerValue(res.headers, 'content-type'))) return res.body;
 	try {
-		return JSON.stringify(JSON.parse(res.body), null, 2);
+		return JSON.stringify(jsonParse(res.body), null, 2);
 	} catch {
 		return res.body; // says JSON, is not: show it as it came
 	}

@@ -26,6 +26,12 @@ describe('readJsonBody', () => {
 		expect(error.message).toBe('The request body must be JSON, e.g. {"start_url": "http://localhost:4000/login"}.');
 	});
 
+	it('refuses JSON nested deeper than any request, before parsing it', async () => {
+		const error = await refusal(`{"start_url": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+		expect(error.status).toBe(400);
+		expect(error.message).toBe('The request body must be JSON, e.g. {"start_url": "http://localhost:4000/login"}. It nests arrays or objects more than 256 levels deep.');
+	});
+
 	it("refuses JSON the schema does not take, naming each field that is wrong", async () => {
 		const error = await refusal('{"start_url": 4}');
 		expect(error.status).toBe(400);

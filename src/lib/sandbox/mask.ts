@@ -6,6 +6,7 @@
 import { MASK, type HttpHeader } from '../http/exchange';
 import { mapFormPairs, mapQueryPairs } from '../http/form';
 import { SECRET_PARAMETERS, TAIL_LENGTH, isSecretParameter, secretHeader, showing } from '../http/secrets';
+import { jsonParse } from '../http/json';
 
 export function maskValue(name: string, value: string): string {
 	if (showing(name, 'log') === 'tail' && value.length > TAIL_LENGTH * 4) return `${MASK}${value.slice(-TAIL_LENGTH)}`;
@@ -43,7 +44,7 @@ export function maskBody(text: string, contentType: string | undefined): string 
 	const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 	if (type === 'application/json' || (type !== 'text/html' && /^\s*[[{]/.test(text))) {
 		try {
-			return JSON.stringify(maskJsonValue(JSON.parse(text), null));
+			return JSON.stringify(maskJsonValue(jsonParse(text), null));
 		} catch {
 			return maskBrokenJson(text); // cut short or malformed: mask by pattern instead
 		}

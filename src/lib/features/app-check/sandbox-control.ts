@@ -8,6 +8,7 @@ import { FIXTURE_PASSWORD, FIXTURE_USERS } from '$lib/sandbox/fixtures';
 import { readLogEntry, type LogEntry } from '$lib/http/logged-exchange';
 import type { OutcomeRule } from '$lib/features/app-check/pure/checks';
 import { addDays } from '$lib/dates';
+import { jsonParse } from '$lib/http/json';
 
 export interface SandboxAccess {
 	accountsUrl: string;
@@ -39,7 +40,7 @@ async function call(access: SandboxAccess, method: 'GET' | 'POST', path: string,
 	const text = await response.text();
 	let parsed: unknown = null;
 	try {
-		parsed = JSON.parse(text);
+		parsed = jsonParse(text);
 	} catch {
 		// not JSON: the status says enough
 	}

@@ -28,6 +28,7 @@ import { services } from '../../platform/services';
 import type { RunStore } from './store';
 import { config } from '../../platform/config';
 import { badRequest, errorFor, errorResponse, notFound } from '../../platform/errors';
+import { jsonParse } from '$lib/http/json';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -148,7 +149,7 @@ async function readJson(request: Request): Promise<{ ok: true; value: unknown } 
 		return { ok: false, response: errorResponse(errorFor(413, message)) };
 	}
 	try {
-		return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+		return { ok: true, value: jsonParse(new TextDecoder().decode(bytes)) };
 	} catch {
 		const message = `Nothing to import: the body is not JSON. Send {"kind": "har" | "curl" | "http", "text": "…"}, or the file itself to /api/import?kind=har.`;
 		return { ok: false, response: errorResponse(badRequest(message)) };

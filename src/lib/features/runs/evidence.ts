@@ -27,6 +27,7 @@ import type { RunStore } from './store';
 import { services } from '../../platform/services';
 import { ownsRun, storedRun } from './controller';
 import { errorFor, forbidden } from '../../platform/errors';
+import { jsonParse } from '$lib/http/json';
 
 /** The run, for its owner only: anyone else may read it by its permalink, never add to it. */
 function ownedRun(runs: RunStore, id: string, sessionId: string | undefined): { run: Run; owner: string } {
@@ -134,7 +135,7 @@ async function readEvidence(event: RequestEvent, run: Run): Promise<Outcome> {
 	if (bytes === null) return { ok: false, status: 413, message: (await tooLarge(DEFAULT_BODY_LIMIT).json()).message };
 	let body: unknown;
 	try {
-		body = JSON.parse(new TextDecoder().decode(bytes));
+		body = jsonParse(new TextDecoder().decode(bytes));
 	} catch {
 		return refused(400, 'Send {"kind": "curl" | "http", "text": "…"}, {"kind": "sandbox-log"}, {"kind": "send", "exchangeId": "…"}, or a HAR file itself with ?kind=har.');
 	}

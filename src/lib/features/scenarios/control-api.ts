@@ -3,6 +3,7 @@ import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import { send, type OutboundRequest } from '$lib/platform/outbound/outbound';
 import { USER_AGENT } from '$lib/platform/outbound/requests';
 import type { World } from './world';
+import { jsonParse } from '$lib/http/json';
 
 export type ControlAnswer = { exchange: RecordedExchange; status: number | null; body: Record<string, unknown> };
 
@@ -44,7 +45,7 @@ export async function control(
 
 function parseObject(text: string | undefined): Record<string, unknown> {
 	try {
-		const value: unknown = JSON.parse(text ?? '');
+		const value: unknown = jsonParse(text ?? '');
 		return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 	} catch {
 		return {};

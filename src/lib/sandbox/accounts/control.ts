@@ -16,7 +16,7 @@ import type { SandboxClient, SandboxStore, SandboxUser, SandboxWorkspace } from 
 import { WORKSPACE_KEY_HEADER, type WorkspacePolicy } from '../workspaces';
 import { clearOutcomes, listOutcomes, setOutcome } from './control-outcomes';
 import { AuthorizeBody, ClientBody, OutcomeBody, OutcomeClearBody, ResetBody, UserBody, badRequest, clockSchema, type Answer } from './control-schemas';
-import { schemaProblems } from '../../http/json';
+import { jsonParse, schemaProblems } from '../../http/json';
 import { WORKSPACE_PATH, workspaceEndpoints, workspaceView } from './control-workspaces';
 import { headerValue, mediaType, parseParams, readBody, sendJson } from './http';
 import { writeClient, writeUser } from './workspace-writes';
@@ -176,7 +176,7 @@ async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unk
 	}
 	if (body.body.length === 0) return { ok: true, body: {} };
 	try {
-		return { ok: true, body: JSON.parse(body.body.toString('utf8')) as unknown };
+		return { ok: true, body: jsonParse(body.body.toString('utf8')) as unknown };
 	} catch (e) {
 		return { ok: false, answer: badRequest(`The body is not valid JSON: ${(e as Error).message}`) };
 	}

@@ -134,6 +134,16 @@ describe('harStreamToRun: bad files', () => {
 		expect(await failure(JSON.stringify(broken))).toMatch(/log\.creator is missing/);
 	});
 
+	it('refuses a file nested deeper than a HAR, read whole or in pieces, before building it', async () => {
+		const deep = `{"log":{"entries":[${'['.repeat(200_000)}${']'.repeat(200_000)}]}}`;
+		const message = expect.stringMatching(/^This file nests arrays or objects more than 256 levels deep, and a HAR nests a few: it is not a HAR\./);
+		expect(harToRun(deep)).toEqual({ ok: false, message });
+		const pieces = (async function* () {
+			for (let i = 0; i < deep.length; i += 65_536) yield deep.slice(i, i + 65_536);
+		})();
+		expect(await harStreamToRun(pieces)).toEqual({ ok: false, message });
+	});
+
 	it('refuses a file over the limit, in MB, saying what to do', async () => {
 		const result = await harStreamToRun(bytes(largeHarPieces({ bytes: 3 * 1024 * 1024, entries: 30 })), { maxBytes: 2 * 1024 * 1024 });
 		expect(result).toEqual({ ok: false, tooLarge: true, message: expect.stringMatching(/^The file is more than 2 MB; at most 2 MB can be imported\. Record a shorter HAR/) });

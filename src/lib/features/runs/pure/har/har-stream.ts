@@ -11,6 +11,7 @@ import { FlowMembership } from './discover';
 import { HarEntrySchema, type HarEntry } from './har-schema';
 import { SanitisedCheck } from './sanitised';
 import type { SanitisedExport } from '$lib/flow/flags';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from '$lib/http/json';
 
 /** An entry the scan kept, with its place in the file's `log.entries`. */
 export interface IndexedEntry {
@@ -30,7 +31,7 @@ export type HarScan =
 			sanitised?: SanitisedExport;
 	  }
 	| { ok: false; problem: 'too-large'; bytes: number }
-	| { ok: false; problem: 'not-json' | 'not-har' }
+	| { ok: false; problem: 'not-json' | 'not-har' | 'too-deep' }
 	| { ok: false; problem: 'malformed'; index: number; entry: unknown; issue: EntryIssue };
 
 export interface EntryIssue {
@@ -105,6 +106,7 @@ class HarAssembler {
 		switch (token.name) {
 			case 'startObject':
 			case 'startArray':
+				if (this.stack.length >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
 				this.stack.push({ value: token.name === 'startObject' ? {} : [], key: null });
 				return;
 			case 'endObject':
@@ -266,8 +268,8 @@ export async function scanHar(chunks: AsyncIterable<Uint8Array | string>, option
 		}
 		feed(decoder.decode());
 		feed(none);
-	} catch {
-		return { ok: false, problem: 'not-json' };
+	} catch (error) {
+		return { ok: false, problem: error instanceof JsonTooDeepError ? 'too-deep' : 'not-json' };
 	}
 	if (malformed) return malformed;
 	const { root, hadEntries } = assembler.result();

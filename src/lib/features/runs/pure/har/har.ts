@@ -24,6 +24,7 @@ import { SanitisedCheck } from './sanitised';
 import { currentStep } from '../legacy-step';
 import type { SanitisedExport } from '$lib/flow/flags';
 import { describeSource, inferTarget, newRun, type ImportOptions, type Run } from '../run';
+import { JsonTooDeepError, MAX_JSON_DEPTH, jsonParse } from '$lib/http/json';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
 export { formatBytes, harTooLargeMessage, MAX_HAR_BYTES } from './har-limits';
@@ -62,15 +63,16 @@ type Parsed = { ok: true; har: Har } | { ok: false; message: string };
 
 const NOT_JSON = 'This file is not JSON, so it is not a HAR. Save it from the browser: DevTools, Network panel, "Save all as HAR".';
 const NOT_HAR = 'This JSON is not a HAR: it has no log.entries. Save it from the browser: DevTools, Network panel, "Save all as HAR".';
+const TOO_DEEP = `This file nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep, and a HAR nests a few: it is not a HAR. Save it from the browser: DevTools, Network panel, "Save all as HAR".`;
 
 function parseHar(text: string, maxBytes: number): Parsed {
 	const size = utf8Length(text);
 	if (size > maxBytes) return { ok: false, message: harTooLargeMessage(maxBytes, size) };
 	let json: unknown;
 	try {
-		json = JSON.parse(text);
-	} catch {
-		return { ok: false, message: NOT_JSON };
+		json = jsonParse(text);
+	} catch (error) {
+		return { ok: false, message: error instanceof JsonTooDeepError ? TOO_DEEP : NOT_JSON };
 	}
 	if (!Array.isArray(valueAt(json, ['log', 'entries']))) return { ok: false, message: NOT_HAR };
 	const parsed = HarSchema.safeParse(json);
@@ -89,6 +91,8 @@ function scanProblem(scan: Exclude<HarScan, { ok: true }>, maxBytes: number): st
 			return NOT_JSON;
 		case 'not-har':
 			return NOT_HAR;
+		case 'too-deep':
+			return TOO_DEEP;
 		case 'malformed':
 			return malformedMessage({ log: { entries: { [scan.index]: scan.entry } } }, { ...scan.issue, path: ['log', 'entries', scan.index, ...scan.issue.path] });
 	}

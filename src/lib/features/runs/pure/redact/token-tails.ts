@@ -8,11 +8,12 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import { meCredential, sentParam } from '$lib/flow/request-params';
 import { headerValue } from '$lib/http/headers';
 import { valueTail } from '$lib/http/secret-tail';
+import { jsonParse } from '$lib/http/json';
 
 function issuedToken(exchange: RecordedExchange): string | undefined {
 	if (exchange.step !== 'token' || exchange.response?.status !== 200) return undefined;
 	try {
-		const body = JSON.parse(exchange.response.body) as unknown;
+		const body = jsonParse(exchange.response.body) as unknown;
 		const token = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).access_token : undefined;
 		return typeof token === 'string' ? token : undefined;
 	} catch {
