@@ -160,6 +160,14 @@ describe('the secret held, bound to its target', () => {
 	};
 	const sentText = (w: Walk) => w.exchanges.map(({ exchange: { request } }) => `${request.url} ${JSON.stringify(request.headers)} ${request.body}`).join('\n');
 
+	it('is refused when too short to hide (masking "y" would hide every y of every body), and taken from 8 characters', () => {
+		const refused = ClientSettings.safeParse(settings({ kind: 'sandbox' }, 'y'));
+		expect(refused.success).toBe(false);
+		expect(refused.error?.issues[0]?.message).toMatch(/^a client secret shorter than 8 characters cannot be hidden/);
+		expect(ClientSettings.safeParse(settings({ kind: 'sandbox' }, 'abcdefgh')).success).toBe(true);
+		expect(ClientSettings.safeParse(settings({ kind: 'sandbox' }, '')).success).toBe(true);
+	});
+
 	it('is dropped when the target changes without a new secret: the new target receives none, in any transport', async () => {
 		const { origin, customConfig } = custom();
 		const w = walk();

@@ -107,8 +107,8 @@ export const ClientSettings = z.object({
 		z.object({ kind: z.literal('custom'), authUrl: text(2048), accountsUrl: text(2048) })
 	]),
 	clientId: text(512),
-	/** Absent: keep the secret the server holds. */
-	clientSecret: text(1024).optional(),
+	/** Absent: keep the secret the server holds. Short, it could not be hidden without hiding ordinary text too. */
+	clientSecret: text(1024).refine((s) => s === '' || s.length >= 8, 'a client secret shorter than 8 characters cannot be hidden in what is shown without hiding ordinary text too (the service issues long secrets)').optional(),
 	redirectUri: text(4096),
 	supergroup: text(128),
 	country: text(16),
