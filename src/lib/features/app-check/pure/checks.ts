@@ -137,7 +137,7 @@ export const APP_CHECKS: readonly AppCheck[] = [
 		page: 'handled',
 		needs: { exchange: true, me: true },
 		restartAllowed: false,
-		fix: 'Handle a 403 from me.json without crashing: show the user an error and log it. The sandbox forced this one; from the service a 403 means the call sent no User-Agent header (interface 7.3), so send one on every call.'
+		fix: 'Handle a 403 from me.json without crashing: show the user an error and log it. The sandbox forced this one; from the service a 403 may occur when the call sends no User-Agent header (interface 7.3), so send one on every call.'
 	},
 	{
 		id: 'me-404',
