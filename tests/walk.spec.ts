@@ -9,10 +9,14 @@ const ERROR_BACKGROUND = 'rgb(253, 236, 234)';
 test('full success walk: link, sign-in, code, token, me.json', async ({ page }) => {
 	await authorise(page);
 	await expect(page.getByTestId('callback-result')).toContainText('a grant code arrived');
+	await expect(page.getByTestId('code-validity')).toContainText('code valid for');
 
 	const token = await exchange(page);
 	await expect(token).toHaveAttribute('data-outcome', 'success');
 	await expect(page.getByTestId('exchange-token')).toContainText('200');
+	// Exchanged, the code's countdown no longer says it is good for anything.
+	await expect(page.getByTestId('code-validity')).toContainText('exchanged (step 3). A code works once');
+	await expect(page.getByTestId('code-validity')).not.toContainText('code valid for');
 
 	const me = await callMe(page);
 	await expect(me).toHaveAttribute('data-outcome', 'success');

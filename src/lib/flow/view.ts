@@ -51,6 +51,8 @@ export interface WalkView {
 	exchanges: ExchangeEntry[];
 	/** Whether an access token from this walk is held on the server (never the token itself). */
 	hasAccessToken: boolean;
+	/** The callback's code was exchanged successfully: it works once (2.2), so its countdown no longer matters. */
+	codeExchanged: boolean;
 	/** The sandbox's clock, when the target is the sandbox. */
 	sandboxNow: string | null;
 	/** The saved run recording this walk (its permalink is /runs/{runId}), once the walk has begun. */

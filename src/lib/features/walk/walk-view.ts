@@ -30,6 +30,7 @@ export function walkView(walk: Walk, sandboxNow: Date | null): WalkView {
 		callback: walk.callback && callbackView(walk.callback),
 		exchanges: walk.exchanges.map((entry) => shownEntry(entry, secrets, key)),
 		hasAccessToken: walk.accessToken !== null,
+		codeExchanged: walk.codeExchanged,
 		sandboxNow: sandboxNow?.toISOString() ?? null
 	};
 }
