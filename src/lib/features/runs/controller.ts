@@ -193,8 +193,10 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	// A run restored from the explorer's own export keeps the title it was saved with; others are titled by their verdict.
 	const restored = 'restored' in result && result.restored === true;
 	const shown = shownPart(result.run).run;
-	const titled = restored ? result.run : { ...result.run, title: importTitle(result.run, flowVerdict(shown, diagnoseRun(shown))) };
-	const saved = assembleRun(runs.save(titled, {}, runOwner(sessionId)));
+	const verdict = restored ? undefined : flowVerdict(shown, diagnoseRun(shown));
+	const titled = verdict ? { ...result.run, title: importTitle(result.run, verdict) } : result.run;
+	// The import's run is redacted already, so its verdict is that of the run as stored: the save need not diagnose it again.
+	const saved = assembleRun(runs.save(titled, {}, runOwner(sessionId), verdict ? { verdict } : {}));
 	const redacted = describeRedactions(saved.redactions);
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.
 	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });

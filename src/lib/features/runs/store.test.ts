@@ -10,6 +10,8 @@ import { assembleRun, redactRun } from '$lib/features/runs/pure/redact/redact';
 import { harToRun, runToHar } from '$lib/features/runs/pure/har/har';
 import { run as testRun } from '$lib/features/runs/pure/test-helpers';
 import { triageOf } from '$lib/features/runs/pure/triage';
+import { flowVerdict } from '$lib/flow/verdict';
+import { diagnoseRun } from '$lib/features/runs/pure/diagnose-run';
 
 const SECRET = 'a-very-secret-client-secret';
 const TOKEN = 'AccessTokenValue0123456789abcdef';
@@ -229,6 +231,13 @@ describe('run store: what the list triages by', () => {
 		expect(byId['run-2']).toMatchObject({ clientId: 'demo-client', verdict: 'error' });
 		expect(byId['run-2']!.verdictWhat).toMatch(/^The token exchange \(exchange 1\) failed/);
 		expect(store.clients('alice')).toEqual(['demo-client']);
+	});
+
+	it('takes the verdict its caller worked out from the same run (an import titles its run by it) instead of diagnosing again', () => {
+		const store = openRunStore(':memory:');
+		const given = { ...flowVerdict(failedToken('run-1'), diagnoseRun(failedToken('run-1'))), what: 'The verdict the import gave.' };
+		store.save(failedToken('run-1'), {}, 'alice', { verdict: given });
+		expect(store.list({ owner: 'alice' })).toMatchObject([{ id: 'run-1', verdict: 'error', verdictWhat: 'The verdict the import gave.' }]);
 	});
 
 	it('stores the verdict of a run as last saved: a walk saved again is triaged again', () => {

@@ -11,6 +11,7 @@ import type { Frozen } from '$lib/frozen';
 import { openCheckedDatabase } from '$lib/sqlite/open-checked';
 import { triageOf, type RunFilters, type RunTriage } from '$lib/features/runs/pure/triage';
 import { SOURCE_FILTERS, type VerdictSeverity } from '$lib/features/runs/pure/verdict-words';
+import type { Verdict } from '$lib/flow/verdict';
 import { storedExchangeSchema } from '$lib/features/runs/pure/legacy-step';
 import { conflict } from '$lib/platform/errors';
 import { WrittenPieces } from './written-pieces';
@@ -37,6 +38,11 @@ export interface SaveOptions {
 	 * far less often than it is written: diagnosing the whole run at each save was a third of a step's cost.
 	 */
 	triage?: 'at-save' | 'when-listed';
+	/**
+	 * The verdict the triage takes, when the caller has just worked it out from this same run, already redacted (an
+	 * import titles its run by it), so the run is not diagnosed twice; else the save works it out.
+	 */
+	verdict?: Verdict;
 }
 
 export interface RunStore {
@@ -343,10 +349,10 @@ export function openRunStore(path: string): RunStore {
 	const written = new WrittenPieces();
 
 	return {
-		save(run, secrets, owner = null, { triage = 'at-save' } = {}) {
+		save(run, secrets, owner = null, { triage = 'at-save', verdict } = {}) {
 			const redacted = redactRunInParts(run, secrets);
 			// The triage is of the run as stored: what its page diagnoses.
-			write(redacted, new Date().toISOString(), owner, triage === 'at-save' ? triageOf(assembleRun(redacted)) : null, written.get(run.id));
+			write(redacted, new Date().toISOString(), owner, triage === 'at-save' ? triageOf(assembleRun(redacted), verdict) : null, written.get(run.id));
 			written.remember(run.id, redacted.exchanges);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
