@@ -6,7 +6,8 @@
  * in the calling thread.
  *
  * The file streams to the worker in chunks, at most `IN_FLIGHT` of them unread at a time, so a large upload is
- * held back as before rather than queued whole in memory.
+ * held back as before rather than queued whole in memory. Callers import this module dynamically: the build then
+ * keeps it in a chunk of its own, and the worker loads that chunk and the HAR reader's modules, not the server's.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { harStreamToRun, type HarImport, type HarImportOptions } from './pure/har/har';

@@ -40,7 +40,13 @@ function byCode(calls: Call[], all: Arrival[]): { sent: Map<string, Call[]>; arr
 	for (const { code } of all) if (code) arrived.set(code, (arrived.get(code) ?? 0) + 1);
 	const carrier = new CodeCarrier([...arrived.keys()]);
 	const sent = new Map<string, Call[]>();
-	for (const call of calls) for (const code of carrier.carried(requestOf(call))) sent.set(code, [...(sent.get(code) ?? []), call]);
+	for (const call of calls) {
+		for (const code of carrier.carried(requestOf(call))) {
+			const carrying = sent.get(code);
+			if (carrying) carrying.push(call);
+			else sent.set(code, [call]);
+		}
+	}
 	return { sent, arrived };
 }
 

@@ -133,8 +133,10 @@ function urlencodedData(value: string): string | { error: string } {
 	return name === '' ? content : `${name}=${content}`;
 }
 
-/** Request headers as curl builds them: its defaults, replaced or removed by the command's own. */
-/** The headers of the request being built. Each -H costs the same however many came before (a command may carry thousands). */
+/**
+ * Request headers as curl builds them: its defaults, replaced or removed by the command's own. Each -H costs the same
+ * however many came before (a pasted command may carry thousands).
+ */
 class HeaderList {
 	private readonly entries: { name: string; value: string; removed: boolean }[] = [];
 	/** Each name's entries (lower case), so a removal touches only its own. */
