@@ -51,9 +51,13 @@ function isUnlogged(method: string | undefined, url: string | undefined): boolea
 	return path === '/health' || path === '/sandbox/log' || path === '/sandbox/state' || path === '/sandbox/workspace' || path.startsWith('/assets/');
 }
 
-/** Keeps the first RECORDED_BODY_BYTES of a body as it passes; strings stay strings until the text is asked for. */
+/**
+ * Keeps the first RECORDED_BODY_BYTES of a body as it passes; strings stay strings until the text is asked for.
+ * Most bodies are one chunk, held in a field: no array per recorder (see `PendingEntry` in buffer.ts for why).
+ */
 class BodyRecorder {
-	private chunks: (Buffer | string)[] = [];
+	private first: Buffer | string | undefined = undefined;
+	private rest: (Buffer | string)[] | null = null;
 	private size = 0;
 	truncated = false;
 
@@ -63,7 +67,7 @@ class BodyRecorder {
 		if (typeof chunk === 'string' && (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8' || typeof encoding === 'function')) {
 			const bytes = Buffer.byteLength(chunk);
 			if (bytes <= room) {
-				this.chunks.push(chunk);
+				this.keep(chunk);
 				this.size += bytes;
 				return;
 			}
@@ -74,13 +78,20 @@ class BodyRecorder {
 				? Buffer.from(chunk)
 				: Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
 		if (buffer.length > room) this.truncated = true;
-		if (room > 0) this.chunks.push(buffer.subarray(0, room));
+		if (room > 0) this.keep(buffer.subarray(0, room));
 		this.size += Math.min(buffer.length, Math.max(room, 0));
 	}
 
+	private keep(chunk: Buffer | string): void {
+		if (this.first === undefined) this.first = chunk;
+		else (this.rest ??= []).push(chunk);
+	}
+
 	text(): string {
-		if (this.chunks.every((c) => typeof c === 'string')) return this.chunks.join('');
-		return Buffer.concat(this.chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
+		if (this.first === undefined) return '';
+		const chunks = [this.first, ...(this.rest ?? [])];
+		if (chunks.every((c) => typeof c === 'string')) return chunks.join('');
+		return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
 	}
 }
 
@@ -92,22 +103,45 @@ export function headerPairs(raw: readonly string[]): HttpHeader[] {
 }
 
 type HeaderValue = number | string | readonly string[] | undefined;
+/** Response headers by lower-case name: a Map, so an entry waiting in the log holds no object literal. */
+type HeaderMap = Map<string, HeaderValue>;
 
-function headerList(headers: Record<string, HeaderValue>): HttpHeader[] {
-	return Object.entries(headers).flatMap(([name, value]) =>
+function headerList(headers: HeaderMap): HttpHeader[] {
+	return [...headers].flatMap(([name, value]) =>
 		value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).map((v) => ({ name, value: String(v) }))
 	);
 }
 
 /** Headers given to writeHead (an object or a flat array) are not visible through getHeaders(): recorded as they pass. */
-function headersOfWriteHead(headers: unknown): Record<string, HeaderValue> {
-	if (headers === null || typeof headers !== 'object') return {};
+function headersOfWriteHead(headers: unknown): HeaderMap | null {
+	if (headers === null || typeof headers !== 'object') return null;
+	const map: HeaderMap = new Map();
 	if (Array.isArray(headers)) {
-		const record: Record<string, string> = {};
-		for (let i = 0; i + 1 < headers.length; i += 2) record[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
-		return record;
+		for (let i = 0; i + 1 < headers.length; i += 2) map.set(String(headers[i]).toLowerCase(), String(headers[i + 1]));
+	} else {
+		for (const name in headers) map.set(name.toLowerCase(), (headers as Record<string, HeaderValue>)[name]);
 	}
-	return Object.fromEntries(Object.entries(headers as Record<string, HeaderValue>).map(([k, v]) => [k.toLowerCase(), v]));
+	return map;
+}
+
+/** What was sent: a class, not an object literal, for the reason `PendingEntry` in buffer.ts gives. */
+class SentResponse {
+	constructor(
+		readonly status: number,
+		readonly statusText: string,
+		/** The headers set with setHeader, merged with those given to writeHead, which getHeaders() does not show. */
+		readonly headers: HeaderMap
+	) {}
+}
+
+/** The response's headers: those set with setHeader (usually none: the hosts pass theirs to writeHead), then writeHead's. */
+function sentHeaders(res: ServerResponse, writeHeadHeaders: HeaderMap | null): HeaderMap {
+	const set = res.getHeaderNames();
+	if (set.length === 0) return writeHeadHeaders ?? new Map();
+	const merged: HeaderMap = new Map();
+	for (const name of set) merged.set(name, res.getHeader(name));
+	for (const [name, value] of writeHeadHeaders ?? []) merged.set(name, value);
+	return merged;
 }
 
 /**
@@ -118,9 +152,9 @@ class ExchangeCapture implements LogEntrySource {
 	readonly requestBody = new BodyRecorder();
 	readonly responseBody = new BodyRecorder();
 	/** The headers given to writeHead, which getHeaders() does not show. */
-	writeHeadHeaders: unknown = undefined;
+	writeHeadHeaders: HeaderMap | null = null;
 	durationMs = 0;
-	response: { status: number; statusText: string; headers: Record<string, HeaderValue> } | null = null;
+	response: SentResponse | null = null;
 	private readonly method: string;
 	private readonly url: string;
 	private readonly rawHeaders: string[];
@@ -149,7 +183,8 @@ class ExchangeCapture implements LogEntrySource {
 	/** Called once, when the response closes: sent in full, or cut short by a client that went away. */
 	finish(res: LoggedResponse): void {
 		this.durationMs = Math.round((performance.now() - this.startedMs) * 100) / 100;
-		if (res.headersSent) this.response = { status: res.statusCode, statusText: res.statusMessage, headers: res.getHeaders() };
+		if (res.headersSent) this.response = new SentResponse(res.statusCode, res.statusMessage, sentHeaders(res, this.writeHeadHeaders));
+		this.writeHeadHeaders = null;
 		const claimed = res.req.workspace;
 		if (claimed !== null) this.sandboxAtMs = res.req.sandboxAtMs;
 		const log = claimed ?? (this.logUnclaimed ? this.store : null);
@@ -162,10 +197,9 @@ class ExchangeCapture implements LogEntrySource {
 	}
 
 	private assemble(): LoggedExchange {
-		const sentHeaderRecord = { ...this.response?.headers, ...headersOfWriteHead(this.writeHeadHeaders) };
 		const requestBody = this.requestBody.text();
 		const requestHeaders = headerPairs(this.rawHeaders);
-		const responseHeaders = headerList(sentHeaderRecord);
+		const responseHeaders = this.response ? headerList(this.response.headers) : [];
 		const responseBody = this.responseBody.text();
 		const raw = { url: this.url, headers: requestHeaders, body: requestBody };
 		return {
@@ -183,7 +217,7 @@ class ExchangeCapture implements LogEntrySource {
 				status: this.response.status,
 				statusText: this.response.statusText,
 				headers: responseHeaders.map(maskHeader),
-				body: maskBody(responseBody, sentHeaderRecord['content-type']?.toString()),
+				body: maskBody(responseBody, this.response.headers.get('content-type')?.toString()),
 				truncated: this.responseBody.truncated
 			},
 			// Only a sign-in's own requests tie flows together: the control API's and the pages' calls are not read.
@@ -220,7 +254,7 @@ class LoggedResponse extends ServerResponse<LoggedRequest> {
 		statusMessage?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
 		headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]
 	): this {
-		if (this.capture !== null) this.capture.writeHeadHeaders = typeof statusMessage === 'string' ? headers : statusMessage;
+		if (this.capture !== null) this.capture.writeHeadHeaders = headersOfWriteHead(typeof statusMessage === 'string' ? headers : statusMessage);
 		return super.writeHead(statusCode, statusMessage as string, headers);
 	}
 
