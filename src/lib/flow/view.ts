@@ -57,4 +57,6 @@ export interface WalkView {
 	sandboxNow: string | null;
 	/** The saved run recording this walk (its permalink is /runs/{runId}), once the walk has begun. */
 	runId?: string | null;
+	/** The walk has begun but is not saved yet: its redirect arrived on a first visit, and the next step saves it. */
+	unsaved?: boolean;
 }

@@ -47,6 +47,11 @@ interface WalkSession {
 	owner: string | null;
 	/** The session's workspace, as the walk reaches it. */
 	explorer: ExplorerSession;
+	/**
+	 * A redirect that arrived without a session (a first visit) is shown but not saved: a GET that anyone can send
+	 * without a cookie must not add a run each time. The person's next step saves the run; no permalink till then.
+	 */
+	unsaved: boolean;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -89,7 +94,8 @@ async function session(sessionId: string | undefined): Promise<WalkSession> {
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
-		explorer
+		explorer,
+		unsaved: false
 	};
 	// Another request of the same session may have made it meanwhile: the first one made stays.
 	const made = walks.get(explorer);
@@ -123,7 +129,8 @@ const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 async function view(s: WalkSession) {
-	return { ...walkView(s.walk, await sandboxNow(s)), runId: runIdOf(s.walk) };
+	const unsaved = s.unsaved && isRun(s.walk);
+	return { ...walkView(s.walk, await sandboxNow(s)), runId: unsaved ? null : runIdOf(s.walk), unsaved };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
@@ -135,6 +142,7 @@ async function saveRun(s: WalkSession) {
 	const walked = walkToRun(walk, await sandboxNow(s), new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
 	runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed' });
+	s.unsaved = false;
 }
 
 export async function loadWalkPage(sessionId: string | undefined) {
@@ -149,7 +157,8 @@ export async function loadWalkPage(sessionId: string | undefined) {
 	};
 }
 
-export async function recordCallbackFor(sessionId: string, url: string): Promise<string> {
+/** `firstVisit`: the request brought no session, so it was made for this arrival (see `WalkSession.unsaved`). */
+export async function recordCallbackFor(sessionId: string, url: string, firstVisit: boolean): Promise<string> {
 	const s = await session(sessionId);
 	recordCallback(s.walk, url, await clockFor(s));
 	if (s.returnTo === '/learn/cancel' && s.walk.callback) {
@@ -157,7 +166,8 @@ export async function recordCallbackFor(sessionId: string, url: string): Promise
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
-	await saveRun(s);
+	if (firstVisit) s.unsaved = true;
+	else await saveRun(s);
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
