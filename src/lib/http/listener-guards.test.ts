@@ -1,7 +1,8 @@
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { foreignHost, ownHostNames, refuseForeignHosts, refuseSniffing, slowClientOptions } from './listener-guards';
+import { connect } from 'node:net';
+import { explainClientErrors, foreignHost, ownHostNames, refuseForeignHosts, refuseSniffing, slowClientOptions } from './listener-guards';
 
 const local = ownHostNames('http://localhost:3000', []);
 
@@ -94,5 +95,51 @@ describe('slowClientOptions', () => {
 	it('bounds headers and the whole request, checking often enough to cut close to the bound', () => {
 		expect(slowClientOptions({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 })).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 });
 		expect(slowClientOptions({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 }).connectionsCheckingInterval).toBe(100);
+	});
+});
+
+describe('explainClientErrors', () => {
+	const limits = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+	let server: Server;
+	afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+	/** Sends `raw` as it is and answers everything the server wrote back before closing. */
+	async function sendRaw(raw: string): Promise<string> {
+		// As the explorer's routes do: the answer waits for the whole body.
+		server = createServer(slowClientOptions(limits), (req, res) => req.resume().on('end', () => res.end('handled')));
+		explainClientErrors(server, limits);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+		let answer = '';
+		socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+		socket.write(raw);
+		await new Promise((resolve) => socket.on('close', resolve));
+		return answer;
+	}
+
+	it('a URL and headers over 16 KB: 431 with the reason and what to do', async () => {
+		const answer = await sendRaw(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+		expect(answer).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+		expect(answer).toContain('Content-Type: text/plain');
+		expect(answer).toContain('larger than this server reads (16 KB together): shorten the URL');
+	});
+
+	it('a method HTTP does not define: 400 saying so', async () => {
+		const answer = await sendRaw('FOO / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+		expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+		expect(answer).toContain('The request method is not one HTTP defines');
+	});
+
+	it('a request that never finishes: 408 naming the bounds and the setting that raises them', async () => {
+		const answer = await sendRaw('POST /import HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nonly part');
+		expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+		expect(answer).toContain('the whole request within 0.6 s');
+		expect(answer).toContain('REQUEST_TIMEOUT_MS');
+	});
+
+	it('a request it can read goes to the handler as before', async () => {
+		const answer = await sendRaw('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+		expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+		expect(answer).toContain('handled');
 	});
 });

@@ -3,7 +3,8 @@
  * one of the deployment's own names (DNS rebinding), slow clients are cut off, and no body is sniffed. Pure node:http, no configuration
  * read here: callers pass what the explorer's config.ts parsed. Neutral, so the sandbox may use it too.
  */
-import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** How long a client may take to send its headers, and its whole request with the body. */
 export interface SlowClientLimits {
@@ -90,4 +91,40 @@ export function slowClientOptions(limits: SlowClientLimits): ServerOptions {
 		requestTimeout: limits.requestTimeoutMs,
 		connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.headersTimeoutMs / 10)))
 	};
+}
+
+/** Node's limit on a request's target and headers together (`--max-http-header-size`, 16 KB unless changed). */
+const HEADER_BYTES = 16 * 1024;
+
+/** The status and one-line reason for a request Node could not read, by its parser's error code. */
+export function clientErrorAnswer(code: string | undefined, limits: SlowClientLimits): { status: number; reason: string } {
+	switch (code) {
+		case 'HPE_HEADER_OVERFLOW':
+			return { status: 431, reason: `The request's URL and headers are larger than this server reads (${HEADER_BYTES / 1024} KB together): shorten the URL or send fewer or smaller headers.` };
+		case 'ERR_HTTP_REQUEST_TIMEOUT':
+			return {
+				status: 408,
+				reason: `The request did not arrive whole in time (headers within ${limits.headersTimeoutMs / 1000} s, the whole request within ${limits.requestTimeoutMs / 1000} s), so it was cut off. A large upload on a slow link needs longer: the server's operator can raise REQUEST_TIMEOUT_MS.`
+			};
+		case 'HPE_INVALID_METHOD':
+			return { status: 400, reason: 'The request method is not one HTTP defines: send GET, POST or another standard method.' };
+		default:
+			return { status: 400, reason: `The request is not well-formed HTTP/1.1 (${code ?? 'unreadable'}): send a standard request.` };
+	}
+}
+
+/**
+ * Node answers a request it cannot read (a URL or headers too large, an unknown method, a client too slow) with a
+ * bare status line and no body, which reads as an unexplained failure. Each listener answers with the reason
+ * instead, as plain text, then closes the connection (its framing can no longer be trusted).
+ */
+export function explainClientErrors(server: Server, limits: SlowClientLimits): void {
+	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+		if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+		const { status, reason } = clientErrorAnswer(error.code, limits);
+		const body = `${reason}\n`;
+		socket.end(
+			`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+		);
+	});
 }

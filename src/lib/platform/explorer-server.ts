@@ -8,7 +8,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import process from 'node:process';
 import { config } from './config';
-import { ownHostNames, refuseForeignHosts, refuseSniffing, slowClientOptions } from '$lib/http/listener-guards';
+import { explainClientErrors, ownHostNames, refuseForeignHosts, refuseSniffing, slowClientOptions } from '$lib/http/listener-guards';
 
 const SERVE_KEY = Symbol.for('sso-flow-explorer.serve');
 /** How long a shutdown waits for requests under way before closing their connections. */
@@ -18,6 +18,7 @@ export function serveExplorer(handler: RequestListener): Promise<Server> {
 	const { port, host, publicOrigin, allowedHostNames, slowClients } = config();
 	const guarded = refuseForeignHosts(ownHostNames(publicOrigin, allowedHostNames), refuseSniffing(handler));
 	const server = createServer(slowClientOptions(slowClients), guarded);
+	explainClientErrors(server, slowClients);
 	const shutdown = (signal: NodeJS.Signals) => {
 		// As adapter-node's server does: stop accepting, finish what is under way, then let the services close.
 		server.close(() => process.emit('sveltekit:shutdown' as 'SIGTERM', signal));

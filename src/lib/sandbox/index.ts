@@ -12,7 +12,7 @@ import { createAuthHost } from './auth/host';
 import { applyFixtures } from './fixtures';
 import { loggedServer } from './log';
 import { openStore, type SandboxStore } from './store';
-import { DEFAULT_SLOW_CLIENT_LIMITS, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
+import { DEFAULT_SLOW_CLIENT_LIMITS, explainClientErrors, ownHostNames, refuseForeignHosts, slowClientOptions, type OwnHostNames, type SlowClientLimits } from '../http/listener-guards';
 import { workspaceAdmission, type WorkspaceAdmission } from './workspace-admission';
 import { DEFAULT_WORKSPACE_POLICY, startWorkspaceExpiry, type WorkspacePolicy } from './workspaces';
 
@@ -82,7 +82,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 	// Requests must address the sandbox by one of its own names (DNS rebinding), and slow clients are cut off. In
 	// public mode the default workspace is everyone's: requests no workspace claims are not kept in its log.
 	const names = options.ownHostNames ?? ownHostNames(options.explorerOrigin, []);
-	const logging = { logUnclaimed: !workspaces.public, server: slowClientOptions(options.slowClients ?? DEFAULT_SLOW_CLIENT_LIMITS) };
+	const slowClients = options.slowClients ?? DEFAULT_SLOW_CLIENT_LIMITS;
+	const logging = { logUnclaimed: !workspaces.public, server: slowClientOptions(slowClients) };
 	const accounts = loggedServer(
 		store,
 		'accounts',
@@ -93,6 +94,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 		logging
 	);
 	const auth = loggedServer(store, 'authorisation', refuseForeignHosts(names, createAuthHost(store, { explorerOrigin: options.explorerOrigin })), logging);
+	for (const server of [accounts, auth]) explainClientErrors(server, slowClients);
 
 	const close = async () => {
 		expiry.stop();
