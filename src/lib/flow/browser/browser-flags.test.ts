@@ -257,6 +257,20 @@ describe('browserFlags: the app\'s callback page, from the browser\'s side', () 
 		expect(fromLink?.message).toContain('the redirect that issued its code is not in the record, so this counts from the link');
 	});
 
+	it("leaves `expired` out of a failed arrival's candidates when the record shows its code issued seconds before, and only then", () => {
+		const signedIn = at(exchange('sign-in', { url: 'https://auth.example.com/sso/student/flow/1', method: 'POST' }, { status: 302, headers: { Location: `${REDIRECT}?code=c-1` } }), '10:00:20', 'r');
+		const failed = arrive('10:00:21', '?code=c-1', 500, 'a1', { body: 'Error: TokenError: invalid_grant' });
+		const causesOf = (exchanges: RecordedExchange[], kind: 'custom' | 'sandbox' = 'custom') =>
+			annotateFlow(flow({ link: LINK, callback: callbackOf(failed), exchanges, target: { kind, authUrl: 'https://auth.example.com', accountsUrl: 'https://accounts.example.com' } })).callback?.candidates.map((c) => c.causeId);
+		const withRedirect = causesOf([linkExchange('10:00:00'), signedIn, failed]);
+		expect(withRedirect).toContain('used');
+		expect(withRedirect).not.toContain('expired');
+		// Counted from the link alone, the arrival may replay an older redirect: `expired` stays a possibility.
+		expect(causesOf([linkExchange('10:00:00'), failed])).toContain('expired');
+		// Against the sandbox, its clock may have moved on between the redirect and the arrival.
+		expect(causesOf([linkExchange('10:00:00'), signedIn, failed], 'sandbox')).toContain('expired');
+	});
+
 	it("reads error words on a 2xx only in a short page's visible text: an app's page embedding an OAuth library is no failure", () => {
 		const library = `function fail(e){ if (e.error === 'invalid_request' || e.error === 'invalid_grant') throw new TokenError(e.error_description); }`;
 		const spa = `<!doctype html><html><head><script>${library}</script></head><body><div id="app">Welcome back</div><script>${'/* bundle */'.repeat(500)}</script></body></html>`;

@@ -28,7 +28,7 @@ import { cancelLoopAdvice } from './cancel-advice';
 import { tokenToBrowserFlags } from './token-to-browser';
 import { browserOnly, causeSeen, unseenServerMessage } from './unseen-server';
 import { stateCheckLikely } from './state-unreturned';
-import { errorNames, invalidGrantEvidence, rankAcross } from './invalid-grant-evidence';
+import { errorNames, invalidGrantEvidence, rankAcross, ruledOutCauses } from './invalid-grant-evidence';
 import { type AppAnswer, type Arrival, arrivals, clock, codeAge, describeAge, describeAnswer, gap, locationOf, millis } from './browser-arrivals';
 
 /** A new authorisation link this soon after an arrival at the redirect URI was the app's doing, not the user's. */
@@ -71,7 +71,7 @@ function codeFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], answer:
 	const evidence = invalidGrantEvidence(flow, arrival, all);
 	const named = answer.rows.length > 0;
 	const rows = named ? answer.rows : TOKEN_ERRORS.filter((r) => r.id === 'token-invalid-grant' || r.id === 'token-invalid-client');
-	const candidates = rankAcross(rows, evidence);
+	const candidates = rankAcross(rows, evidence, ruledOutCauses(flow, arrival));
 	const best = candidates[0];
 	const likely = candidates.filter((c) => c.likelihood === 'likely');
 	if (!causeSeen(evidence, named || answer.library !== undefined) && browserOnly(flow)) {
@@ -109,7 +109,7 @@ function restartFailure(flow: FlowRecord, arrival: Arrival, all: Arrival[], rest
 			candidates: [],
 			fix: STATE_CHECK_FIX
 		};
-	const candidates = rankAcross(TOKEN_ERRORS.filter((r) => r.id === 'token-invalid-grant'), invalidGrantEvidence(flow, arrival, all));
+	const candidates = rankAcross(TOKEN_ERRORS.filter((r) => r.id === 'token-invalid-grant'), invalidGrantEvidence(flow, arrival, all), ruledOutCauses(flow, arrival));
 	const best = candidates[0];
 	return {
 		id: 'callback-failed',

@@ -6,6 +6,7 @@
 import { LIMITS, TOKEN_ERRORS, type TokenErrorRow } from '$lib/protocol';
 import { expiredAgo, formatDuration, type Candidate } from '../diagnose/diagnose-annotation';
 import { rankCandidates, type EvidenceOf } from '../diagnose/diagnose-rank';
+import type { CauseIdOf } from '$lib/protocol';
 import { linkRedirectUri, type FlowRecord } from '../record';
 import { codeAge, describeAge, describeAnswer, gap, millis, type Arrival } from './browser-arrivals';
 
@@ -50,13 +51,25 @@ export function invalidGrantEvidence(flow: FlowRecord, arrival: Arrival, all: Ar
 	];
 }
 
+/**
+ * The causes this arrival's record rules out. `expired`: the redirect that issued the code is in the record, and the
+ * app answered the arrival (exchanging the code while it did) well within the code's validity of that redirect.
+ * Counted from the link alone, the arrival may replay an older redirect; and against the sandbox, its clock may have
+ * been moved on between the two, which the record's times do not show: then nothing is ruled out.
+ */
+export function ruledOutCauses(flow: FlowRecord, arrival: Arrival): CauseIdOf<'token-invalid-grant'>[] {
+	const age = codeAge(flow, arrival);
+	if (age?.from !== 'redirect' || flow.target.kind === 'sandbox') return [];
+	return age.seconds + arrival.exchange.durationMs / 1000 < LIMITS.codeTtlSeconds ? ['expired'] : [];
+}
+
 /** The `error` values of the candidates' rows, e.g. "invalid_grant". */
 export function errorNames(candidates: Candidate[]): string {
 	return [...new Set(candidates.map((c) => TOKEN_ERRORS.find((r) => r.id === c.rowId)?.error ?? c.rowId))].join(', ');
 }
 
 /** Candidates across rows, likely ones first, each row's causes in the order `rankCandidates` gives. */
-export function rankAcross(rows: readonly TokenErrorRow[], evidence: EvidenceOf<'token-invalid-grant'>[]): Candidate[] {
-	const ranked = rows.flatMap((row) => rankCandidates(row, row.id === 'token-invalid-grant' ? evidence : [], 'custom'));
+export function rankAcross(rows: readonly TokenErrorRow[], evidence: EvidenceOf<'token-invalid-grant'>[], ruledOut: readonly CauseIdOf<'token-invalid-grant'>[] = []): Candidate[] {
+	const ranked = rows.flatMap((row) => rankCandidates(row, row.id === 'token-invalid-grant' ? evidence : [], 'custom', row.id === 'token-invalid-grant' ? ruledOut : []));
 	return [...ranked.filter((c) => c.likelihood === 'likely'), ...ranked.filter((c) => c.likelihood === 'possible')];
 }

@@ -16,15 +16,15 @@ export type EvidenceOf<R extends ErrorRowId> = Evidence & { causeId: CauseIdOf<R
 
 /**
  * Candidates for a row, ranked: the causes the evidence points at first, then the row's other causes as
- * possible. A row with a single cause needs no evidence. Against the sandbox, known causes are the answer.
+ * possible, leaving out those the record rules out (`ruledOut`). A row with a single cause needs no evidence. Against the sandbox, known causes are the answer.
  */
-export function rankCandidates(row: ErrorRow, evidence: Evidence[], target: Target): Candidate[] {
+export function rankCandidates(row: ErrorRow, evidence: Evidence[], target: Target, ruledOut: readonly CauseId[] = []): Candidate[] {
 	const rowId = row.id as ErrorRowId;
 	const fixOf = (causeId: CauseId) => row.causes.find((c) => c.id === causeId)?.fix ?? '';
-	const pointed = evidence.filter((e, i) => evidence.findIndex((f) => f.causeId === e.causeId) === i);
+	const pointed = evidence.filter((e, i) => evidence.findIndex((f) => f.causeId === e.causeId) === i && !ruledOut.includes(e.causeId));
 	const single = row.causes.length === 1 && pointed.length === 0;
 	const rest = row.causes
-		.filter((c) => !pointed.some((e) => e.causeId === c.id))
+		.filter((c) => !pointed.some((e) => e.causeId === c.id) && !ruledOut.includes(c.id as CauseId))
 		.map((c): Evidence => ({ causeId: c.id as CauseId, likelihood: single ? 'likely' : 'possible', why: c.text }));
 	const hasLikely = pointed.some((e) => e.likelihood === 'likely');
 	const ranked = target === 'sandbox' && hasLikely ? pointed : [...pointed, ...rest];
