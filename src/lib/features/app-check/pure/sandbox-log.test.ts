@@ -61,6 +61,15 @@ describe('what the app\'s server did, from the sandbox log', () => {
 		expect(serverEvidence([preflight, get], 'shop', 0).exchanges).toEqual([{ status: 405, error: 'invalid_request' }]);
 	});
 
+	it('reads each request\'s step as the flow engine does: a CORS preflight to me.json is no me.json call, a slash after /oauth/token is still the exchange', () => {
+		const slashed = entry('accounts', 'POST', 'http://127.0.0.1:3002/oauth/token/', 404, { body: 'grant_type=authorization_code&client_id=shop' });
+		const preflight = entry('accounts', 'OPTIONS', 'http://127.0.0.1:3002/api/v3/me.json', 204);
+		const call = me(200);
+		const evidence = serverEvidence([slashed, preflight, call], 'shop', 0);
+		expect(evidence.exchanges).toEqual([{ status: 404, error: null }]);
+		expect(evidence.meCalls).toEqual([200]);
+	});
+
 	it('ties me.json calls to the client by token digests when the log has correlation keys', () => {
 		const log = [exchange('shop', 200, { keys: { clientId: 'shop', issued: ['d-access', 'd-refresh'] } }), me(403, { presented: 'd-other' }), me(404, { presented: 'd-access' })];
 		const evidence = serverEvidence(log, 'shop', 0);

@@ -11,12 +11,15 @@ import { jsonError } from '$lib/flow/diagnose/diagnose-annotation';
 import { looksLikeJson, parseJson } from '$lib/http/json';
 import { MeResponse } from '$lib/protocol/schemas';
 import type { LogEntry } from '$lib/http/logged-exchange';
+import type { StepId } from '$lib/flow/exchange';
+import { flowStepOf } from '$lib/flow/steps';
 import type { ServerEvidence, TokenCall } from './evidence';
 
 interface Exchange {
 	id: number;
 	host: string;
-	method: string;
+	/** The flow's step, read as the live view and the engine read the log (flow/steps.ts). */
+	step: StepId | null;
 	url: URL | null;
 	body: string | null;
 	status: number | null;
@@ -29,7 +32,7 @@ function readEntry({ id, host, entry }: LogEntry): Exchange {
 	return {
 		id,
 		host,
-		method: request.method,
+		step: flowStepOf(request.method, request.url),
 		url: URL.canParse(request.url, 'http://sandbox.invalid') ? new URL(request.url, 'http://sandbox.invalid') : null,
 		body: request.body,
 		status: response?.status ?? null,
@@ -52,8 +55,6 @@ function clientOf(exchange: Exchange): string | null {
 
 const tokenError = (body: string): string | null => jsonError(body) ?? null;
 
-const path = (e: Exchange) => e.url?.pathname ?? '';
-
 /** What a me.json answer says of the user that a page may show: its `sbid_number` and its verifications' values. */
 function userValues(body: string): string[] {
 	const me = MeResponse.safeParse(parseJson(body));
@@ -68,10 +69,10 @@ export function serverEvidence(entries: readonly LogEntry[], clientId: string, a
 		.map(readEntry)
 		.sort((a, b) => a.id - b.id);
 	const isAuth = (e: Exchange) => e.host === 'authorisation';
-	const signInVisits = exchanges.filter((e) => isAuth(e) && e.method === 'GET' && path(e).startsWith('/sso/') && clientOf(e) === clientId).length;
-	// Any method but a CORS preflight: an app that sends its exchange as GET did try to exchange (and was refused).
-	const tokenCalls = exchanges.filter((e) => !isAuth(e) && e.method !== 'OPTIONS' && path(e) === '/oauth/token' && clientOf(e) === clientId);
-	const meCalls = exchanges.filter((e) => !isAuth(e) && path(e) === '/api/v3/me.json');
+	const signInVisits = exchanges.filter((e) => isAuth(e) && e.step === 'link' && clientOf(e) === clientId).length;
+	// Any method but a CORS preflight (no step): an app that sends its exchange as GET did try to exchange (and was refused).
+	const tokenCalls = exchanges.filter((e) => !isAuth(e) && e.step === 'token' && clientOf(e) === clientId);
+	const meCalls = exchanges.filter((e) => !isAuth(e) && e.step === 'me');
 
 	const issued = new Set(tokenCalls.flatMap((e) => e.keys.issued ?? []));
 	const correlated = meCalls.some((e) => e.keys.presented !== undefined);
