@@ -14,6 +14,12 @@ describe('accounts host routing', () => {
 		expect(res.status).toBe(200);
 		expect(await res.json()).toMatchObject({ status: 'ok' });
 	});
+	it('answers another method on the health check with a 405 naming the allowed ones', async () => {
+		const res = await fetch(`${sandbox.url}/health`, { method: 'DELETE' });
+		expect(res.status).toBe(405);
+		expect(res.headers.get('allow')).toBe('GET, HEAD');
+		expect(((await res.json()) as { message: string }).message).toBe('/health only answers GET and HEAD, not DELETE.');
+	});
 	it('answers an unknown path with a 404 naming the endpoints', async () => {
 		const res = await fetch(`${sandbox.url}/api/v2/me.json`);
 		expect(res.status).toBe(404);

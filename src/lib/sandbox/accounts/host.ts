@@ -42,7 +42,9 @@ export function createAccountsHost(store: SandboxStore, options: AccountsHostOpt
 		const { path, query } = splitTarget(req.url);
 		if (path === '/oauth/token') return handleToken(store, req, res, query);
 		if (path === '/api/v3/me.json') return handleMe(store, req, res, query);
-		if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+		if (path === '/health') {
+			req.resume();
+			if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { message: `/health only answers GET and HEAD, not ${req.method}.` }, { Allow: 'GET, HEAD' });
 			return sendJson(res, 200, { status: 'ok', host: 'sandbox accounts', now: store.now().toISOString() });
 		}
 		if (control && (path === '/sandbox' || path.startsWith('/sandbox/'))) return control(req, res, path, query);
