@@ -124,6 +124,12 @@ describe('explainClientErrors', () => {
 		expect(answer).toContain('larger than this server reads (16 KB together): shorten the URL');
 	});
 
+	it('chunk extensions over Node\'s bound: 413, as Node answers, with the reason', async () => {
+		const answer = await sendRaw(`POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n1;${'a'.repeat(20_000)}\r\n`);
+		expect(answer).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+		expect(answer).toContain('chunk extensions of the request body are larger than this server reads');
+	});
+
 	it('a method HTTP does not define: 400 saying so', async () => {
 		const answer = await sendRaw('FOO / HTTP/1.1\r\nHost: localhost\r\n\r\n');
 		expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);

@@ -96,11 +96,13 @@ export function slowClientOptions(limits: SlowClientLimits): ServerOptions {
 /** Node's limit on a request's target and headers together (`--max-http-header-size`, 16 KB unless changed). */
 const HEADER_BYTES = 16 * 1024;
 
-/** The status and one-line reason for a request Node could not read, by its parser's error code. */
-export function clientErrorAnswer(code: string | undefined, limits: SlowClientLimits): { status: number; reason: string } {
+/** The status and one-line reason for a request Node could not read, by its parser's error code (Node's statuses). */
+function clientErrorAnswer(code: string | undefined, limits: SlowClientLimits): { status: number; reason: string } {
 	switch (code) {
 		case 'HPE_HEADER_OVERFLOW':
 			return { status: 431, reason: `The request's URL and headers are larger than this server reads (${HEADER_BYTES / 1024} KB together): shorten the URL or send fewer or smaller headers.` };
+		case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+			return { status: 413, reason: 'The chunk extensions of the request body are larger than this server reads: send the body without chunk extensions.' };
 		case 'ERR_HTTP_REQUEST_TIMEOUT':
 			return {
 				status: 408,
@@ -116,11 +118,12 @@ export function clientErrorAnswer(code: string | undefined, limits: SlowClientLi
 /**
  * Node answers a request it cannot read (a URL or headers too large, an unknown method, a client too slow) with a
  * bare status line and no body, which reads as an unexplained failure. Each listener answers with the reason
- * instead, as plain text, then closes the connection (its framing can no longer be trusted).
+ * instead, as plain text, then closes the connection (its framing can no longer be trusted). As Node's own answer,
+ * it is written only when no response on the connection has begun: otherwise it would land inside that response.
  */
 export function explainClientErrors(server: Server, limits: SlowClientLimits): void {
-	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-		if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent: boolean } | null }) => {
+		if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) return void socket.destroy();
 		const { status, reason } = clientErrorAnswer(error.code, limits);
 		const body = `${reason}\n`;
 		socket.end(
