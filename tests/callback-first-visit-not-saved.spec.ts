@@ -29,6 +29,18 @@ test('a redirect on a first visit is shown but not saved until the next step', a
 	await expect(page.getByTestId('run-list').locator('li')).toHaveCount(1);
 });
 
+test('a new walk after an unsaved first-visit redirect has nothing left to call unsaved', async ({ page }) => {
+	await page.goto(`/callback?code=${UNKNOWN_CODE}`);
+	await hydrated(page);
+	await expect(page.getByTestId('run-unsaved')).toBeVisible();
+	await page.getByRole('button', { name: 'Start a new walk' }).click();
+	await expect(page.getByTestId('callback-result')).toHaveCount(0);
+	await expect(page.getByTestId('run-unsaved')).toHaveCount(0);
+	await page.reload();
+	await hydrated(page);
+	await expect(page.getByTestId('run-unsaved')).toHaveCount(0);
+});
+
 test('with the session of a walk begun here, the redirect is saved as it arrives', async ({ page }) => {
 	await authorise(page);
 	await expect(page.getByTestId('callback-result')).toContainText('a grant code arrived');

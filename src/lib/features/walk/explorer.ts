@@ -129,14 +129,14 @@ const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 async function view(s: WalkSession) {
-	const unsaved = s.unsaved && isRun(s.walk);
-	return { ...walkView(s.walk, await sandboxNow(s)), runId: unsaved ? null : runIdOf(s.walk), unsaved };
+	return { ...walkView(s.walk, await sandboxNow(s)), runId: s.unsaved ? null : runIdOf(s.walk), unsaved: s.unsaved };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
 async function saveRun(s: WalkSession) {
 	const { walk, owner } = s;
-	if (!isRun(walk)) return;
+	// A step that leaves nothing to save (a new walk) leaves nothing unsaved either.
+	if (!isRun(walk)) return void (s.unsaved = false);
 	const { runs } = await services();
 	// Evidence added on the run's page stays when the walk goes on (join.ts).
 	const walked = walkToRun(walk, await sandboxNow(s), new Date());

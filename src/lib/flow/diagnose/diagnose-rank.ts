@@ -16,7 +16,8 @@ export type EvidenceOf<R extends ErrorRowId> = Evidence & { causeId: CauseIdOf<R
 
 /**
  * Candidates for a row, ranked: the causes the evidence points at first, then the row's other causes as
- * possible, leaving out those the record rules out (`ruledOut`). A row with a single cause needs no evidence. Against the sandbox, known causes are the answer.
+ * possible, leaving out those the record rules out (`ruledOut`). A row with a single cause needs no evidence.
+ * Against the sandbox, known causes are the answer.
  */
 export function rankCandidates(row: ErrorRow, evidence: Evidence[], target: Target, ruledOut: readonly CauseId[] = []): Candidate[] {
 	const rowId = row.id as ErrorRowId;
