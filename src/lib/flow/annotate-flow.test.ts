@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { annotateFlow } from './annotate-flow';
+import { annotateFlow, annotateLastExchange } from './annotate-flow';
 import { exchange, flow } from './test-helpers';
 
 const ME = 'https://accounts.example.com/api/v3/me.json';
@@ -31,5 +31,16 @@ describe('annotateFlow', () => {
 			exchanges: [exchange('link', { url: link }, { status: 302 }), exchange('arrival', { url: 'https://shop.example.com/cb' }, { status: 200 })]
 		});
 		expect(annotateFlow(r)).toEqual({ callback: expect.objectContaining({ outcome: 'cancel' }), exchanges: [null, null] });
+	});
+
+	it('annotates a last exchange alone exactly as it annotates it in the whole flow', () => {
+		const refused = exchange('token', { method: 'POST', url: `${TOKEN}?code=c-1` }, { status: 400, body: '{"error":"invalid_grant","error_description":"The provided authorization grant is invalid"}' }, 'again');
+		const spent = exchange('token', { method: 'POST', url: `${TOKEN}?code=c-1` }, { status: 200, body: '{}' }, 'ok');
+		const me = exchange('me', { url: ME, headers: { Authorization: 'Bearer t' } }, { status: 200, body: ME_BODY }, 'me');
+		const target = { kind: 'sandbox' as const, authUrl: '', accountsUrl: '' };
+		const flows = [[spent, refused], [refused, refused], [spent, me], [me], [spent, me, refused]].map((exchanges) => flow({ target, exchanges }));
+		for (const f of flows) expect(annotateLastExchange(f)).toEqual(annotateFlow(f).exchanges.at(-1));
+		expect(annotateLastExchange(flows[0]!)?.causeId).toBe('used');
+		expect(annotateLastExchange(flow({ target, exchanges: [] }))).toBeNull();
 	});
 });

@@ -29,8 +29,11 @@ function strippedHeader(exchange: RecordedExchange, name: string): boolean {
 	return exchange.strippedHeaders?.some((h) => h.toLowerCase() === name) ?? false;
 }
 
-/** `browser`: the flow's browser side, when the caller read it already (diagnoseFlow reads it once for both halves). */
-export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): AnnotatedFlow {
+/**
+ * Annotates a flow's exchanges one at a time, in order: a token exchange is read against the codes that earlier
+ * exchanges of the flow spent, which `annotate` and `pass` both note.
+ */
+function flowAnnotator(flow: FlowRecord) {
 	const redirectUri = linkRedirectUri(flow);
 	const linkClientId = linkParameter(flow, 'client_id');
 	const callbackResult = flow.callback && redirectUri ? classifyCallback(flow.callback.url, { redirectUri }) : null;
@@ -38,11 +41,18 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 	const target = flow.target.kind;
 	const exchangedCodes = new Set<string>();
 
+	/** Notes the code a successful token exchange spent. */
+	function pass(exchange: RecordedExchange): void {
+		if (exchange.step !== 'token' || !succeeded(exchange)) return;
+		const sentCode = requestParam(exchange.request, 'code');
+		if (sentCode !== undefined) exchangedCodes.add(sentCode);
+	}
+
 	function annotateExchange(exchange: RecordedExchange): Annotation | null {
 		if (exchange.step === 'token') {
 			const request = exchange.request;
 			const sentCode = requestParam(request, 'code');
-			const annotation = annotateTokenExchange(exchange, {
+			return annotateTokenExchange(exchange, {
 				target,
 				linkRedirectUri: redirectUri,
 				linkClientId,
@@ -57,8 +67,6 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 				sentCode,
 				issuedCode
 			});
-			if (sentCode !== undefined && succeeded(exchange)) exchangedCodes.add(sentCode);
-			return annotation;
 		}
 		if (exchange.step === 'me') {
 			const token = meCredential(exchange.request);
@@ -74,13 +82,38 @@ export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): Annotated
 		if (exchange.step === 'link' || exchange.step === 'sign-in') return annotateAuthorisationAnswer(exchange);
 		return null;
 	}
-	// An answer an outcome rule produced is what the user asked for: labelled so, never explained as a fault.
-	const exchanges = flow.exchanges.map((exchange) => {
-		const annotation = annotateExchange(exchange);
-		const rule = annotation && ruleOf(exchange);
-		return rule ? ruleAnnotation(annotation, rule) : annotation;
-	});
+
+	return {
+		callbackResult,
+		pass,
+		/** The exchange's annotation; an answer an outcome rule produced is what the user asked for: labelled so, never explained as a fault. */
+		annotate(exchange: RecordedExchange): Annotation | null {
+			const annotation = annotateExchange(exchange);
+			pass(exchange);
+			const rule = annotation && ruleOf(exchange);
+			return rule ? ruleAnnotation(annotation, rule) : annotation;
+		}
+	};
+}
+
+/** `browser`: the flow's browser side, when the caller read it already (diagnoseFlow reads it once for both halves). */
+export function annotateFlow(flow: FlowRecord, browser?: BrowserSide): AnnotatedFlow {
+	const annotator = flowAnnotator(flow);
+	const exchanges = flow.exchanges.map((exchange) => annotator.annotate(exchange));
+	const { callbackResult } = annotator;
 	// The redirect may be fine while the app's own page at the redirect URI then failed: that is no success.
 	const callback = callbackResult ? (callbackResult.kind === 'unexpected' ? null : callbackAppFailure(browser ?? readBrowserSide(flow))) ?? annotateCallback(callbackResult) : null;
 	return { callback, exchanges };
+}
+
+/**
+ * The flow's last exchange as `annotateFlow` annotates it, without annotating the others or the callback: a walk
+ * annotates each exchange it adds, and its cost must not grow with the walk.
+ */
+export function annotateLastExchange(flow: FlowRecord): Annotation | null {
+	const last = flow.exchanges.at(-1);
+	if (!last) return null;
+	const annotator = flowAnnotator(flow);
+	for (const exchange of flow.exchanges.slice(0, -1)) annotator.pass(exchange);
+	return annotator.annotate(last);
 }

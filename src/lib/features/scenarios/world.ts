@@ -3,7 +3,7 @@
  * becomes its result. Every exchange leaves here masked: client secrets, the admin token and issued tokens never
  * reach a step, a result's exchanges or an annotation.
  */
-import { annotateFlow } from '$lib/flow/annotate-flow';
+import { annotateLastExchange } from '$lib/flow/annotate-flow';
 import { randomBytes } from 'node:crypto';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
@@ -131,7 +131,7 @@ export function mask(world: World, exchange: RecordedExchange): RecordedExchange
 /** The annotation of the run's latest exchange, made from the masked run as a saved run's would be. */
 export function annotateLatest(world: World): Annotation | null {
 	const masked = { ...world.run, sandboxClock: world.sandboxNow, exchanges: world.run.exchanges.map((e) => mask(world, e)) };
-	return annotateFlow(masked).exchanges.at(-1) ?? null;
+	return annotateLastExchange(masked);
 }
 
 export function observedFrom(step: FlowStep, annotation: Annotation): Observed {

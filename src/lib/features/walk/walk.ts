@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SECRET_VALUE_FINDING, lintLink, type Finding } from '$lib/flow/link/lint';
 import { classifyCallback, type CallbackResult } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
-import { annotateFlow } from '$lib/flow/annotate-flow';
+import { annotateLastExchange } from '$lib/flow/annotate-flow';
 import type { ClockReading } from '$lib/flow/flow-time';
 import type { FlowRecord } from '$lib/flow/record';
 import { toCurl } from '$lib/flow/curl';
@@ -309,7 +309,7 @@ export function walkRecord<E extends Frozen<RecordedExchange>>(walk: Walk, excha
 const offsetOf = ({ sandboxOffsetMs }: { sandboxOffsetMs?: number }) => (sandboxOffsetMs === undefined ? {} : { sandboxOffsetMs });
 
 /**
- * Adds an exchange to the walk, annotated by the flow engine as its saved run will be (annotateFlow over the walk's
+ * Adds an exchange to the walk, annotated by the flow engine as its saved run will be (annotateLastExchange over the walk's
  * record, as diagnoseFlow does). It is made from the masked exchanges, as the page shows them: it quotes bodies, and goes to the browser.
  */
 function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | null) {
@@ -318,7 +318,7 @@ function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | 
 	const masked = maskExchange(exchange, secrets);
 	const earlier = walk.exchanges.map((e) => shownEntry(e, secrets, key).exchange);
 	// The annotations only: the cross-request findings are the view's and the run page's to make.
-	const annotation = annotateFlow(walkRecord(walk, [...earlier, masked])).exchanges.at(-1)!;
+	const annotation = annotateLastExchange(walkRecord(walk, [...earlier, masked]))!;
 	// Shown as masked here: once the walk holds the exchange, its secrets are these, and the view needs no second mask.
 	walk.exchanges.push({ exchange, annotation, tokens, shown: { secrets: key, entry: shownOf(masked, annotation, secrets) } });
 }
