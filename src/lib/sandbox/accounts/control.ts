@@ -168,7 +168,7 @@ function routes(explorerOrigin: string, policy: WorkspacePolicy): Record<string,
 
 async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; answer: Answer } | 'aborted'> {
 	const body = await readBody(req);
-	if (!body.ok) return body.reason === 'aborted' ? 'aborted' : { ok: false, answer: { status: 413, body: { error: 'The body is larger than 64 KB.' } } };
+	if (!body.ok) return body.reason === 'aborted' ? 'aborted' : { ok: false, answer: { status: 413, body: { error: 'The body is larger than 64 KB.' }, headers: { Connection: 'close' } } };
 	// Required even for an empty body: a cross-site HTML form cannot send this type (it would need CORS),
 	// so no web page can reset or change the sandbox behind its user's back.
 	if (mediaType(req) !== 'application/json') {

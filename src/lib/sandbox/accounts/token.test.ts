@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../protocol';
@@ -239,6 +240,15 @@ describe('token endpoint: malformed input gets a 4xx, never a 5xx', () => {
 		});
 		await expectError(big, 413, 'invalid_request');
 	});
+	it('a body far beyond the limit, declared or chunked: a 413 reaches the client while it is still sending', async () => {
+		for (const declared of [true, false]) {
+			const answer = await sendMegabytes(`${sandbox.url}/oauth/token`, 10, declared);
+			expect(answer.status, declared ? 'Content-Length' : 'chunked').toBe(413);
+			expect(TokenErrorBody.parse(JSON.parse(answer.body)).error).toBe('invalid_request');
+		}
+		const control = await sendMegabytes(`${sandbox.url}/sandbox/clients`, 10, true, 'application/json');
+		expect(control.status).toBe(413);
+	});
 	it('a JSON body or another body type', async () => {
 		const json = await raw('', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(exchangeParams('x')) });
 		expect(await expectError(json, 400, 'invalid_request')).toMatch(/JSON/);
@@ -251,3 +261,30 @@ describe('token endpoint: malformed input gets a 4xx, never a 5xx', () => {
 		expect(res.headers.get('allow')).toBe('POST');
 	});
 });
+
+/** POSTs `megabytes` MB (in 64 KB chunks, with or without a Content-Length), resolving with the first answer: what a client reads back before it has finished sending. */
+function sendMegabytes(url: string, megabytes: number, declared: boolean, type = 'application/x-www-form-urlencoded'): Promise<{ status: number; body: string }> {
+	const chunk = Buffer.alloc(64 * 1024, 'a');
+	const chunks = megabytes * 16;
+	return new Promise((resolve, reject) => {
+		const req = request(url, { method: 'POST', headers: { 'content-type': type, ...(declared ? { 'content-length': String(chunks * chunk.length) } : {}) } }, (res) => {
+			let body = '';
+			res.setEncoding('utf8');
+			res.on('data', (part: string) => (body += part));
+			res.on('end', () => {
+				resolve({ status: res.statusCode ?? 0, body });
+				req.destroy();
+			});
+		});
+		req.on('error', reject);
+		let sent = 0;
+		const more = () => {
+			while (sent < chunks && !req.destroyed) {
+				sent++;
+				if (!req.write(chunk)) return void req.once('drain', more);
+			}
+			if (!req.destroyed) req.end();
+		};
+		more();
+	});
+}

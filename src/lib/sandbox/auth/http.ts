@@ -28,10 +28,6 @@ export function readForm(req: IncomingMessage): Promise<FormRead> {
 			message: 'These pages accept forms sent as application/x-www-form-urlencoded only.'
 		});
 	}
-	if (Number(req.headers['content-length'] ?? 0) > FORM_BODY_LIMIT) {
-		req.resume();
-		return Promise.resolve(tooLarge);
-	}
 	return readBodyUpTo(req, FORM_BODY_LIMIT).then((read): FormRead => {
 		if (!read.ok) {
 			return read.reason === 'too-large'
