@@ -9,7 +9,7 @@ import { config } from './config';
 import { createSessionStore } from './session';
 import { openRunStore, type RunStore } from '../features/runs/store';
 import { ownHostNames } from '$lib/http/listener-guards';
-import { databaseHealth, type DatabaseHealth } from '$lib/sqlite/open-checked';
+import type { DatabaseHealth } from '$lib/sqlite/health-thread';
 import { offerExplorerServer } from './explorer-server';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -76,6 +76,8 @@ export async function storesHealth(): Promise<DatabaseHealth> {
 	const { runsDatabasePath, sandboxService: settings } = config();
 	const databases = [{ path: runsDatabasePath, what: 'saved runs' }];
 	if (sandbox) databases.push({ path: settings.databasePath, what: 'sandbox' });
+	// Imported when first asked for, so the build keeps the checking thread's module in a chunk of its own.
+	const { databaseHealth } = await import('$lib/sqlite/health-thread');
 	return databaseHealth(databases);
 }
 

@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DatabaseUnusableError, databaseHealth, databaseProblem, openCheckedDatabase } from './open-checked';
+import { DatabaseUnusableError, databaseProblem, openCheckedDatabase } from './open-checked';
+import { scrambleMiddlePage, writeDatabase } from './testing';
 
 const OPTIONS = { what: 'The test database', freshStart: 'with nothing in it' };
 let dir: string;
@@ -15,25 +14,6 @@ beforeEach(() => {
 	path = join(dir, 'data.db');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A database of a few hundred rows spread over many pages, closed (its WAL folded back into the file). */
-function writeDatabase(): void {
-	const db = new Database(path);
-	db.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, body TEXT NOT NULL); CREATE INDEX items_body ON items (body);');
-	const insert = db.prepare('INSERT INTO items (body) VALUES (?)');
-	db.transaction(() => {
-		for (let i = 0; i < 400; i++) insert.run(`item ${i} ${'x'.repeat(200)}`);
-	})();
-	db.close();
-}
-
-/** Random bytes over one whole page in the middle of the file (pages are 4096 bytes). */
-function scrambleMiddlePage(): void {
-	const pages = statSync(path).size / 4096;
-	const fd = openSync(path, 'r+');
-	writeSync(fd, randomBytes(4096), 0, 4096, Math.floor(pages / 2) * 4096);
-	closeSync(fd);
-}
 
 function expectRefused(problem: RegExp): void {
 	const before = readFileSync(path);
@@ -62,26 +42,26 @@ describe('openCheckedDatabase', () => {
 	});
 
 	it('opens a sound database with its data', () => {
-		writeDatabase();
+		writeDatabase(path);
 		const db = openCheckedDatabase(path, OPTIONS);
 		expect(db.prepare('SELECT count(*) AS n FROM items').get()).toEqual({ n: 400 });
 		db.close();
 	});
 
 	it('refuses an emptied (0-byte) file rather than starting fresh on it', () => {
-		writeDatabase();
+		writeDatabase(path);
 		writeFileSync(path, '');
 		expectRefused(/empty \(0 bytes\)/);
 	});
 
 	it('refuses a file with random bytes over a page in the middle', () => {
-		writeDatabase();
-		scrambleMiddlePage();
+		writeDatabase(path);
+		scrambleMiddlePage(path);
 		expectRefused(/cannot be used: .+/);
 	});
 
 	it('refuses a file whose header is not a database header', () => {
-		writeDatabase();
+		writeDatabase(path);
 		const fd = openSync(path, 'r+');
 		writeSync(fd, Buffer.from('this is not a SQLite file at all'), 0, 32, 0);
 		closeSync(fd);
@@ -89,23 +69,9 @@ describe('openCheckedDatabase', () => {
 	});
 });
 
-describe('databaseHealth', () => {
-	it('reports a database damaged while in use, naming it, and a sound one as ok', () => {
-		writeDatabase();
-		const db = openCheckedDatabase(path, OPTIONS);
-		const databases = [{ path, what: 'test data' }];
-		expect(databaseHealth(databases, 0)).toEqual({ ok: true, problems: [] });
-		scrambleMiddlePage();
-		// The answer is reused for a while, then the file is checked again.
-		expect(databaseHealth(databases, 1000).ok).toBe(true);
-		const health = databaseHealth(databases, 60_000);
-		expect(health.ok).toBe(false);
-		expect(health.problems).toEqual([{ database: 'data.db', what: 'test data', reason: expect.any(String) }]);
-		db.close();
-	});
-
+describe('databaseProblem', () => {
 	it('reports a database file that was emptied or removed', () => {
-		writeDatabase();
+		writeDatabase(path);
 		writeFileSync(path, '');
 		expect(databaseProblem(path)).toBe('the file is empty (0 bytes)');
 		rmSync(path);

@@ -3,11 +3,12 @@
  * damaged file is never used or replaced silently: a missing file is a fresh start; an existing file must be a
  * sound database (`PRAGMA quick_check`), or the start stops with a message naming the file and what to do. An
  * existing but empty (0-byte) file is damage too (a truncated copy, a full disk), not a fresh start.
- * `databaseHealth` checks the same for the explorer's /health, which so sees damage done while the process runs.
+ * `databaseHealth` (health-thread.ts) checks the same for the explorer's /health, which so sees damage done while the
+ * process runs.
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 
 export class DatabaseUnusableError extends Error {
 	override name = 'DatabaseUnusableError';
@@ -74,32 +75,4 @@ export function openCheckedDatabase(path: string, options: CheckedDatabaseOption
 		mkdirSync(dirname(path), { recursive: true });
 	}
 	return new Database(path);
-}
-
-export interface DatabaseHealth {
-	ok: boolean;
-	/** The databases that cannot be used: file name, what it holds, and why. */
-	problems: { database: string; what: string; reason: string }[];
-}
-
-/** How long a check's answer is reused: /health may be polled often, and quick_check reads the whole file. */
-const CHECK_TTL_MS = 10_000;
-const lastChecks = new Map<string, { at: number; problem: string | null }>();
-
-/**
- * Whether each database can still be used. Each is checked on a connection of its own, so damage written to the
- * file since it was opened shows, whatever the store's own connection has cached.
- */
-export function databaseHealth(databases: readonly { path: string; what: string }[], now: number = Date.now()): DatabaseHealth {
-	const problems: DatabaseHealth['problems'] = [];
-	for (const { path, what } of databases) {
-		if (path === ':memory:') continue;
-		let last = lastChecks.get(path);
-		if (!last || now - last.at >= CHECK_TTL_MS) {
-			last = { at: now, problem: databaseProblem(path) };
-			lastChecks.set(path, last);
-		}
-		if (last.problem) problems.push({ database: basename(path), what, reason: last.problem });
-	}
-	return { ok: problems.length === 0, problems };
 }
