@@ -106,6 +106,11 @@ describe('token endpoint: client credentials in the Authorization header', () =>
 		expect(await expectError(res, 401, 'invalid_client')).toMatch(/base64\(client_id:client_secret\)/);
 		expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
 	});
+	it('reads a secret sent alone after Bearer as no credentials, even when its bytes hold a colon', async () => {
+		// Read leniently, '/zr+/fz7' is the bytes FF 3A FE FD FC FB: not UTF-8 text, yet a colon at index 1.
+		const res = await postToken(sandbox.url, exchangeParams(issueCode(sandbox.store)), { headers: { authorization: 'Bearer /zr+/fz7' } });
+		expect(await expectError(res, 401, 'invalid_client')).toMatch(/base64\(client_id:client_secret\)/);
+	});
 	it('refuses a client_id parameter that differs from the header\'s', async () => {
 		const res = await postToken(sandbox.url, exchangeParams(issueCode(sandbox.store), { client_id: 'group-key-client' }), {
 			headers: { authorization: basic(DEMO.client_id, DEMO.client_secret) }
