@@ -36,6 +36,7 @@ describe('toldOfAppCheck', () => {
 		reason: 'The app answered 500.',
 		findings: ['The page shows a stack trace.'],
 		fix: 'Show a page that says sign-in was cancelled.',
+		row: null,
 		clientId: 'c',
 		evidence: null
 	});
@@ -45,6 +46,11 @@ describe('toldOfAppCheck', () => {
 			verdict: { severity: 'error', what: 'Cancel: The app answered 500.', cause: 'The page shows a stack trace.', fix: 'Show a page that says sign-in was cancelled.', row: null },
 			findings: ['The page shows a stack trace.']
 		});
+	});
+
+	it("tells the engine's row of a failed check, as the other channels tell their verdict's", () => {
+		const row = { kind: 'row' as const, table: '7.2', rowId: 'token-invalid-grant' as const, anchor: 'token-invalid-grant' };
+		expect(toldOfAppCheck({ ...result('fail'), row })?.verdict.row).toBe('token-invalid-grant');
 	});
 
 	it('tells a passed check as a success, and a check that could not run as no verdict', () => {

@@ -41,7 +41,7 @@ export function toldOfAppCheck(result: AppCheckResult): Told | null {
 			what: `${result.title}: ${result.reason}`,
 			cause: result.findings.join(' '),
 			fix: result.fix ?? '',
-			row: null
+			row: result.row?.rowId ?? null
 		},
 		findings: result.findings
 	};

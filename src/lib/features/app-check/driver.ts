@@ -15,8 +15,7 @@ import type { AppCheck } from '$lib/features/app-check/pure/checks';
 import { excerpt, findStackTrace, fingerprint, htmlToText, pageTemplate, redact, type AppCheckEvidence, type PageHop, type UserEvidence } from '$lib/features/app-check/pure/evidence';
 import { judgeAppCheck, judgeRefusedLink, notRun, type AppCheckResult, type Fingerprints } from '$lib/features/app-check/pure/judge';
 import type { AppCheckRunInfo } from '$lib/features/app-check/pure/report';
-import { browserExchanges, diagnoseCheck, libraryOf, type CheckDiagnosis, type LinkFinding } from '$lib/features/app-check/pure/engine';
-import { serverEvidence } from '$lib/features/app-check/pure/sandbox-log';
+import { browserExchanges, diagnoseCheck, type CheckDiagnosis, type CheckScope, type LinkFinding } from '$lib/features/app-check/pure/engine';
 import type { ExplorerConfig } from '../../platform/config';
 import { launchChromium } from './browser';
 import { checkAppUrl, originAliases, originGuard, type OriginCheck } from './origins';
@@ -242,8 +241,9 @@ async function signInAndJudge(
 		ctx.users.set(supergroup, user);
 	}
 	const signInProblem = await signInAndDecide(page, user, check.action === 'cancel' ? 'cancel' : 'authorise', () => watcher.decide());
+	const scope: CheckScope = { clientId, afterId: mark, check, clientSecrets: ctx.options.secrets ?? [] };
 	if (signInProblem) {
-		const { link } = diagnoseCheck(await readLog(access), clientId, mark, check.rule);
+		const { link } = diagnoseCheck(await readLog(access), scope);
 		const refused = link.map((f) => redactFinding(f, ctx.known));
 		return judgeRefusedLink(check, redact(signInProblem, ctx.known), refused, clientId);
 	}
@@ -255,18 +255,17 @@ async function signInAndJudge(
 		await settle(page);
 	}
 
-	const log = await readLog(access);
-	const logged = serverEvidence(log, clientId, mark);
-	const { server: diagnosis, link, page: onPage, tokenHanded } = diagnoseCheck(log, clientId, mark, check.rule, browserExchanges(await seenAfterRedirect(watcher), ctx.serviceOrigins));
+	const engine = diagnoseCheck(await readLog(access), scope, browserExchanges(await seenAfterRedirect(watcher), ctx.serviceOrigins));
+	const { server: diagnosis, calls, tokenHanded } = engine;
 	const seen = arrived
-		? await userEvidence(page, watcher, { blocked, authOrigins, known: ctx.known, meShown: logged.meShown, tokenHanded })
+		? await userEvidence(page, watcher, { blocked, authOrigins, known: ctx.known, meShown: calls.meShown, tokenHanded })
 		: emptyUser(blocked, ctx.known);
 	const server = {
-		...logged,
+		...calls,
 		diagnosis: diagnosis && { ...diagnosis, what: redact(diagnosis.what, ctx.known), cause: redact(diagnosis.cause, ctx.known), fix: redact(diagnosis.fix, ctx.known) },
-		link: link.map((f) => redactFinding(f, ctx.known)),
-		page: onPage.map((f) => redactFinding(f, ctx.known)),
-		library: libraryOf(log, clientId)
+		link: engine.link.map((f) => redactFinding(f, ctx.known)),
+		page: engine.page.map((f) => redactFinding(f, ctx.known)),
+		loopFix: engine.loopFix
 	};
 	const rule = check.rule ? { outcome: check.rule, used: await outcomeUsed(access, clientId, check.rule) } : null;
 	const evidence: AppCheckEvidence = { user: seen, server, rule };

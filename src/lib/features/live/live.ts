@@ -15,11 +15,10 @@
  */
 import type { RequestEvent } from '@sveltejs/kit';
 import { reconstructFlows, reconstruction, type FlowEvidence, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
-import { evidenceOf, sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
+import { evidenceOf } from '$lib/flow/reconstruct/log-evidence';
 import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandbox/log';
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
-import { assembleRun, newRun, redactRun } from '$lib/features/runs/pure';
-import { exchangeHeadline, type Run } from '$lib/features/runs/pure';
+import { assembleRun, exchangeHeadline, liveFlowRun, type SandboxHosts } from '$lib/features/runs/pure';
 import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
 import { runOwner } from '../runs';
 import { services } from '../../platform/services';
@@ -105,24 +104,16 @@ function outcomeOf(flow: ReconstructedFlow, presented: ReturnType<typeof present
 	return 'signing in';
 }
 
-/** The sandbox's two hosts, as this explorer publishes them. */
-type SandboxHosts = { authUrl: string; accountsUrl: string };
-
 /**
  * A flow diagnosed as the live page shows it: redacted as a saved run, annotated, its cross-request flags and its
- * own. Pure given the sandbox's hosts, so the corpus's live channel runs the same.
+ * own. Pure given the sandbox's hosts, so the corpus's live channel runs the same; the app check builds its run alike.
  */
 export function presentFlow(flow: ReconstructedFlow, client: Pick<SandboxClient, 'client_id' | 'client_secret'>, hosts: SandboxHosts): LiveFlow {
-	const run = redactRun(liveRun(flow, client.client_id, hosts), { clientSecrets: [client.client_secret] });
-	const presented = presentRun(run, { followsCancel: flow.followsCancel });
+	const presented = presentRun(liveFlowRun(flow, client.client_id, [client.client_secret], hosts), { followsCancel: flow.followsCancel });
 	return { ...presented, id: flow.id, followsCancel: flow.followsCancel, updatedAt: flow.updatedAt, outcome: outcomeOf(flow, presented) };
 }
 
-/** A flow as a run (not yet redacted). */
-function liveRun(flow: ReconstructedFlow, clientId: string, hosts: SandboxHosts): Run {
-	return newRun({ ...sandboxFlowRecord(flow, hosts), id: flow.id, title: `Live flow, ${clientId}`, createdAt: flow.startedAt, source: 'live' });
-}
-
+/** The sandbox's two hosts, as this explorer publishes them. */
 async function sandboxHosts(): Promise<SandboxHosts> {
 	const { sandbox } = await services();
 	return { authUrl: sandbox?.authUrl ?? '', accountsUrl: sandbox?.accountsUrl ?? '' };
@@ -161,8 +152,9 @@ export async function saveLiveFlow(workspace: SandboxWorkspace, client: SandboxC
 	const flow = flowsOf(loggedNow(workspace), client.client_id).find((f) => f.id === flowId);
 	if (!flow) throw notFound('That flow is no longer in the sandbox\'s request log (it keeps the newest 500 requests).');
 	const { runs } = await services();
-	const run = liveRun(flow, client.client_id, await sandboxHosts());
-	const presented = presentRun(redactRun(run, { clientSecrets: [client.client_secret] }));
+	// Redacted already; the store redacts it again with the same secrets, as its last guard.
+	const run = liveFlowRun(flow, client.client_id, [client.client_secret], await sandboxHosts());
+	const presented = presentRun(run);
 	const saved = runs.save({ ...run, id: globalThis.crypto.randomUUID(), title: `Live flow, ${client.client_id}: ${outcomeOf(flow, presented)}` }, { clientSecrets: [client.client_secret] }, runOwner(sessionId));
 	return assembleRun(saved).id;
 }

@@ -1,33 +1,40 @@
 /**
- * Why the app's server did what it did, from the flow engine: the check's entries of the sandbox's log become flow
- * evidence, reconstructed and diagnosed as the live page does (flow/reconstruct.ts, diagnoseFlow, flowVerdict), so
- * the app check names the same cause and fix as the live page (the exact difference of a `redirect_uri`, not "check
- * the client id, secret and redirect_uri"), and the same findings about the link (its `client_secret`, its `state`).
- * The answer the check's own outcome rule produced is the check's doing, not a fault: a verdict about it is left out.
- * What the check's browser saw of the app (its arrival, its pages, its page's own calls) joins the log's flow, as a
- * browser's HAR joins it on a saved run, so the engine reads both sides: a code the page posted twice, not a guess.
+ * Why the app's server did what it did, from the flow engine, as the live page tells it: the check's entries of the
+ * sandbox's log are reconstructed as the live page reconstructs them, made a run by the live page's own builder
+ * (liveFlowRun: redacted, the client's secret found under any name in the link) and diagnosed and judged as the live
+ * page does (diagnoseRun, flowVerdict), so the app check names the same row, cause and fix: the exact difference of a
+ * `redirect_uri`, not "check the client id, secret and redirect_uri". What the check's browser saw of the app (its
+ * arrival, its pages, its page's own calls) joins the log's flow, as a browser's HAR joins it on a saved run, so the
+ * engine reads both sides: a code the page posted twice, not a guess. What the check itself caused is no fault of
+ * the app's: the answer its outcome rule produced, and the exchange its reload of the callback repeated.
  */
-import { diagnoseFlow } from '$lib/flow/diagnose-flow';
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
-import { reconstructFlows } from '$lib/flow/reconstruct/reconstruct';
-import { evidenceOf, sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
-import { libraryShown } from '$lib/flow/browser/cancel-advice';
+import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
+import { reconstructFlows, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
+import { evidenceOf } from '$lib/flow/reconstruct/log-evidence';
+import { cancelLoopAdvice } from '$lib/flow/browser/cancel-advice';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { authorisationRefusal } from '$lib/flow/authorisation-verdict';
 import type { LogEntry } from '$lib/http/logged-exchange';
-import type { FlowRecord } from '$lib/flow/record';
 import { flowStepOf } from '$lib/flow/steps';
 import { originOf } from '$lib/flow/browser/browser-arrivals';
 import type { TokenInAnswer } from '$lib/flow/browser/token-advice';
 import { tokensHanded } from '$lib/flow/browser/token-to-browser';
-import type { OutcomeRule } from './checks';
+import { diagnoseRun, liveFlowRun, type Run } from '$lib/features/runs/pure';
+import { ruleStage, type AppCheck } from './checks';
+import { serverCalls, type ServerCalls } from './server-calls';
 
-/** The engine's account of a failed request of the app's server: which, what happened, why, and the fix. */
+/** A row of the interface's error tables, as the engine names it (the table, the row, its anchor on /reference). */
+export type RowReference = Extract<NonNullable<Verdict['reference']>, { kind: 'row' }>;
+
+/** The engine's account of what the app's server did wrong: which request (none: a step it never took), what, why, the fix, and where the reference explains it. */
 export interface ServerDiagnosis {
-	step: Extract<StepId, 'token' | 'me'>;
+	severity: 'error' | 'warning';
+	step: Extract<StepId, 'token' | 'me'> | null;
 	what: string;
 	cause: string;
 	fix: string;
+	reference: Verdict['reference'];
 }
 
 /** The check's app may reach the sandbox by any name: its hosts are as the flow's requests named them. */
@@ -71,24 +78,19 @@ export function browserExchanges(seen: readonly BrowserRequestSeen[], serviceOri
 	});
 }
 
-/** The log's flow with the browser's side joined, in time order (a stable merge: each side is in order already). */
-function withBrowserSide(record: FlowRecord, browser: readonly RecordedExchange[]): FlowRecord {
-	if (browser.length === 0) return record;
-	const exchanges = [...record.exchanges, ...browser].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
-	return { ...record, exchanges, serviceSideOnly: false };
-}
-
 /** A finding of the engine about the sign-in's link or pages (a `client_secret` or `state` in the link): what, and the fix. */
 export interface LinkFinding {
 	severity: 'error' | 'warning';
 	message: string;
 	fix: string;
+	/** The row of the tables it is, when it is one: the sign-in page's refusal of the link (7.1). */
+	row?: RowReference;
 }
 
 /**
  * What the engine says of the check's sign-in: the failed request of the app's server, its findings about the link,
  * and about what the browser saw (`page`: the app's pages, its page's calls), which explain a failure the judge
- * found and never make one.
+ * found and never make one; and the app's server's calls, as the engine's reconstruction joined them.
  */
 export interface CheckDiagnosis {
 	server: ServerDiagnosis | null;
@@ -96,56 +98,111 @@ export interface CheckDiagnosis {
 	page: LinkFinding[];
 	/** The first of the app's answers that handed the browser a token (the engine's token-to-browser finding), at its URL. */
 	tokenHanded: (TokenInAnswer & { url: string }) | null;
+	calls: ServerCalls;
+	/**
+	 * The engine's fix for a sign-in started again after a cancel (cancelLoopAdvice), naming the client library when
+	 * any of the client's requests in the log shows it: a cancel's own flow holds no token request to show it.
+	 */
+	loopFix: string;
 }
 
-const isServerStep = (step: StepId | undefined) => step === 'token' || step === 'me';
+/** The check whose sign-in is diagnosed, and what is needed to read it. */
+export interface CheckScope {
+	clientId: string;
+	/** The id of the log's newest entry before the check began: only what came after is the check's. */
+	afterId: number;
+	/** What the check itself does: its outcome rule, and whether it reloads the callback. */
+	check: Pick<AppCheck, 'rule' | 'action'>;
+	/** The client's secrets, when the check was given them: found in the link under any name, they are an error there. */
+	clientSecrets: readonly string[];
+}
+
+const isServerStep = (step: StepId | undefined): step is 'token' | 'me' => step === 'token' || step === 'me';
 
 /** The engine's flags the judge words itself, from what the user got: a token handed to the browser, a sign-in loop. */
 const WORDED_BY_JUDGE: ReadonlySet<string> = new Set(['token-to-browser', 'cancel-loop']);
 
+/** The client's requests in the whole log, by the keys the sandbox gave them. */
+const requestsOf = (entries: readonly LogEntry[], clientId: string) =>
+	entries.flatMap((e) => evidenceOf(e.entry) ?? []).flatMap((e) => (e.keys?.clientId === clientId ? [e.exchange] : []));
+
 /**
- * The engine's diagnosis of the check's sign-in (the client's newest flow with an exchange or a me.json call, else
- * its first, in the entries after `afterId`): the failed request of the app's server, when it failed for a
- * reason other than the check's rule, and the engine's findings that are not about such a request: the link's, and
- * those on what the browser saw (`browser`, browserExchanges).
+ * The engine's diagnosis of the check's sign-in: the client's newest flow with an exchange or a me.json call, else
+ * its first, in the entries after `afterId`, with what the check's browser saw of it (`browser`, browserExchanges).
  */
-export function diagnoseCheck(entries: readonly LogEntry[], clientId: string, afterId: number, rule: OutcomeRule | null, browser: readonly RecordedExchange[] = []): CheckDiagnosis {
-	const evidence = entries.filter((e) => e.id > afterId).flatMap((e) => evidenceOf(e.entry) ?? []);
-	const flows = reconstructFlows(evidence).filter((f) => f.clientId === clientId);
+export function diagnoseCheck(entries: readonly LogEntry[], scope: CheckScope, browser: readonly RecordedExchange[] = []): CheckDiagnosis {
+	const evidence = entries.filter((e) => e.id > scope.afterId).flatMap((e) => evidenceOf(e.entry) ?? []);
+	const all = reconstructFlows(evidence);
+	const flows = all.filter((f) => f.clientId === scope.clientId);
 	// Without an exchange, the check's own sign-in: the first flow (an app that loops starts more).
-	const flow = flows.findLast((f) => f.exchanges.some((e) => isServerStep(e.step))) ?? flows[0];
-	if (!flow) return { server: null, link: [], page: [], tokenHanded: null };
-	const recorded = withBrowserSide(sandboxFlowRecord(flow, UNNAMED_HOSTS), browser);
-	const diagnosis = diagnoseFlow(recorded, { followsCancel: flow.followsCancel });
-	const stepOf = (exchangeId: string | undefined) => recorded.exchanges.find((e) => e.id === exchangeId)?.step;
-	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepOf(f.exchangeId)) && !WORDED_BY_JUDGE.has(f.id));
-	const seen = new Set(browser.map((e) => e.id));
-	const finding = ({ severity, message, fix }: LinkFinding): LinkFinding => ({ severity, message, fix });
-	const [ofPage, ofLink] = [flagged.filter((f) => seen.has(f.exchangeId ?? '')), flagged.filter((f) => !seen.has(f.exchangeId ?? ''))];
-	const verdict = flowVerdict(recorded, diagnosis);
-	// The sign-in page refused the link (7.1): its row is the verdict, and the first thing wrong with the link.
-	const refused = authorisationRefusal(recorded) ? [{ severity: 'error' as const, message: verdict.what, fix: verdict.fix }] : [];
-	const handed = tokensHanded(recorded)[0];
+	const found = flows.findLast((f) => f.exchanges.some((e) => isServerStep(e.step))) ?? flows[0];
+	const loopFix = cancelLoopAdvice(requestsOf(entries, scope.clientId)).fix;
+	if (!found) return { server: null, link: [], page: [], tokenHanded: null, calls: serverCalls(flows, null), loopFix };
+	const tied = tiedByTime(found, all);
+	const flow = tied.length === 0 ? found : { ...found, exchanges: [...found.exchanges, ...tied].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)) };
+	const run = liveFlowRun(flow, scope.clientId, scope.clientSecrets, UNNAMED_HOSTS, browser);
+	const diagnosis = diagnoseRun(run, { followsCancel: flow.followsCancel });
+	const handed = tokensHanded(run)[0];
 	return {
-		server: serverDiagnosis(recorded.exchanges, verdict, rule),
-		link: [...refused, ...ofLink.map(finding)],
-		page: ofPage.map(finding),
-		tokenHanded: handed ? { ...handed.found, url: handed.exchange.request.url } : null
+		server: serverDiagnosis(run, diagnosis, scope.check),
+		...findings(run, diagnosis, new Set(browser.map((e) => e.id))),
+		tokenHanded: handed ? { ...handed.found, url: handed.exchange.request.url } : null,
+		calls: { ...serverCalls(flows, flow), meTiedByTime: tied.length > 0 },
+		loopFix
 	};
 }
 
-/** The verdict, when it is an error of the token endpoint or me.json that the check's own rule did not produce. */
-function serverDiagnosis(exchanges: readonly RecordedExchange[], verdict: Verdict, rule: OutcomeRule | null): ServerDiagnosis | null {
-	const about = verdict.exchange ? exchanges[verdict.exchange.n - 1] : undefined;
-	if (verdict.severity !== 'error' || !about || (about.step !== 'token' && about.step !== 'me')) return null;
-	// The first answer of the rule's stage is the rule's: what the check asked for, not a fault of the app.
-	const ruleStage = rule === null ? null : rule.startsWith('me-') ? 'me' : 'token';
-	if (about === exchanges.find((e) => e.step === ruleStage)) return null;
-	return { step: about.step, what: verdict.what, cause: verdict.cause, fix: verdict.fix };
+/**
+ * me.json calls the log could tie to no client (they carried no token: the sandbox files them by nothing), made
+ * after the flow's first exchange, when the flow has none of its own: in the check's window, the app's, as far as
+ * time can tell. Without them the check would say the app never read me.json, when it did and was refused.
+ */
+function tiedByTime(flow: ReconstructedFlow, all: readonly ReconstructedFlow[]): RecordedExchange[] {
+	const exchanged = flow.exchanges.find((e) => e.step === 'token');
+	if (!exchanged || flow.exchanges.some((e) => e.step === 'me')) return [];
+	const after = Date.parse(exchanged.startedAt);
+	return all.filter((f) => f.clientId === null).flatMap((f) => f.exchanges.filter((e) => e.step === 'me' && Date.parse(e.startedAt) >= after));
 }
 
-/** The client library the client's requests in the log show (passport-oauth2's `Node-oauth` User-Agent), if any. */
-export function libraryOf(entries: readonly LogEntry[], clientId: string): 'passport-oauth2' | null {
-	const mine = reconstructFlows(entries.flatMap((e) => evidenceOf(e.entry) ?? [])).filter((f) => f.clientId === clientId);
-	return libraryShown(mine.flatMap((f) => f.exchanges));
+const stepIn = (run: Run, exchangeId: string | undefined) => run.exchanges.find((e) => e.id === exchangeId)?.step;
+
+/** The engine's findings that are no request of the app's server: the link's, and those on what the browser saw (`seen`). */
+function findings(run: Run, diagnosis: FlowDiagnosis, seen: ReadonlySet<string>): Pick<CheckDiagnosis, 'link' | 'page'> {
+	const flagged = diagnosis.flags.filter((f) => !isServerStep(stepIn(run, f.exchangeId)) && !WORDED_BY_JUDGE.has(f.id));
+	const finding = ({ severity, message, fix }: LinkFinding): LinkFinding => ({ severity, message, fix });
+	// The sign-in page refused the link (7.1): its row is the verdict, and the first thing wrong with the link.
+	const refusal = authorisationRefusal(run) ? flowVerdict(run, diagnosis) : null;
+	const refused: LinkFinding[] = refusal
+		? [{ severity: 'error', message: refusal.what, fix: refusal.fix, ...(refusal.reference?.kind === 'row' ? { row: refusal.reference } : {}) }]
+		: [];
+	return {
+		link: [...refused, ...flagged.filter((f) => !seen.has(f.exchangeId ?? '')).map(finding)],
+		page: flagged.filter((f) => seen.has(f.exchangeId ?? '')).map(finding)
+	};
 }
+
+/**
+ * The engine's verdict on the requests of the app's server: the live page's verdict, told over the flags about
+ * those requests (the link's and the pages' are the check's link and page findings), when it is an error or a
+ * warning the check did not cause. One not tied to a request is a step the server never took (a warning); an error
+ * not tied to one is the redirect's, not the server's.
+ */
+function serverDiagnosis(run: Run, diagnosis: FlowDiagnosis, check: CheckScope['check']): ServerDiagnosis | null {
+	const verdict = flowVerdict(run, { ...diagnosis, flags: diagnosis.flags.filter((f) => isServerStep(stepIn(run, f.exchangeId))) });
+	if (verdict.severity !== 'error' && verdict.severity !== 'warning') return null;
+	const about = verdict.exchange ? run.exchanges[verdict.exchange.n - 1] : undefined;
+	if (about ? !isServerStep(about.step) || causedByCheck(run.exchanges, about, check) : verdict.severity === 'error') return null;
+	const { severity, what, cause, fix, reference } = verdict;
+	return { severity, step: isServerStep(about?.step) ? about.step : null, what, cause, fix, reference };
+}
+
+/**
+ * What the check itself caused, no fault of the app's: the first answer of its rule's stage (what the check asked
+ * for), and after its reload of the callback, any exchange but the first (the reload sends the used code again).
+ */
+function causedByCheck(exchanges: readonly RecordedExchange[], about: RecordedExchange, check: CheckScope['check']): boolean {
+	const stage = check.rule === null ? null : ruleStage(check.rule);
+	if (about === exchanges.find((e) => e.step === stage)) return true;
+	return check.action === 'authorise-then-reload-callback' && about.step === 'token' && about !== exchanges.find((e) => e.step === 'token');
+}
+

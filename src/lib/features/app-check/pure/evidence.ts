@@ -9,6 +9,7 @@ import { escapeRegExp } from '$lib/http/encoding';
 import { replaceForms, SECRET_PARAMETERS } from '$lib/http/secrets';
 import type { TokenInAnswer } from '$lib/flow/browser/token-advice';
 import type { LinkFinding, ServerDiagnosis } from './engine';
+import type { ServerCalls } from './server-calls';
 import { maskSecretShapes } from './secret-shapes';
 
 /** One main-frame page load after the sandbox sent the browser back to the app. */
@@ -42,31 +43,16 @@ export interface UserEvidence {
 	template: string;
 }
 
-export interface TokenCall {
-	status: number | null;
-	/** The `error` of a token error body. */
-	error: string | null;
-}
-
-export interface ServerEvidence {
-	/** The app's calls to /oauth/token for the client, in order. */
-	exchanges: TokenCall[];
-	/** Its me.json calls (their statuses), in order. */
-	meCalls: (number | null)[];
-	/** Visits of the sandbox's sign-in link for the client: 1 is the sign-in itself, more are the app sending the user back. */
-	signInVisits: number;
-	/** What the app's me.json calls answered 200 said of the user (the `sbid_number`, the verifications' values): what its page may show. */
-	meShown: string[];
-	/** How me.json calls were tied to the client: by the tokens it was issued, or by time (the log carried no correlation keys). */
-	meAttribution: 'tokens' | 'time' | 'none';
-	/** The flow engine's diagnosis of a request that failed for a reason other than the check's rule (engine.ts). */
+/** What the app's server did (the engine's reconstruction of the log) and why (the engine's diagnosis): engine.ts. */
+export interface ServerEvidence extends ServerCalls {
+	/** The flow engine's diagnosis of what the app's server did wrong, the check's own doing left out. */
 	diagnosis?: ServerDiagnosis | null;
-	/** The flow engine's findings about the sign-in's link, as the sandbox received it (engine.ts). */
+	/** The flow engine's findings about the sign-in's link, as the sandbox received it. */
 	link?: LinkFinding[];
-	/** The flow engine's findings about what the browser saw of the app (its pages, its page's calls): they explain a failure (engine.ts). */
+	/** The flow engine's findings about what the browser saw of the app (its pages, its page's calls): they explain a failure. */
 	page?: LinkFinding[];
-	/** The client library the app's requests show (by their User-Agent), when they show one. */
-	library?: 'passport-oauth2' | null;
+	/** The flow engine's fix for a sign-in loop after a cancel, naming the client library the log shows. */
+	loopFix?: string;
 }
 
 export interface RuleEvidence {

@@ -21,7 +21,7 @@ function user(overrides: Partial<UserEvidence> & { status?: number; text?: strin
 }
 
 function server(overrides: Partial<ServerEvidence> = {}): ServerEvidence {
-	return { exchanges: [{ status: 200, error: null }], meCalls: [200], meShown: [], signInVisits: 1, meAttribution: 'time', ...overrides };
+	return { exchanges: [{ status: 200, error: null }], meCalls: [200], meShown: [], signInVisits: 1, ...overrides };
 }
 
 const evidence = (u: UserEvidence, s: ServerEvidence, rule: AppCheckEvidence['rule'] = null): AppCheckEvidence => ({ user: u, server: s, rule });
@@ -87,7 +87,7 @@ describe('the app check\'s judge', () => {
 		const refused = judgeAppCheck(check('success'), evidence(user({ status: 403, text: 'Forbidden' }), server({ exchanges: [], meCalls: [], link: [state] })), 'shop');
 		expect(refused.findings).toContain('The link carries `state`');
 		expect(refused.fix).toBe('Drop `state`.');
-		const diagnosed = server({ exchanges: [{ status: 400, error: 'invalid_grant' }], meCalls: [], link: [state], diagnosis: { step: 'token', what: 'w', cause: 'the redirect_uri differs', fix: 'Send the same redirect_uri.' } });
+		const diagnosed = server({ exchanges: [{ status: 400, error: 'invalid_grant' }], meCalls: [], link: [state], diagnosis: { severity: 'error', step: 'token', what: 'w', cause: 'the redirect_uri differs', fix: 'Send the same redirect_uri.', reference: null } });
 		expect(judgeAppCheck(check('success'), evidence(user({ status: 500, text: 'Oops' }), diagnosed), 'shop').findings).not.toContain('The link carries `state`');
 	});
 
@@ -148,17 +148,43 @@ describe('the app check\'s judge', () => {
 		expect(meRetried.verdict).toBe('not-run');
 	});
 
-	it('takes the cause and the fix of a failed exchange from the engine, as the live page names them', () => {
+	it('takes what failed, its cause, row and fix from the engine, as the live page names them', () => {
+		const reference = { kind: 'row' as const, table: '7.2', rowId: 'token-invalid-grant' as const, anchor: 'token-invalid-grant' };
 		const diagnosis = {
+			severity: 'error' as const,
 			step: 'token' as const,
 			what: 'The token exchange (exchange 5) failed: 400 invalid_grant.',
 			cause: 'Exchange 5 (token) sends a `redirect_uri` that differs from the link\'s: its path is `/auth/callback` in the link but `/callback` here.',
-			fix: 'Send exactly the redirect_uri of the link.'
+			fix: 'Send exactly the redirect_uri of the link.',
+			reference
 		};
 		const failed = server({ exchanges: [{ status: 400, error: 'invalid_grant' }], meCalls: [], diagnosis });
 		const result = judgeAppCheck(check('success'), evidence(user(), failed), 'shop');
-		expect(result.findings).toEqual([`the exchange answered 400 invalid_grant: ${diagnosis.cause.slice(0, -1)}`]);
+		expect(result.findings).toEqual([`The token exchange (exchange 5) failed: 400 invalid_grant: ${diagnosis.cause.slice(0, -1)}`]);
 		expect(result.fix).toBe(diagnosis.fix);
+		expect(result.row).toEqual(reference);
+	});
+
+	it("tells a fault of the calls the engine also found once, in the engine's words, with its fix", () => {
+		const reused = { severity: 'error' as const, step: 'token' as const, what: 'The token exchange (exchange 5) failed: 400.', cause: 'Exchange 5 (token) sends the code that exchange 4 already exchanged successfully.', fix: 'Exchange each code once.', reference: null };
+		const twice = server({ exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }], diagnosis: reused });
+		expect(judgeAppCheck(check('success'), evidence(user(), twice), 'shop')).toMatchObject({
+			findings: ['The token exchange (exchange 5) failed: 400: Exchange 5 (token) sends the code that exchange 4 already exchanged successfully'],
+			fix: 'Exchange each code once.',
+			row: null
+		});
+		const unread = { severity: 'warning' as const, step: null, what: 'The redirect delivered a code, but the me.json call was not observed: the sign-in did not finish.', cause: "Your app exchanged the code but never read me.json, so it knows nothing of the user's verification.", fix: 'After the exchange, read /api/v3/me.json with the access token (Authorization: Bearer, and a User-Agent).', reference: null };
+		const result = judgeAppCheck(check('success'), evidence(user(), server({ meCalls: [], diagnosis: unread })), 'shop');
+		expect(result.findings).toEqual([`${unread.what.slice(0, -1)}: ${unread.cause.slice(0, -1)}`]);
+		expect(result.fix).toBe(unread.fix);
+		// A warning of the engine's with nothing wrong in the calls fails nothing.
+		expect(judgeAppCheck(check('success'), evidence(user(), server({ diagnosis: unread })), 'shop').verdict).toBe('pass');
+	});
+
+	it("fixes a loop after a cancel with the engine's advice, which names the client library the log shows", () => {
+		const looped = user({ backToSignIn: true });
+		const loopFix = 'Show the user a page saying they cancelled. With passport-oauth2, check for `code` in the callback route before calling `passport.authenticate`.';
+		expect(judgeAppCheck(check('cancel'), evidence(looped, server({ exchanges: [], meCalls: [], signInVisits: 2, loopFix })), 'shop').fix).toBe(loopFix);
 	});
 
 	it('states what each check requires', () => {

@@ -7,7 +7,7 @@ import { isDefaultErrorPage } from '$lib/flow/browser/default-error-page';
 import { ERROR_WORDING } from '$lib/flow/browser/page-says-error';
 import { KEEP_TOKENS_ON_SERVER, TOKEN_IN_BROWSER_RISK, handedWords } from '$lib/flow/browser/token-advice';
 import { refusesSignIn, ruleStage, STAGE_WORDS, type AppCheck, type AppCheckId } from './checks';
-import type { LinkFinding } from './engine';
+import type { LinkFinding, RowReference, ServerDiagnosis } from './engine';
 import type { AppCheckEvidence } from './evidence';
 
 export type AppCheckVerdict = 'pass' | 'fail' | 'not-run';
@@ -20,6 +20,8 @@ export interface AppCheckResult {
 	reason: string;
 	findings: string[];
 	fix: string | null;
+	/** The row of the tables the engine names for the failure, as the live page names it for the same request. */
+	row: RowReference | null;
 	/** The client the browser arrived at the sandbox with. */
 	clientId: string | null;
 	evidence: AppCheckEvidence | null;
@@ -35,7 +37,7 @@ export interface PageMarks {
 export type Fingerprints = Partial<Record<AppCheckId, PageMarks>>;
 
 export function notRun(check: AppCheck, reason: string, clientId: string | null = null, evidence: AppCheckEvidence | null = null): AppCheckResult {
-	return { id: check.id, title: check.title, verdict: 'not-run', reason, findings: [], fix: null, clientId, evidence };
+	return { id: check.id, title: check.title, verdict: 'not-run', reason, findings: [], fix: null, row: null, clientId, evidence };
 }
 
 function requestsOf(check: AppCheck): string {
@@ -74,14 +76,8 @@ function userFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	return found;
 }
 
-/** A finding about a request of the app's server, with the engine's cause when it has one. */
-const withCause = (finding: string, evidence: AppCheckEvidence) => {
-	const cause = evidence.server.diagnosis?.cause;
-	return cause ? `${finding}: ${cause.replace(/\.$/, '')}` : finding;
-};
-
-/** What is wrong in what the app's server did. */
-function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
+/** What is wrong in the app's server's calls, by the check's requirements, in the check's words. */
+function callFaults(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	const { exchanges, meCalls } = evidence.server;
 	const found: string[] = [];
 	if (check.action === 'cancel') {
@@ -91,12 +87,27 @@ function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
 	if (check.needs.exchange && exchanges.length === 0) found.push('the app\'s server never exchanged the code at /oauth/token');
 	if (check.id === 'success') {
 		const first = exchanges[0];
-		if (first && first.status !== 200) found.push(withCause(`the exchange answered ${first.status ?? 'nothing'}${first.error ? ` ${first.error}` : ''}`, evidence));
+		if (first && first.status !== 200) found.push(`the exchange answered ${first.status ?? 'nothing'}${first.error ? ` ${first.error}` : ''}`);
 		if (exchanges.length > 1) found.push(`the app exchanged the code ${exchanges.length} times, where a sign-in takes exactly one exchange (a code works once, 2.2)`);
 		if (first?.status === 200 && meCalls.length === 0) found.push('the app never read /api/v3/me.json, so it knows nothing of the user\'s verification');
-		else if (meCalls[0] !== undefined && meCalls[0] !== 200) found.push(withCause(`me.json answered ${meCalls[0]}`, evidence));
+		else if (meCalls[0] !== undefined && meCalls[0] !== 200) found.push(`me.json answered ${meCalls[0]}`);
 	}
 	return found;
+}
+
+/** The engine's account the judge names: an error always, a warning only as the cause of a fault of the calls. */
+function engineAccount(check: AppCheck, evidence: AppCheckEvidence): ServerDiagnosis | null {
+	const engine = evidence.server.diagnosis ?? null;
+	return engine && (engine.severity === 'error' || callFaults(check, evidence).length > 0) ? engine : null;
+}
+
+/**
+ * What is wrong in what the app's server did: the engine's what and why, as the live page says them, when it names
+ * it (one finding: the engine tells one fault once); else the faults of the calls in the check's words.
+ */
+function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
+	const engine = engineAccount(check, evidence);
+	return engine ? [`${engine.what.replace(/\.$/, '')}: ${engine.cause.replace(/\.$/, '')}`] : callFaults(check, evidence);
 }
 
 /** The `group` key read as no verification: the app shows the page it shows an unverified user, not the success page. */
@@ -139,24 +150,31 @@ function retryPastRule(check: AppCheck, evidence: AppCheckEvidence): string | nu
  * any check), a warning only as the likely cause of a check that fails without a failed request to explain it (the
  * `state` a client library checks on return).
  */
-function linkFindingsOf(evidence: AppCheckEvidence, failing: boolean): LinkFinding[] {
+function linkFindingsOf(check: AppCheck, evidence: AppCheckEvidence, failing: boolean): LinkFinding[] {
 	const link = evidence.server.link ?? [];
-	const explained = !failing || evidence.server.diagnosis;
+	const explained = !failing || engineAccount(check, evidence) !== null;
 	return link.filter((f) => f.severity === 'error' || !explained);
 }
 
-/** The fix: the engine's, for what the app's server did or for the link, when it named one; else the check's own. */
+/**
+ * The fix: the engine's, for what the app's server did or for the link, when it named one; else the check's own,
+ * which for a loop after a cancel is the engine's advice on it (naming the client library the log shows).
+ */
 function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[], link: LinkFinding[]): string {
-	const engine = evidence.server.diagnosis?.fix;
-	const server = serverFindings(check, evidence).length;
+	const engine = engineAccount(check, evidence);
 	const token = evidence.user.tokenHanded ? KEEP_TOKENS_ON_SERVER : null;
 	if (token && findings.length === 1) return token;
+	const loop = check.action === 'cancel' && evidence.user.backToSignIn ? evidence.server.loopFix : undefined;
+	const checkFix = loop ?? check.fix;
 	// The engine's fix covers what the server did; the check's own covers what else the user got.
-	const own = engine && server > 0 ? (findings.length > server ? `${engine} ${check.fix}` : engine) : (link[0]?.fix ?? check.fix);
-	const base = token ? `${own} ${token}` : own;
-	return check.action === 'cancel' && evidence.server.library === 'passport-oauth2'
-		? `${base} With passport-oauth2, check for \`code\` before \`passport.authenticate\` runs on the callback: without one it redirects to the authorisation page again.`
-		: base;
+	const own = engine ? (findings.length > 1 ? `${engine.fix} ${checkFix}` : engine.fix) : (link[0]?.fix ?? checkFix);
+	return token ? `${own} ${token}` : own;
+}
+
+/** The engine's row for the failure, when it named the server's fault by one. */
+function rowOf(check: AppCheck, evidence: AppCheckEvidence): RowReference | null {
+	const reference = engineAccount(check, evidence)?.reference;
+	return reference?.kind === 'row' ? reference : null;
 }
 
 export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clientId: string | null, fingerprints: Fingerprints = {}): AppCheckResult {
@@ -166,7 +184,7 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 	const retried = retryPastRule(check, evidence);
 	if (retried) return notRun(check, retried, clientId, evidence);
 	const own = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints), ...signedInAfterRefusal(check, evidence, fingerprints)];
-	const link = linkFindingsOf(evidence, own.length > 0);
+	const link = linkFindingsOf(check, evidence, own.length > 0);
 	// The engine's findings on what the browser saw explain a failure found here; alone they make none.
 	const page = own.length + link.length > 0 ? (evidence.server.page ?? []).filter((f) => f.severity === 'error') : [];
 	const findings = [...own, ...[...link, ...page].map((f) => f.message.replace(/\.$/, ''))];
@@ -176,10 +194,10 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 		return notRun(check, `The sandbox's \`${evidence.rule.outcome}\` rule was never applied: ${why}.`, clientId, evidence);
 	}
 	if (findings.length === 0) {
-		return { id: check.id, title: check.title, verdict: 'pass', reason: `As a client should: ${check.should[0]!.toLowerCase()}${check.should.slice(1)}`, findings, fix: null, clientId, evidence };
+		return { id: check.id, title: check.title, verdict: 'pass', reason: `As a client should: ${check.should[0]!.toLowerCase()}${check.should.slice(1)}`, findings, fix: null, row: null, clientId, evidence };
 	}
 	const reason = findings.map((f, i) => (i === 0 ? f[0]!.toUpperCase() + f.slice(1) : f)).join('; ');
-	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings, link), clientId, evidence };
+	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings, link), row: rowOf(check, evidence), clientId, evidence };
 }
 
 /**
@@ -191,7 +209,7 @@ export function judgeRefusedLink(check: AppCheck, problem: string, refused: read
 	if (!first) return notRun(check, problem, clientId);
 	const said = first.message.replace(/\.$/, '');
 	const findings = [`the sandbox's sign-in page refused the app's link: ${said[0]!.toLowerCase()}${said.slice(1)}`];
-	return { id: check.id, title: check.title, verdict: 'fail', reason: `${findings[0]![0]!.toUpperCase()}${findings[0]!.slice(1)}. ${check.should}`, findings, fix: first.fix, clientId, evidence: null };
+	return { id: check.id, title: check.title, verdict: 'fail', reason: `${findings[0]![0]!.toUpperCase()}${findings[0]!.slice(1)}. ${check.should}`, findings, fix: first.fix, row: first.row ?? null, clientId, evidence: null };
 }
 
 /** Any failure fails the run; so does a check that could not run (it proves nothing). */

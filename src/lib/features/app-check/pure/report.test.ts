@@ -21,12 +21,12 @@ function evidence(status: number, extra: Partial<AppCheckEvidence['user']> = {})
 			template: '',
 			...extra
 		},
-		server: { exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }], meCalls: [200], meShown: ['STU0001', 'student'], signInVisits: 1, meAttribution: 'time' },
+		server: { exchanges: [{ status: 200, error: null }, { status: 400, error: 'invalid_grant' }], meCalls: [200], meShown: ['STU0001', 'student'], signInVisits: 1 },
 		rule: null
 	};
 }
 
-const pass: AppCheckResult = { id: 'success', title: 'Success', verdict: 'pass', reason: 'As a client should: exchange the code.', findings: [], fix: null, clientId: 'shop', evidence: evidence(200) };
+const pass: AppCheckResult = { id: 'success', title: 'Success', verdict: 'pass', reason: 'As a client should: exchange the code.', findings: [], fix: null, row: null, clientId: 'shop', evidence: evidence(200) };
 const fail: AppCheckResult = {
 	id: 'code-reused',
 	title: 'Callback reloaded (code reused)',
@@ -34,10 +34,11 @@ const fail: AppCheckResult = {
 	reason: 'The user got a 500 server error <&>.',
 	findings: ['the user got a 500 server error'],
 	fix: 'Handle invalid_grant.',
+	row: null,
 	clientId: 'shop',
 	evidence: evidence(500, { stackTrace: ['at OAuth2Strategy.parseErrorResponse (/app/strategy.js:373:12)'] })
 };
-const notRun: AppCheckResult = { id: 'me-404', title: 'me.json 404', verdict: 'not-run', reason: `The sandbox refused the key ${KEY}.`, findings: [], fix: null, clientId: 'shop', evidence: null };
+const notRun: AppCheckResult = { id: 'me-404', title: 'me.json 404', verdict: 'not-run', reason: `The sandbox refused the key ${KEY}.`, findings: [], fix: null, row: null, clientId: 'shop', evidence: null };
 const info = { startUrl: 'http://localhost:4000/login', clientId: 'shop', startedAt: '2026-11-24T02:00:00.000Z', durationMs: 4200 };
 
 describe('the app check\'s reports', () => {
@@ -78,6 +79,13 @@ describe('the app check\'s reports', () => {
 		expect(markdown).toContain('*Fix:* Handle invalid_grant.');
 		// Each check says what it requires to pass.
 		expect(markdown).toContain("*To pass, it requires:*\n\n- the code exchanged at /oauth/token\n- a page of the app's own: never a 5xx, never a framework's default error page, no stack trace\n");
+	});
+
+	it("names the engine's row of a failure beside its fix in every output, as the live page names it", () => {
+		const rowed: AppCheckResult = { ...fail, row: { kind: 'row', table: '7.2', rowId: 'token-invalid-grant', anchor: 'token-invalid-grant' } };
+		expect(formatAppCheckTable([rowed]).split('\n')).toContain('  row: 7.2 token-invalid-grant');
+		expect(formatJUnit([rowed], info)).toMatch(/^row: 7\.2 token-invalid-grant$/m);
+		expect(formatAppCheckMarkdown([rowed], info)).toContain('*Row:* 7.2 `token-invalid-grant`');
 	});
 
 	it('hides a secret the app printed under a name of its own, in every output, without knowing its value', () => {

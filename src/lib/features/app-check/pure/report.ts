@@ -6,6 +6,7 @@ import { mdCode, mdFence, mdProse, mdText } from '$lib/markdown';
 import { textTable } from '../../scenarios/pure';
 import { findAppCheck, requirements } from './checks';
 import { redact, type AppCheckEvidence } from './evidence';
+import type { RowReference } from './engine';
 import type { AppCheckResult, AppCheckVerdict } from './judge';
 
 export interface AppCheckRunInfo {
@@ -40,6 +41,9 @@ export function describeServer(evidence: AppCheckEvidence | null): string {
 	return parts.join('; ');
 }
 
+/** The engine's row of the tables, as the reference names it: `7.2 token-invalid-grant`. */
+const rowWords = (row: RowReference) => `${row.table} ${row.rowId}`;
+
 /** What the user got, in a few words: `200 /profile`, `500, stack trace`, `loop`. */
 export function describeUser(evidence: AppCheckEvidence | null): string {
 	const final = evidence?.user.final;
@@ -57,7 +61,7 @@ export function formatAppCheckTable(results: readonly AppCheckResult[], known: r
 	const rows = results.map((r) => [r.id, describeServer(r.evidence), describeUser(r.evidence), verdictLabel(r.verdict)]);
 	const notes = results
 		.filter((r) => r.verdict !== 'pass')
-		.flatMap((r) => [`${verdictLabel(r.verdict)} ${r.id}: ${r.reason}`, ...(r.fix ? [`  fix: ${r.fix}`] : [])]);
+		.flatMap((r) => [`${verdictLabel(r.verdict)} ${r.id}: ${r.reason}`, ...(r.row ? [`  row: ${rowWords(r.row)}`] : []), ...(r.fix ? [`  fix: ${r.fix}`] : [])]);
 	return redact([...textTable(header, rows), ...(notes.length ? ['', ...notes] : [])].join('\n'), known);
 }
 
@@ -81,7 +85,8 @@ function evidenceLines(result: AppCheckResult): string[] {
 		...e.user.stackTrace.map((l) => `stack: ${l}`),
 		...e.user.blocked.map((b) => `blocked: ${b}`),
 		...(e.rule ? [`sandbox rule ${e.rule.outcome}: ${e.rule.used === null ? 'unknown' : e.rule.used ? 'applied' : 'not applied'}`] : []),
-		...(e.server.diagnosis ? [`diagnosis: ${e.server.diagnosis.what} ${e.server.diagnosis.cause}`] : [])
+		...(e.server.diagnosis ? [`diagnosis: ${e.server.diagnosis.what} ${e.server.diagnosis.cause}`] : []),
+		...(result.row ? [`row: ${rowWords(result.row)}`] : [])
 	];
 }
 
@@ -129,6 +134,7 @@ export function formatAppCheckMarkdown(results: readonly AppCheckResult[], info:
 				? [`*How:* ${mdProse(check.how)}`, '', `*A client should:* ${mdProse(check.should)}`, '', '*To pass, it requires:*', '', ...requirements(check).map((rule) => `- ${mdProse(rule)}`), '']
 				: []),
 			`*Verdict:* ${mdProse(r.reason)}`,
+			...(r.row ? ['', `*Row:* ${mdText(r.row.table)} ${mdCode(r.row.rowId)}`] : []),
 			...(r.fix ? ['', `*Fix:* ${mdProse(r.fix)}`] : []),
 			''
 		];
@@ -136,7 +142,7 @@ export function formatAppCheckMarkdown(results: readonly AppCheckResult[], info:
 			lines.push(
 				'*Evidence*',
 				'',
-				`- The app's server, seen by the sandbox: ${mdText(describeServer(e))}${e.server.meAttribution === 'time' ? ' (me.json calls tied to the client by time)' : ''}.`,
+				`- The app's server, seen by the sandbox: ${mdText(describeServer(e))}${e.server.meTiedByTime ? ' (me.json calls tied to the client by time: they carried no token)' : ''}.`,
 				...(e.rule ? [`- Sandbox rule ${mdCode(e.rule.outcome)}: ${e.rule.used === null ? 'the sandbox could not say whether it was applied' : e.rule.used ? 'applied' : 'not applied'}.`] : []),
 				...(e.user.callbackUrl ? [`- Callback: ${mdCode(e.user.callbackUrl)}`] : []),
 				...e.user.hops.map((hop) => `- Page: ${mdText(String(hop.status ?? '—'))} ${mdCode(hop.url)} (${hop.where === 'sandbox' ? "the sandbox's sign-in" : mdText(hop.where)})`),
