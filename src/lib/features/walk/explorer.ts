@@ -114,10 +114,11 @@ async function sandboxClock(s: WalkSession): Promise<SandboxWorkspace | null> {
 	return holder && own ? walkClockWorkspace(holder, own) : null;
 }
 
-/** The sandbox's clock when the walk targets the sandbox, real time otherwise. */
+/** The sandbox's clock when the walk targets the sandbox (`workspace`: sandboxClock's), real time otherwise. */
+const clockOf = (workspace: SandboxWorkspace | null): (() => Date) => (workspace ? () => workspace.now() : () => new Date());
+
 async function clockFor(s: WalkSession): Promise<() => Date> {
-	const workspace = await sandboxClock(s);
-	return workspace ? () => workspace.now() : () => new Date();
+	return clockOf(await sandboxClock(s));
 }
 
 async function sandboxNow(s: WalkSession): Promise<Date | null> {
@@ -128,18 +129,19 @@ async function sandboxNow(s: WalkSession): Promise<Date | null> {
 const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 0;
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
-async function view(s: WalkSession) {
-	return { ...walkView(s.walk, await sandboxNow(s)), runId: s.unsaved ? null : runIdOf(s.walk), unsaved: s.unsaved };
+/** `now`: the sandbox's clock read once for the step (sandboxNow), so its run and its view tell one time. */
+function view(s: WalkSession, now: Date | null) {
+	return { ...walkView(s.walk, now), runId: s.unsaved ? null : runIdOf(s.walk), unsaved: s.unsaved };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
-async function saveRun(s: WalkSession) {
+async function saveRun(s: WalkSession, now: Date | null) {
 	const { walk, owner } = s;
 	// A step that leaves nothing to save (a new walk) leaves nothing unsaved either.
 	if (!isRun(walk)) return void (s.unsaved = false);
 	const { runs } = await services();
 	// Evidence added on the run's page stays when the walk goes on (join.ts).
-	const walked = walkToRun(walk, await sandboxNow(s), new Date());
+	const walked = walkToRun(walk, now, new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
 	runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed' });
 	s.unsaved = false;
@@ -149,7 +151,7 @@ export async function loadWalkPage(sessionId: string | undefined) {
 	const s = await session(sessionId);
 	const cfg = config();
 	return {
-		view: await view(s),
+		view: view(s, await sandboxNow(s)),
 		sandbox: cfg.sandbox,
 		targetRule: targetRuleText(cfg),
 		demoUsers: FIXTURE_USERS.map(({ login, description }) => ({ login, description })),
@@ -160,14 +162,16 @@ export async function loadWalkPage(sessionId: string | undefined) {
 /** `firstVisit`: the request brought no session, so it was made for this arrival (see `WalkSession.unsaved`). */
 export async function recordCallbackFor(sessionId: string, url: string, firstVisit: boolean): Promise<string> {
 	const s = await session(sessionId);
-	recordCallback(s.walk, url, await clockFor(s));
+	const workspace = await sandboxClock(s);
+	recordCallback(s.walk, url, clockOf(workspace));
+	const now = workspace?.now() ?? null;
 	if (s.returnTo === '/learn/cancel' && s.walk.callback) {
-		const { callback } = (await view(s));
+		const { callback } = view(s, now);
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
 	if (firstVisit) s.unsaved = true;
-	else await saveRun(s);
+	else await saveRun(s, now);
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
@@ -177,8 +181,9 @@ export async function recordCallbackFor(sessionId: string, url: string, firstVis
 /** A step's answer: the whole view after it, once the run is saved. */
 async function answer(s: WalkSession, result: WalkResult = { ok: true }) {
 	if (!result.ok) throw badRequest(result.message);
-	await saveRun(s);
-	return json({ view: await view(s) });
+	const now = await sandboxNow(s);
+	await saveRun(s, now);
+	return json({ view: view(s, now) });
 }
 
 const RevealRequest = z.object({ exchangeId: z.string().max(64), kind: z.enum(['access_token', 'refresh_token']) });
@@ -213,7 +218,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 			s.walk = demoWalk(await sessionWorkspace(s.explorer));
 			return answer(s);
 		case 'view':
-			return json({ view: await view(s) });
+			return json({ view: view(s, await sandboxNow(s)) });
 		default:
 			throw notFound(`Unknown walk action "${action}": use client, start, exchange, me, reveal, reset or view.`);
 	}
@@ -240,7 +245,7 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 	const link = buildAuthorisationLink({ authUrl: s.walk.target.authUrl, supergroup: c.supergroup, responseType: c.responseType, clientId: c.clientId, redirectUri: c.redirectUri, country: c.country });
 	const started = startAuthorisation(s.walk, link);
 	if (!started.ok) throw badRequest(started.message);
-	await saveRun(s);
+	await saveRun(s, await sandboxNow(s));
 	s.returnTo = '/learn/cancel';
 	return json({ link });
 }
