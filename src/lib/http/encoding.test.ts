@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
 	base64DecodeUtf8,
 	base64EncodeUtf8,
+	isUtf8Text,
 	encodeComponent,
 	encodeQuery,
 	memoizeByString,
@@ -71,5 +72,17 @@ describe('memoizeByString', () => {
 		upper('c'); // the third key empties the memo
 		upper('a');
 		expect(seen).toEqual(['a', 'b', 'c', 'a']);
+	});
+});
+
+describe('isUtf8Text', () => {
+	const bytes = (...values: number[]) => new Uint8Array(values);
+	it('accepts UTF-8 text, and a character cut at the very end only where a limit cut the bytes', () => {
+		const euro = [0xe2, 0x82, 0xac];
+		expect(isUtf8Text(bytes(0x61, ...euro))).toBe(true);
+		expect(isUtf8Text(bytes(0x61, ...euro.slice(0, 2)))).toBe(false);
+		expect(isUtf8Text(bytes(0x61, ...euro.slice(0, 2)), true)).toBe(true);
+		expect(isUtf8Text(bytes(0x61, 0xe9, 0x62), true)).toBe(false);
+		expect(isUtf8Text(bytes(0xe9, 0x61, ...euro.slice(0, 1)), true)).toBe(false);
 	});
 });

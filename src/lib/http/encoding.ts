@@ -122,3 +122,28 @@ export function parseHttpUrl(text: string): { ok: true; url: URL } | { ok: false
 		return { ok: false, reason: `its scheme is ${url.protocol.slice(0, -1)}, not http or https` };
 	return { ok: true, url };
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isUtf8(bytes: Uint8Array): boolean {
+	try {
+		strictUtf8.decode(bytes);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Whether `bytes` are UTF-8 text; `cut`: they end where a limit cut them, so a character the cut split in two at the
+ * very end is no fault of theirs.
+ */
+export function isUtf8Text(bytes: Uint8Array, cut = false): boolean {
+	if (isUtf8(bytes)) return true;
+	if (!cut) return false;
+	// A split character leaves at most 3 bytes of its start: drop them from the last lead byte on, and check again.
+	for (let end = bytes.length - 1; end >= Math.max(0, bytes.length - 3); end--) {
+		if ((bytes[end]! & 0xc0) !== 0x80) return (bytes[end]! & 0x80) !== 0 && isUtf8(bytes.subarray(0, end));
+	}
+	return false;
+}

@@ -25,6 +25,8 @@ export interface RecordedResponse {
 	body: string;
 	/** True when the body was longer than the recording limit and was cut. */
 	truncated: boolean;
+	/** Set when the body was not UTF-8 text: the bytes that are not were decoded as U+FFFD (�), and the page says so. */
+	notUtf8?: true;
 }
 
 /** Why no usable response came back. */

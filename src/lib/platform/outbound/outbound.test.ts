@@ -169,6 +169,17 @@ describe('send', () => {
 		expect(exchange.failure?.kind).toBe('too-large');
 	});
 
+	it('says when a body is not UTF-8 text, and not when a cut split a character at its end', async () => {
+		const { origin } = await serve((req, res) => res.end(req.url === '/latin1' ? Buffer.from('caf\xe9', 'latin1') : 'é'.repeat(600)));
+		const latin1 = await send(get(`${origin}/latin1`), options);
+		expect(latin1.response).toMatchObject({ body: 'caf\ufffd', notUtf8: true });
+		const cut = await send(get(`${origin}/utf8`), { ...options, maxBodyBytes: 1023 });
+		expect(cut.response).toMatchObject({ truncated: true });
+		expect(cut.response!.notUtf8).toBeUndefined();
+		const whole = await send(get(`${origin}/utf8`), options);
+		expect(whole.response!.notUtf8).toBeUndefined();
+	});
+
 	it('refuses a host the operator has not allowed, and never contacts it', async () => {
 		const { origin, seen } = await serve((_req, res) => res.end());
 		const localhostUrl = origin.replace('127.0.0.1', 'localhost');

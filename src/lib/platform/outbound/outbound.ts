@@ -18,6 +18,7 @@ import type { LookupAddress } from 'node:dns';
 import { checkOutboundUrl, pinnedLookup, type Resolver } from './ssrf';
 import { misdirectedSecret, type HeldSecret } from './held-secret';
 import { hasHeader } from '$lib/http/headers';
+import { isUtf8Text } from '$lib/http/encoding';
 
 export interface OutboundRequest {
 	method: 'GET' | 'POST' | 'DELETE';
@@ -163,14 +164,18 @@ function transmit(
 		let received = 0;
 		let head: { status: number; statusText: string; headers: HttpHeader[]; declaredLength: number | null } | null = null;
 
-		const response = (truncated: boolean): RecordedResponse | null =>
-			head && {
+		const response = (truncated: boolean): RecordedResponse | null => {
+			if (!head) return null;
+			const bytes = Buffer.concat(chunks);
+			return {
 				status: head.status,
 				statusText: head.statusText,
 				headers: head.headers,
-				body: Buffer.concat(chunks).toString('utf8'),
-				truncated
+				body: bytes.toString('utf8'),
+				truncated,
+				...(isUtf8Text(bytes, truncated) ? {} : { notUtf8: true as const })
 			};
+		};
 		const finish = (truncated: boolean, failure: TransportFailure | 'timeout' | null, retriable = false) => {
 			if (settled) return;
 			settled = true;

@@ -45,7 +45,7 @@ function httpText(exchange: RecordedExchange, named: ReadonlySet<string>): strin
 	if (request.body !== null) req.push('', cut(request.body));
 	if (!response) return [...req, '', failure ? `(no response: ${failure.kind}: ${failure.message})` : '(no response recorded)'].join('\n');
 	const res = [`HTTP/1.1 ${response.status} ${response.statusText}`.trim(), ...headerLines(responseHeadersThatMatter(response.headers, named))];
-	if (response.body !== '') res.push('', cut(response.body) + (response.truncated ? '\n… (cut when recorded)' : ''));
+	if (response.body !== '') res.push('', cut(response.body) + (response.truncated ? '\n… (cut when recorded)' : '') + (response.notUtf8 ? '\n(not UTF-8 text: the bytes that are not are shown as �)' : ''));
 	return [...req, '', ...res].join('\n');
 }
 
