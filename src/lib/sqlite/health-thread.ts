@@ -2,12 +2,11 @@
  * Whether each database the process keeps its data in can still be used, for the explorer's /health, checked off
  * the main thread. `PRAGMA quick_check` reads the whole file: 190-270 ms on a database of 93 MB, during which no
  * listener of the process (the explorer, both sandbox hosts) answered. The built server checks in one worker
- * thread, which is this module loaded again; development and the unit tests, whose modules are TypeScript that a
- * worker cannot load, check in the calling thread. Callers import this module dynamically, so the build keeps it in
- * a chunk of its own (as har-import-thread.ts).
+ * thread, which is this module loaded again (module-worker.ts; callers import this module dynamically);
+ * development and the unit tests check in the calling thread.
  */
 import { basename } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { moduleWorker, workerPortFor } from '../module-worker';
 import { databaseProblem } from './open-checked';
 
 const ROLE = 'sso-flow-explorer/database-health';
@@ -15,33 +14,21 @@ const ROLE = 'sso-flow-explorer/database-health';
 type ToWorker = { id: number; path: string };
 type FromWorker = { id: number; problem: string | null };
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) {
-	const port = parentPort;
-	port.on('message', ({ id, path }: ToWorker) => port.postMessage({ id, problem: databaseProblem(path) } satisfies FromWorker));
-}
+const port = workerPortFor(ROLE);
+port?.on('message', ({ id, path }: ToWorker) => port.postMessage({ id, problem: databaseProblem(path) } satisfies FromWorker));
 
-/** The worker, made on the first check; null where modules are TypeScript (development, unit tests). */
-let worker: Worker | null | undefined;
 let nextId = 1;
 const pending = new Map<number, (problem: string | null) => void>();
 
-function checkWorker(): Worker | null {
-	if (worker !== undefined) return worker;
-	if (!import.meta.url.endsWith('.js')) return (worker = null);
-	const made = new Worker(new URL(import.meta.url), { workerData: { role: ROLE } });
-	made.on('message', ({ id, problem }: FromWorker) => pending.get(id)?.(problem));
-	// A worker that died fails the checks it held, as a problem to report; the next check makes another.
-	made.on('error', (error) => {
-		worker = undefined;
+/** The worker, made on the first check. One that died fails the checks it held, as a problem to report. */
+const checkWorker = moduleWorker<FromWorker>(
+	import.meta.url,
+	ROLE,
+	({ id, problem }) => pending.get(id)?.(problem),
+	(error) => {
 		for (const deliver of pending.values()) deliver(`the check could not run: ${error.message}`);
-	});
-	made.on('exit', () => {
-		if (worker === made) worker = undefined;
-	});
-	// Never keeps the server up. After the listeners: a 'message' listener added later refs it again.
-	made.unref();
-	return (worker = made);
-}
+	}
+);
 
 /** `databaseProblem(path)`, in the worker thread when there is one. */
 function problemOf(path: string): Promise<string | null> {

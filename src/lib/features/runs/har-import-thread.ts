@@ -2,14 +2,15 @@
  * A HAR read off the server's main thread. Reading, discovering and redacting a HAR of a few hundred sign-ins takes
  * the CPU for most of a second; on the main thread that stalls every listener of the process (the explorer and
  * both sandbox hosts) for every user. The built server reads HARs in one worker thread, which is this module
- * loaded again; development and the unit tests, whose modules are TypeScript that a worker cannot load, read them
+ * loaded again (module-worker.ts); development and the unit tests, whose modules are TypeScript that a worker cannot load, read them
  * in the calling thread.
  *
  * The file streams to the worker in chunks, at most `IN_FLIGHT` of them unread at a time, so a large upload is
  * held back as before rather than queued whole in memory. Callers import this module dynamically: the build then
  * keeps it in a chunk of its own, and the worker loads that chunk and the HAR reader's modules, not the server's.
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { moduleWorker, workerPortFor } from '../../module-worker';
 import { harStreamToRun, type HarImport, type HarImportOptions } from './pure/har/har';
 
 const ROLE = 'sso-flow-explorer/har-import';
@@ -47,7 +48,7 @@ function chunkQueue(onRead: () => void) {
 	};
 }
 
-function serve(port: NonNullable<typeof parentPort>) {
+function serve(port: MessagePort) {
 	const imports = new Map<number, ReturnType<typeof chunkQueue>>();
 	const post = (message: FromWorker) => port.postMessage(message);
 	port.on('message', (message: ToWorker) => {
@@ -63,32 +64,23 @@ function serve(port: NonNullable<typeof parentPort>) {
 	});
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE && parentPort) serve(parentPort);
+const port = workerPortFor(ROLE);
+if (port) serve(port);
 
 /* ------------------------------------------------------------------ the server's side */
 
-/** The worker, made on the first import; null where modules are TypeScript (development, unit tests). */
-let worker: Worker | null | undefined;
 let nextId = 1;
 const pending = new Map<number, (message: FromWorker) => void>();
 
-function importWorker(): Worker | null {
-	if (worker !== undefined) return worker;
-	if (!import.meta.url.endsWith('.js')) return (worker = null);
-	const made = new Worker(new URL(import.meta.url), { workerData: { role: ROLE } });
-	made.on('message', (message: FromWorker) => pending.get(message.id)?.(message));
-	// A worker that died (out of memory on a hostile file) fails the imports it held; the next import makes another.
-	made.on('error', (error) => {
-		worker = undefined;
+/** The worker, made on the first import. One that died (out of memory on a hostile file) fails the imports it held. */
+const importWorker = moduleWorker<FromWorker>(
+	import.meta.url,
+	ROLE,
+	(message) => pending.get(message.id)?.(message),
+	(error) => {
 		for (const [id, deliver] of pending) deliver({ id, kind: 'failed', message: error.message });
-	});
-	made.on('exit', () => {
-		if (worker === made) worker = undefined;
-	});
-	// The worker never keeps the server up. After the listeners: a 'message' listener added later refs it again.
-	made.unref();
-	return (worker = made);
-}
+	}
+);
 
 /** `harStreamToRun` of `chunks`, in the worker thread when there is one. */
 export async function readHar(chunks: AsyncIterable<Uint8Array>, options: HarImportOptions): Promise<HarImport> {
