@@ -66,12 +66,30 @@ const BASE64_CHARACTERS = /^[A-Za-z0-9+/=\t\n\f\r ]*$/;
 const utf8 = new TextDecoder('utf-8');
 /** What a decoder writes for bytes that are not UTF-8; in valid UTF-8 it stands only for its own three bytes. */
 const REPLACEMENT = '\uFFFD';
-const REPLACEMENT_BYTES = '\xEF\xBF\xBD';
+
+/** How many times the bytes spell U+FFFD (EF BF BD). */
+function spelledReplacements(bytes: Uint8Array): number {
+	let count = 0;
+	for (let i = bytes.indexOf(0xef); i !== -1 && i + 2 < bytes.length; i = bytes.indexOf(0xef, i + 1)) {
+		if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) count++;
+	}
+	return count;
+}
+
+/**
+ * `bytes` as UTF-8 text, or null when they are not UTF-8. Decoded without throwing: exceptions are slow, and most
+ * Bearer tokens are random bytes.
+ */
+function strictUtf8(bytes: Uint8Array): string | null {
+	const decoded = utf8.decode(bytes);
+	if (!decoded.includes(REPLACEMENT)) return decoded;
+	// Valid only when every replacement character decoded is one the bytes spelt out.
+	return decoded.split(REPLACEMENT).length - 1 === spelledReplacements(bytes) ? decoded : null;
+}
 
 /** Base64 to UTF-8 text; null when the input is not base64 of valid UTF-8 (then it was not a credentials payload). */
 export function base64DecodeUtf8(encoded: string): string | null {
-	// Nothing here throws on ordinary input: exceptions are slow, and most Bearer tokens are random bytes. The
-	// alphabet is checked first because atob refuses by throwing; a fatal TextDecoder would throw on invalid UTF-8.
+	// The alphabet is checked first because atob refuses by throwing, and exceptions are slow (strictUtf8).
 	const text = encoded.trim();
 	if (!BASE64_CHARACTERS.test(text)) return null;
 	let binary: string;
@@ -82,10 +100,7 @@ export function base64DecodeUtf8(encoded: string): string | null {
 	}
 	const bytes = new Uint8Array(binary.length);
 	for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-	const decoded = utf8.decode(bytes);
-	if (!decoded.includes(REPLACEMENT)) return decoded;
-	// Valid only when every replacement character decoded is one the bytes spelt out.
-	return decoded.split(REPLACEMENT).length === binary.split(REPLACEMENT_BYTES).length ? decoded : null;
+	return strictUtf8(bytes);
 }
 
 /** The five parts of a URI reference, as written (RFC 3986 appendix B); works on any string, parseable or not. */
@@ -123,27 +138,16 @@ export function parseHttpUrl(text: string): { ok: true; url: URL } | { ok: false
 	return { ok: true, url };
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function isUtf8(bytes: Uint8Array): boolean {
-	try {
-		strictUtf8.decode(bytes);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /**
  * Whether `bytes` are UTF-8 text; `cut`: they end where a limit cut them, so a character the cut split in two at the
  * very end is no fault of theirs.
  */
 export function isUtf8Text(bytes: Uint8Array, cut = false): boolean {
-	if (isUtf8(bytes)) return true;
+	if (strictUtf8(bytes) !== null) return true;
 	if (!cut) return false;
 	// A split character leaves at most 3 bytes of its start: drop them from the last lead byte on, and check again.
 	for (let end = bytes.length - 1; end >= Math.max(0, bytes.length - 3); end--) {
-		if ((bytes[end]! & 0xc0) !== 0x80) return (bytes[end]! & 0x80) !== 0 && isUtf8(bytes.subarray(0, end));
+		if ((bytes[end]! & 0xc0) !== 0x80) return (bytes[end]! & 0x80) !== 0 && strictUtf8(bytes.subarray(0, end)) !== null;
 	}
 	return false;
 }
