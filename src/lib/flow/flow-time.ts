@@ -27,3 +27,6 @@ export const exchangeTime = (e: { startedAt: string; sandboxOffsetMs?: number })
 
 /** The redirect's arrival on the flow's clock. */
 export const callbackTime = (c: { receivedAt: string; sandboxOffsetMs?: number }): ClockReading => ({ at: c.receivedAt, sandboxOffsetMs: c.sandboxOffsetMs });
+
+/** Orders exchanges by the time each was recorded to start (`sort` is stable: equal times keep their order). */
+export const byStartTime = (a: { startedAt: string }, b: { startedAt: string }) => Date.parse(a.startedAt) - Date.parse(b.startedAt);

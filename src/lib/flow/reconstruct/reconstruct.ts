@@ -17,6 +17,7 @@ import { MASK } from '../../http/exchange';
 import { uriParts } from '../../http/encoding';
 import { splitRawQuery } from '../../http/form';
 import type { RecordedExchange } from '../exchange';
+import { byStartTime } from '../flow-time';
 import { ENDPOINT_PATHS } from '$lib/protocol/endpoints';
 import type { FlowCallback } from '../record';
 
@@ -178,7 +179,7 @@ export class FlowReconstruction {
 
 /** The flows of `evidence` (any order; sorted by start time here), to which later requests may be added. */
 export function reconstruction(evidence: readonly FlowEvidence[]): FlowReconstruction {
-	const ordered = [...evidence].sort((a, b) => Date.parse(a.exchange.startedAt) - Date.parse(b.exchange.startedAt));
+	const ordered = [...evidence].sort((a, b) => byStartTime(a.exchange, b.exchange));
 	const built = new FlowReconstruction();
 	for (const one of ordered) built.add(one);
 	return built;

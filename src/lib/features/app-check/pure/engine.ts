@@ -12,6 +12,7 @@ import type { RecordedExchange, StepId } from '$lib/flow/exchange';
 import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
 import { reconstructFlows, type ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { evidenceOf } from '$lib/flow/reconstruct/log-evidence';
+import { byStartTime } from '$lib/flow/flow-time';
 import { cancelLoopAdvice } from '$lib/flow/browser/cancel-advice';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { authorisationRefusal } from '$lib/flow/authorisation-verdict';
@@ -122,24 +123,25 @@ const isServerStep = (step: StepId | undefined): step is 'token' | 'me' => step 
 /** The engine's flags the judge words itself, from what the user got: a token handed to the browser, a sign-in loop. */
 const WORDED_BY_JUDGE: ReadonlySet<string> = new Set(['token-to-browser', 'cancel-loop']);
 
-/** The client's requests in the whole log, by the keys the sandbox gave them. */
-const requestsOf = (entries: readonly LogEntry[], clientId: string) =>
-	entries.flatMap((e) => evidenceOf(e.entry) ?? []).flatMap((e) => (e.keys?.clientId === clientId ? [e.exchange] : []));
 
 /**
  * The engine's diagnosis of the check's sign-in: the client's newest flow with an exchange or a me.json call, else
  * its first, in the entries after `afterId`, with what the check's browser saw of it (`browser`, browserExchanges).
  */
 export function diagnoseCheck(entries: readonly LogEntry[], scope: CheckScope, browser: readonly RecordedExchange[] = []): CheckDiagnosis {
-	const evidence = entries.filter((e) => e.id > scope.afterId).flatMap((e) => evidenceOf(e.entry) ?? []);
-	const all = reconstructFlows(evidence);
+	const read = entries.flatMap((e) => {
+		const evidence = evidenceOf(e.entry);
+		return evidence ? [{ id: e.id, evidence }] : [];
+	});
+	const all = reconstructFlows(read.filter((r) => r.id > scope.afterId).map((r) => r.evidence));
 	const flows = all.filter((f) => f.clientId === scope.clientId);
 	// Without an exchange, the check's own sign-in: the first flow (an app that loops starts more).
 	const found = flows.findLast((f) => f.exchanges.some((e) => isServerStep(e.step))) ?? flows[0];
-	const loopFix = cancelLoopAdvice(requestsOf(entries, scope.clientId)).fix;
+	// Over the whole log: the client's requests before the check may show its library too (by the sandbox's keys).
+	const loopFix = cancelLoopAdvice(read.flatMap(({ evidence: e }) => (e.keys?.clientId === scope.clientId ? [e.exchange] : []))).fix;
 	if (!found) return { server: null, link: [], page: [], tokenHanded: null, calls: serverCalls(flows, null), loopFix };
 	const tied = tiedByTime(found, all);
-	const flow = tied.length === 0 ? found : { ...found, exchanges: [...found.exchanges, ...tied].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)) };
+	const flow = tied.length === 0 ? found : { ...found, exchanges: [...found.exchanges, ...tied].sort(byStartTime) };
 	const run = liveFlowRun(flow, scope.clientId, scope.clientSecrets, UNNAMED_HOSTS, browser);
 	const diagnosis = diagnoseRun(run, { followsCancel: flow.followsCancel });
 	const handed = tokensHanded(run)[0];

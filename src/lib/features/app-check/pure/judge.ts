@@ -105,8 +105,7 @@ function engineAccount(check: AppCheck, evidence: AppCheckEvidence): ServerDiagn
  * What is wrong in what the app's server did: the engine's what and why, as the live page says them, when it names
  * it (one finding: the engine tells one fault once); else the faults of the calls in the check's words.
  */
-function serverFindings(check: AppCheck, evidence: AppCheckEvidence): string[] {
-	const engine = engineAccount(check, evidence);
+function serverFindings(check: AppCheck, evidence: AppCheckEvidence, engine: ServerDiagnosis | null): string[] {
 	return engine ? [`${engine.what.replace(/\.$/, '')}: ${engine.cause.replace(/\.$/, '')}`] : callFaults(check, evidence);
 }
 
@@ -150,9 +149,9 @@ function retryPastRule(check: AppCheck, evidence: AppCheckEvidence): string | nu
  * any check), a warning only as the likely cause of a check that fails without a failed request to explain it (the
  * `state` a client library checks on return).
  */
-function linkFindingsOf(check: AppCheck, evidence: AppCheckEvidence, failing: boolean): LinkFinding[] {
+function linkFindingsOf(evidence: AppCheckEvidence, engine: ServerDiagnosis | null, failing: boolean): LinkFinding[] {
 	const link = evidence.server.link ?? [];
-	const explained = !failing || engineAccount(check, evidence) !== null;
+	const explained = !failing || engine !== null;
 	return link.filter((f) => f.severity === 'error' || !explained);
 }
 
@@ -160,8 +159,7 @@ function linkFindingsOf(check: AppCheck, evidence: AppCheckEvidence, failing: bo
  * The fix: the engine's, for what the app's server did or for the link, when it named one; else the check's own,
  * which for a loop after a cancel is the engine's advice on it (naming the client library the log shows).
  */
-function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[], link: LinkFinding[]): string {
-	const engine = engineAccount(check, evidence);
+function fixOf(check: AppCheck, evidence: AppCheckEvidence, engine: ServerDiagnosis | null, findings: string[], link: LinkFinding[]): string {
 	const token = evidence.user.tokenHanded ? KEEP_TOKENS_ON_SERVER : null;
 	if (token && findings.length === 1) return token;
 	const loop = check.action === 'cancel' && evidence.user.backToSignIn ? evidence.server.loopFix : undefined;
@@ -172,8 +170,8 @@ function fixOf(check: AppCheck, evidence: AppCheckEvidence, findings: string[], 
 }
 
 /** The engine's row for the failure, when it named the server's fault by one. */
-function rowOf(check: AppCheck, evidence: AppCheckEvidence): RowReference | null {
-	const reference = engineAccount(check, evidence)?.reference;
+function rowOf(engine: ServerDiagnosis | null): RowReference | null {
+	const reference = engine?.reference;
 	return reference?.kind === 'row' ? reference : null;
 }
 
@@ -183,8 +181,9 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 	}
 	const retried = retryPastRule(check, evidence);
 	if (retried) return notRun(check, retried, clientId, evidence);
-	const own = [...userFindings(check, evidence), ...serverFindings(check, evidence), ...groupKeyFinding(check, evidence, fingerprints), ...signedInAfterRefusal(check, evidence, fingerprints)];
-	const link = linkFindingsOf(check, evidence, own.length > 0);
+	const engine = engineAccount(check, evidence);
+	const own = [...userFindings(check, evidence), ...serverFindings(check, evidence, engine), ...groupKeyFinding(check, evidence, fingerprints), ...signedInAfterRefusal(check, evidence, fingerprints)];
+	const link = linkFindingsOf(evidence, engine, own.length > 0);
 	// The engine's findings on what the browser saw explain a failure found here; alone they make none.
 	const page = own.length + link.length > 0 ? (evidence.server.page ?? []).filter((f) => f.severity === 'error') : [];
 	const findings = [...own, ...[...link, ...page].map((f) => f.message.replace(/\.$/, ''))];
@@ -197,7 +196,7 @@ export function judgeAppCheck(check: AppCheck, evidence: AppCheckEvidence, clien
 		return { id: check.id, title: check.title, verdict: 'pass', reason: `As a client should: ${check.should[0]!.toLowerCase()}${check.should.slice(1)}`, findings, fix: null, row: null, clientId, evidence };
 	}
 	const reason = findings.map((f, i) => (i === 0 ? f[0]!.toUpperCase() + f.slice(1) : f)).join('; ');
-	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, findings, link), row: rowOf(check, evidence), clientId, evidence };
+	return { id: check.id, title: check.title, verdict: 'fail', reason: `${reason}. ${check.should}`, findings, fix: fixOf(check, evidence, engine, findings, link), row: rowOf(engine), clientId, evidence };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { RecordedExchange } from '$lib/flow/exchange';
 import type { FlowRecord } from '$lib/flow/record';
 import type { ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
+import { byStartTime } from '$lib/flow/flow-time';
 import { redactRun } from './redact/redact';
 import { newRun, type Run } from './run';
 
@@ -20,7 +21,7 @@ export interface SandboxHosts {
 /** The log's flow with the browser's side joined, in time order (a stable merge: each side is in order already). */
 function withBrowserSide(record: FlowRecord, browser: readonly RecordedExchange[]): FlowRecord {
 	if (browser.length === 0) return record;
-	const exchanges = [...record.exchanges, ...browser].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+	const exchanges = [...record.exchanges, ...browser].sort(byStartTime);
 	return { ...record, exchanges, serviceSideOnly: false };
 }
 
