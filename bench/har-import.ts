@@ -1,6 +1,6 @@
 /**
  * A customer's HAR as browsers save it: 100 MB of 2,000 entries (scripts and images with their bodies, the flow
- * among them; src/lib/features/runs/pure/har/large-har.ts), written to the OS's temporary directory, then imported by the built
+ * among them; src/lib/features/runs/testing/large-har.ts), written to the OS's temporary directory, then imported by the built
  * explorer as scripts do, `POST /api/import?kind=har` with the file streamed as the body. Measures the time to the
  * answer and the explorer process's resident memory (VmRSS, sampled every 20 ms) above what it held before. Then a
  * HAR of 300 sign-ins, each with a code, tokens and a client secret of its own and a 40 KB page (a support engineer's
