@@ -109,3 +109,34 @@ test('flags across requests show the names they quote as code, not as raw backti
 	await expect(flag.locator('code', { hasText: 'redirect_uri' }).first()).toBeVisible();
 	await expect(flag).not.toContainText('`');
 });
+
+test("the owner deletes a run from its page: asked first, the list says so, the permalink is gone; others see no Delete", async ({ page, browser }) => {
+	await authorise(page);
+	await exchange(page);
+	const permalink = (await page.getByTestId('run-permalink').getAttribute('href'))!;
+	await open(page, '/runs');
+	await expect(page.getByTestId('run-usage')).toContainText(/This session keeps 1 of at most 1,000 runs, \d+ KB\s+of 256 MB/);
+
+	const stranger = await (await browser.newContext()).newPage();
+	await open(stranger, permalink);
+	await expect(stranger.getByRole('heading', { level: 1 })).toBeVisible();
+	await expect(stranger.getByTestId('delete-run')).toHaveCount(0);
+
+	await open(page, permalink);
+	// Dismissed, the run stays; accepted, it goes.
+	page.once('dialog', (dialog) => void dialog.dismiss());
+	await page.getByTestId('delete-run').click();
+	await expect(page).toHaveURL(new RegExp(`${permalink}$`));
+	page.once('dialog', (dialog) => void dialog.accept());
+	await page.getByTestId('delete-run').click();
+	await page.waitForURL(/\/runs\?deleted=1$/);
+	await expect(page.getByTestId('run-deleted')).toBeVisible();
+	await expect(page.getByTestId('runs-empty')).toBeVisible();
+	expect((await page.request.get(permalink)).status()).toBe(404);
+	// The walk goes on, no longer saved: its next step says so rather than bringing the run back.
+	await open(page, '/');
+	await page.getByTestId('read-me').click();
+	await expect(page.getByTestId('me-result')).toBeVisible();
+	await expect(page.getByTestId('run-unsaved')).toContainText('This run was deleted on its page');
+	expect((await page.request.get(permalink)).status()).toBe(404);
+});

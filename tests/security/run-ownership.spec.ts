@@ -78,3 +78,23 @@ test("an import belongs to the importer: listed to them only", async () => {
 	expect((await read(importer, `/runs/${imported.body.id}/export/har`)).text).toContain('ImportedCode123456');
 	expect((await anonymous(`/runs/${imported.body.id}/export/har`)).text).not.toContain('ImportedCode123456');
 });
+
+test('only the owner deletes a run: another session, a cookieless visitor and a GET delete nothing', async () => {
+	const owner = await new ExplorerSession(EXPLORER).open();
+	const curl = `curl -X POST 'http://localhost:3002/oauth/token?grant_type=authorization_code&code=DeletedCode123456&client_id=demo-client&client_secret=s3cret&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fcallback'`;
+	const id = (await owner.post<{ id: string }>('/api/import', { kind: 'curl', text: curl })).body.id;
+	/** The run page's Delete form, posted as a browser on the explorer's own page posts it. */
+	const deleteAs = (post: (path: string, init: RequestInit) => Promise<Response>) =>
+		post(`/runs/${id}?/delete`, { method: 'POST', headers: { origin: EXPLORER, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+	const other = await new ExplorerSession(EXPLORER).open();
+	expect((await deleteAs((path, init) => other.request(path, init))).status).toBe(403);
+	expect((await deleteAs((path, init) => fetch(new URL(path, EXPLORER), { ...init, redirect: 'manual' }))).status).toBe(403);
+	expect((await anonymous(`/runs/${id}?/delete`)).status).toBe(200);
+	expect((await read(owner, `/runs/${id}`)).status).toBe(200);
+
+	const deleted = await deleteAs((path, init) => owner.request(path, init));
+	expect(deleted.status).toBe(303);
+	expect(deleted.headers.get('location')).toBe('/runs?deleted=1');
+	expect((await read(owner, `/runs/${id}`)).status).toBe(404);
+	expect((await read(owner, '/runs')).text).not.toContain(id);
+});

@@ -57,6 +57,9 @@ export interface WalkView {
 	sandboxNow: string | null;
 	/** The saved run recording this walk (its permalink is /runs/{runId}), once the walk has begun. */
 	runId?: string | null;
-	/** The walk has begun but is not saved yet: its redirect arrived on a first visit, and the next step saves it. */
-	unsaved?: boolean;
+	/**
+	 * The walk has begun but is not saved: 'first-visit', its redirect arrived on a first visit and the next step
+	 * saves it; `refused`, the saved runs' limits refused the save, with what to do.
+	 */
+	unsaved?: 'first-visit' | { refused: string };
 }

@@ -15,7 +15,7 @@ function problem(env: Record<string, string>): string {
 }
 
 describe('loadConfig', () => {
-	it('needs no variables: ports 3000-3002, the sandbox as its own origins, nothing else allowed, 10 s timeout', () => {
+	it('needs no variables: ports 3000-3002, the sandbox as its own origins, nothing else allowed, 10 s timeout, 2 GB of runs', () => {
 		expect(ok({})).toEqual({
 			port: 3000,
 			authPort: 3001,
@@ -30,6 +30,7 @@ describe('loadConfig', () => {
 				databasePath: join('data', 'sandbox.db')
 			},
 			runsDatabasePath: join('data', 'explorer.db'),
+			savedRunsMaxMb: 2048,
 			allowedHosts: [],
 			allowPrivateTargets: false,
 			targetRule: 'public-https',
@@ -38,6 +39,13 @@ describe('loadConfig', () => {
 			allowedHostNames: [],
 			slowClients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }
 		});
+	});
+
+	it('takes SAVED_RUNS_MAX_MB as a whole number of megabytes, and names it when it is not one', () => {
+		expect(ok({ SAVED_RUNS_MAX_MB: '512' }).savedRunsMaxMb).toBe(512);
+		const refused = loadConfig({ SAVED_RUNS_MAX_MB: '1.5GB' });
+		expect(refused.ok).toBe(false);
+		if (!refused.ok) expect(refused.message).toContain('SAVED_RUNS_MAX_MB');
 	});
 
 	it('listens on HOST, answers ALLOWED_HOST_NAMES (normalised), and bounds slow clients as set', () => {

@@ -47,6 +47,8 @@ export interface ExplorerConfig {
 	sandboxService: SandboxService;
 	/** The saved runs' SQLite file, in DATA_DIR. */
 	runsDatabasePath: string;
+	/** SAVED_RUNS_MAX_MB: what the saved runs may take in all (features/runs/run-limits.ts). */
+	savedRunsMaxMb: number;
 	allowedHosts: HostRule[];
 	/** Whether allowed hosts may resolve to private, loopback and other internal addresses. */
 	allowPrivateTargets: boolean;
@@ -186,7 +188,9 @@ const EnvSchema = z.object({
 	SANDBOX_ADMIN_TOKEN: adminToken,
 	SANDBOX_PUBLIC: onOff('off'),
 	SANDBOX_WORKSPACE_IDLE_HOURS: positiveNumber(DEFAULT_WORKSPACE_POLICY.idleHours, false),
-	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber(DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true)
+	SANDBOX_WORKSPACES_PER_ADDRESS_PER_HOUR: positiveNumber(DEFAULT_WORKSPACE_POLICY.creationsPerAddressPerHour, true),
+	// A few thousand imported customer HARs.
+	SAVED_RUNS_MAX_MB: positiveNumber(2048, true)
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
 	path: ['HEADERS_TIMEOUT_MS'],
 	message: 'must not be longer than REQUEST_TIMEOUT_MS (the whole request includes its headers)'
@@ -241,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
 				databasePath: join(e.DATA_DIR, 'sandbox.db')
 			},
 			runsDatabasePath: join(e.DATA_DIR, 'explorer.db'),
+			savedRunsMaxMb: e.SAVED_RUNS_MAX_MB,
 			allowedHosts: e.EXPLORER_ALLOWED_HOSTS,
 			allowPrivateTargets: e.EXPLORER_ALLOW_PRIVATE_TARGETS,
 			targetRule: isLoopbackHost(e.HOST) ? 'public-https' : 'allowlist',

@@ -15,6 +15,7 @@ export type ErrorCode =
 	| 'conflict'
 	| 'too-large'
 	| 'too-many-requests'
+	| 'quota-exceeded'
 	| 'unavailable';
 
 export class ExplorerError extends Error {
@@ -36,6 +37,8 @@ export const sandboxOff = (what: string) => new ExplorerError(404, 'sandbox-off'
 export const conflict = (message: string) => new ExplorerError(409, 'conflict', message);
 export const tooLarge = (message: string) => new ExplorerError(413, 'too-large', message);
 export const tooManyRequests = (message: string) => new ExplorerError(429, 'too-many-requests', message);
+/** A save past what a person, or the whole server, keeps (features/runs/run-limits.ts): no waiting lifts it, deleting does. */
+export const quotaExceeded = (message: string) => new ExplorerError(429, 'quota-exceeded', message);
 export const unavailable = (message: string) => new ExplorerError(503, 'unavailable', message);
 
 /** The code of a status a feature gave without one (a result's `status`, SvelteKit's `error()`). */

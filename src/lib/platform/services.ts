@@ -31,8 +31,8 @@ export function startExplorerServices(): Promise<Services> {
 
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-	const { publicOrigin, host, allowedHostNames, slowClients, authPort, accountsPort, runsDatabasePath, sandboxService: settings } = config();
-	const runs = openRunStore(runsDatabasePath);
+	const { publicOrigin, host, allowedHostNames, slowClients, authPort, accountsPort, runsDatabasePath, savedRunsMaxMb, sandboxService: settings } = config();
+	const runs = openRunStore(runsDatabasePath, { maxMb: savedRunsMaxMb });
 	const sandbox = settings.enabled
 		? await startSandbox({
 				authPort,

@@ -25,9 +25,10 @@ import { describeSanitised } from '$lib/features/runs/pure/har/sanitised';
 import { runAsSeenBy, runOwner } from './access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from '../../platform/body-limits';
 import { services } from '../../platform/services';
-import type { RunStore } from './store';
+import type { RunStore, RunSummary } from './store';
 import { config } from '../../platform/config';
-import { badRequest, errorFor, errorResponse, notFound } from '../../platform/errors';
+import { badRequest, errorFor, errorResponse, forbidden, notFound } from '../../platform/errors';
+import { RUN_LIMITS } from './run-limits';
 import { jsonParse } from '$lib/http/json';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -96,9 +97,18 @@ export async function loadRunList(params: URLSearchParams, sessionId: string | u
 	const { runs } = await services();
 	const query = (params.get('q') ?? '').slice(0, 200);
 	const filters = parseRunFilters(params);
-	if (sessionId === undefined) return { query, filters, runs: [], clients: [] };
+	if (sessionId === undefined) return { query, filters, runs: [] as RunSummary[], clients: [] as string[], usage: null };
 	const owner = runOwner(sessionId);
-	return { query, filters, runs: runs.list({ query, limit: 100, owner, ...filters }), clients: runs.clients(owner) };
+	const usage = { ...runs.usage(owner), limits: RUN_LIMITS };
+	return { query, filters, runs: runs.list({ query, limit: 100, owner, ...filters }), clients: runs.clients(owner), usage };
+}
+
+/** Deletes a run for good: its owner only (a permalink lets others read it, never remove it). */
+export async function deleteRun(id: string, sessionId: string | undefined): Promise<void> {
+	const { runs } = await services();
+	const { owner } = storedRun(runs, id);
+	if (!ownsRun(owner, sessionId)) throw forbidden('Only the session that saved this run can delete it.');
+	runs.remove(id);
 }
 
 /** The report covers what the run page shows (exchange-cap.ts), and says so. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS, fixtureClientId } from '$lib/sandbox/fixtures';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
 import { buildAuthorisationLink } from '$lib/flow/link/link';
-import type { CallbackView } from '$lib/flow/view';
+import type { CallbackView, WalkView } from '$lib/flow/view';
 import { config } from '../../platform/config';
 import { targetRuleText } from '../../platform/outbound/allowlist';
 import { runOwner } from '../runs';
@@ -34,7 +34,7 @@ import {
 	type WalkResult
 } from './walk';
 import { walkSecrets, walkToRun, walkView } from './walk-view';
-import { badRequest, notFound, sandboxOff } from '../../platform/errors';
+import { badRequest, ExplorerError, notFound, sandboxOff } from '../../platform/errors';
 import { readJsonBody } from '../../platform/json-body';
 
 /** The walk's part of a person's session, beside what every feature knows of it (platform/explorer-session.ts). */
@@ -48,10 +48,12 @@ interface WalkSession {
 	/** The session's workspace, as the walk reaches it. */
 	explorer: ExplorerSession;
 	/**
-	 * A redirect that arrived without a session (a first visit) is shown but not saved: a GET that anyone can send
-	 * without a cookie must not add a run each time. The person's next step saves the run; no permalink till then.
+	 * Why the walk's latest step is not saved, if it is not. 'first-visit': a redirect that arrived without a
+	 * session is shown but not saved (a GET that anyone can send without a cookie must not add a run each time);
+	 * the person's next step saves the run. `refused`: the saved runs' limits (run-limits.ts) refused the save; the
+	 * walk goes on, and each step tries again. No permalink till then.
 	 */
-	unsaved: boolean;
+	unsaved: WalkView['unsaved'] | null;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -95,7 +97,7 @@ async function session(sessionId: string | undefined): Promise<WalkSession> {
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
 		explorer,
-		unsaved: false
+		unsaved: null
 	};
 	// Another request of the same session may have made it meanwhile: the first one made stays.
 	const made = walks.get(explorer);
@@ -131,20 +133,27 @@ const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
 
 /** `now`: the sandbox's clock read once for the step (sandboxNow), so its run and its view tell one time. */
 function view(s: WalkSession, now: Date | null) {
-	return { ...walkView(s.walk, now), runId: s.unsaved ? null : runIdOf(s.walk), unsaved: s.unsaved };
+	return { ...walkView(s.walk, now), runId: s.unsaved ? null : runIdOf(s.walk), ...(s.unsaved ? { unsaved: s.unsaved } : {}) };
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
 async function saveRun(s: WalkSession, now: Date | null) {
 	const { walk, owner } = s;
 	// A step that leaves nothing to save (a new walk) leaves nothing unsaved either.
-	if (!isRun(walk)) return void (s.unsaved = false);
+	if (!isRun(walk)) return void (s.unsaved = null);
 	const { runs } = await services();
 	// Evidence added on the run's page stays when the walk goes on (join.ts).
 	const walked = walkToRun(walk, now, new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
-	runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed' });
-	s.unsaved = false;
+	try {
+		runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed' });
+		s.unsaved = null;
+	} catch (error) {
+		// The store refuses the save (a limit reached, the run deleted on its page), not the walk: it goes on, and says
+		// why it is not saved.
+		if (!(error instanceof ExplorerError && error.status < 500)) throw error;
+		s.unsaved = { refused: error.message };
+	}
 }
 
 export async function loadWalkPage(sessionId: string | undefined) {
@@ -170,7 +179,7 @@ export async function recordCallbackFor(sessionId: string, url: string, firstVis
 		if (callback?.result.kind === 'cancel') s.lesson.cancel = callback;
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
-	if (firstVisit) s.unsaved = true;
+	if (firstVisit) s.unsaved = 'first-visit';
 	else await saveRun(s, now);
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
