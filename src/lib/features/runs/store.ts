@@ -124,8 +124,11 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 		checked.push({ owner, usage: after });
 	};
 	const maxBytes = maxMb * 1024 * 1024;
-	const usedBytes = () =>
-		((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * (db.pragma('page_size', { simple: true }) as number);
+	// Prepared once: a walk saves at every step.
+	const pageCount = db.prepare<[], number>('PRAGMA page_count').pluck();
+	const freePages = db.prepare<[], number>('PRAGMA freelist_count').pluck();
+	const pageSize = db.pragma('page_size', { simple: true }) as number;
+	const usedBytes = () => (pageCount.get()! - freePages.get()!) * pageSize;
 
 	/** A stored exchange read by today's names; one this version cannot read (a newer explorer's) is a clear refusal, not a crash. */
 	function readExchange(stored: ReturnType<typeof storedExchangeSchema>, json: string, id: string, n: number): RecordedExchange {
