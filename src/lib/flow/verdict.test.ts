@@ -27,6 +27,20 @@ describe('flowVerdict', () => {
 		expect(verdict.reference).toBeNull();
 	});
 
+	it('never calls a flow that has not come back to the app a success: the user stopped at a sign-in page', () => {
+		const signingIn = flow({
+			link: LINK,
+			serviceSideOnly: true,
+			exchanges: [exchange('sign-in', { url: LINK }, { status: 200, body: '<form>Verify your eligibility</form>', headers: { 'Content-Type': 'text/html' } })]
+		});
+		const verdict = flowVerdict(signingIn, diagnoseFlow(signingIn));
+		expect(verdict.severity).toBe('unobserved');
+		expect(verdict.what).toBe('The flow has not come back to your app (the last step, the sign-in page, answered 200): no redirect to the redirect URI was recorded, so it has neither failed nor succeeded yet.');
+		expect(verdict.fix).toContain('Finish the sign-in');
+		// A link alone (nothing sent yet) is no success either.
+		expect(flowVerdict(flow({ link: LINK }), diagnoseFlow(flow({ link: LINK }))).severity).toBe('unobserved');
+	});
+
 	it('says a cancel is a normal outcome, not an error', () => {
 		const cancelled = flow({ link: LINK, callback: { url: REDIRECT, receivedAt: authorised.receivedAt } });
 		const verdict = flowVerdict(cancelled, diagnoseFlow(cancelled));

@@ -132,7 +132,23 @@ export function flowVerdict(flow: FlowRecord, { annotations, flags, excused }: F
 	const warning = mostTelling(flags, 'warning');
 	if (warning) return fromFlag(flow, warning);
 	if (callback?.outcome === 'cancel') return cancelVerdict(flow, callback);
-	return answeredVerdict(flow, excused) ?? unobservedVerdict(flow) ?? successVerdict(flow);
+	return answeredVerdict(flow, excused) ?? unobservedVerdict(flow) ?? unfinishedVerdict(flow) ?? successVerdict(flow);
+}
+
+/**
+ * No redirect back, and no exchange: the user has not come back to the app (still signing in or verifying, gone,
+ * or the record stops there). Nothing failed, and nothing succeeded either: no code was delivered.
+ */
+function unfinishedVerdict(flow: FlowRecord): Verdict | null {
+	if (flow.callback !== null || flow.exchanges.some((e) => e.step === 'token' || e.step === 'me')) return null;
+	return {
+		severity: 'unobserved',
+		what: sentence(`The flow has not come back to your app${lastStep(flow)}: no redirect to the redirect URI was recorded, so it has neither failed nor succeeded yet`),
+		reference: null,
+		exchange: null,
+		cause: "The user is still on the service's pages (signing in, verifying, deciding), left them, or the record stops before the redirect.",
+		fix: 'Finish the sign-in in the browser: the redirect to your redirect URI, with `code` (or without it, for a cancel), completes the step.'
+	};
 }
 
 /** A cancel: normal. With the service's side alone, what the app then showed the user was not observed. */

@@ -12,6 +12,19 @@ describe('masking for the request log', () => {
 		expect(masked).toContain(`code=${encodeURIComponent(MASK)}NOPQ&`);
 		expect(masked).toContain('redirect_uri=http%3A%2F%2Fx%2Fcb');
 	});
+	it('masks a code inside a parameter whose value is a URL (an app sending the address it landed on as redirect_uri)', () => {
+		const landedOn = `http://localhost:6150/callback?code=${TOKEN}&state=s1`;
+		const target = `/oauth/token?grant_type=authorization_code&code=${TOKEN}&redirect_uri=${encodeURIComponent(landedOn)}`;
+		const masked = maskUrl(target);
+		expect(masked).not.toContain(TOKEN);
+		expect(masked).not.toContain(encodeURIComponent(TOKEN));
+		// The rest of the nested address stays readable, its code with the tail that matches it up.
+		const nested = new URL(masked, 'http://x').searchParams.get('redirect_uri');
+		expect(nested).toBe(`http://localhost:6150/callback?code=${MASK}${TOKEN.slice(-4)}&state=s1`);
+		// In a form body too, and a URL without a secret in its query is kept byte for byte.
+		expect(maskBody(`code=x&redirect_uri=${encodeURIComponent(landedOn)}`, 'application/x-www-form-urlencoded')).not.toContain(encodeURIComponent(TOKEN));
+		expect(maskUrl('/x?redirect_uri=http%3A%2F%2Fx%2Fcb%3Fnext%3D%252Fhome')).toBe('/x?redirect_uri=http%3A%2F%2Fx%2Fcb%3Fnext%3D%252Fhome');
+	});
 	it('masks form bodies, JSON bodies, and truncated JSON', () => {
 		expect(maskBody('password=hunter2&login=a', 'application/x-www-form-urlencoded')).toBe(`password=${encodeURIComponent(MASK)}&login=a`);
 		const json = JSON.parse(maskBody(JSON.stringify({ access_token: TOKEN, refresh_token: TOKEN, token_type: 'Bearer' }), 'application/json'));

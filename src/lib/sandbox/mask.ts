@@ -13,7 +13,17 @@ export function maskValue(name: string, value: string): string {
 	return MASK;
 }
 
-const maskedParameter = (name: string, value: string) => (isSecretParameter(name) ? encodeURIComponent(maskValue(name, value)) : undefined);
+/**
+ * A secret parameter's value masked; any other whose value is a URL with a query (an app that sends the address it
+ * landed on, `?code=…` and all, as its `redirect_uri`) has that query masked in turn: the code in it is as usable.
+ */
+function maskedParameter(name: string, value: string): string | undefined {
+	if (isSecretParameter(name)) return encodeURIComponent(maskValue(name, value));
+	if (!value.includes('?')) return undefined;
+	// The nested mask is left unencoded, so the value reads `code=••••••abcd` once decoded, as the outer one does.
+	const masked = mapQueryPairs(value, (inner, innerValue) => (isSecretParameter(inner) ? maskValue(inner, innerValue) : undefined));
+	return masked === value ? undefined : encodeURIComponent(masked);
+}
 
 /** Masks secret parameters in form-urlencoded text, leaving everything else byte for byte. */
 export function maskFormText(text: string): string {

@@ -89,6 +89,9 @@ export async function loadRunPage(id: string, sessionId: string | undefined) {
 	return { ...presentRun(run), owned, sandboxLog: onSandboxHosts(run, config().sandbox) };
 }
 
+/** The most runs the list shows, and so the most one request deletes. */
+export const LISTED_RUNS = 100;
+
 /**
  * The session's own runs, filtered (triage.ts): nobody is listed another person's, and a visitor without a session
  * has made none. `clients`: the clients of the session's runs, for the filter.
@@ -100,7 +103,7 @@ export async function loadRunList(params: URLSearchParams, sessionId: string | u
 	if (sessionId === undefined) return { query, filters, runs: [] as RunSummary[], clients: [] as string[], usage: null };
 	const owner = runOwner(sessionId);
 	const usage = { ...runs.usage(owner), limits: RUN_LIMITS };
-	return { query, filters, runs: runs.list({ query, limit: 100, owner, ...filters }), clients: runs.clients(owner), usage };
+	return { query, filters, runs: runs.list({ query, limit: LISTED_RUNS, owner, ...filters }), clients: runs.clients(owner), usage };
 }
 
 /** Deletes a run for good: its owner only (a permalink lets others read it, never remove it). */
@@ -109,6 +112,21 @@ export async function deleteRun(id: string, sessionId: string | undefined): Prom
 	const { owner } = storedRun(runs, id);
 	if (!ownsRun(owner, sessionId)) throw forbidden('Only the session that saved this run can delete it.');
 	runs.remove(id);
+}
+
+/**
+ * Deletes the listed runs (the ids the /runs form carries) that this session owns; answers how many. An id that is
+ * not the session's, or no longer exists, is left alone: the list is the session's own, so only a forged form has one.
+ */
+export async function deleteListedRuns(ids: readonly string[], sessionId: string | undefined): Promise<number> {
+	if (ids.length > LISTED_RUNS) throw badRequest(`At most ${LISTED_RUNS} runs are deleted at once, as many as the list shows.`);
+	const { runs } = await services();
+	let deleted = 0;
+	for (const id of new Set(ids)) {
+		const found = RUN_ID.test(id) ? runs.find(id) : undefined;
+		if (found && ownsRun(found.owner, sessionId) && runs.remove(id)) deleted++;
+	}
+	return deleted;
 }
 
 /** The report covers what the run page shows (exchange-cap.ts), and says so. */
