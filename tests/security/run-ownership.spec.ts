@@ -98,3 +98,23 @@ test('only the owner deletes a run: another session, a cookieless visitor and a 
 	expect((await read(owner, `/runs/${id}`)).status).toBe(404);
 	expect((await read(owner, '/runs')).text).not.toContain(id);
 });
+
+test("deleting the listed runs removes the session's own only: another session's id in a forged form is left alone", async () => {
+	const curl = (code: string) => `curl -X POST 'http://localhost:3002/oauth/token?grant_type=authorization_code&code=${code}&client_id=demo-client&client_secret=s3cret&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fcallback'`;
+	const owner = await new ExplorerSession(EXPLORER).open();
+	const other = await new ExplorerSession(EXPLORER).open();
+	const mine = [];
+	for (const code of ['ListedCodeOne123', 'ListedCodeTwo123']) mine.push((await owner.post<{ id: string }>('/api/import', { kind: 'curl', text: curl(code) })).body.id);
+	const theirs = (await other.post<{ id: string }>('/api/import', { kind: 'curl', text: curl('TheirCode1234567') })).body.id;
+	const form = new URLSearchParams([...mine, theirs].map((id) => ['id', id]));
+	const deleted = await owner.request('/runs?/deleteListed', {
+		method: 'POST',
+		headers: { origin: EXPLORER, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+		body: form.toString()
+	});
+	expect(deleted.status).toBe(303);
+	expect(deleted.headers.get('location')).toBe('/runs?deleted=2');
+	for (const id of mine) expect((await read(owner, `/runs/${id}`)).status).toBe(404);
+	expect((await read(other, `/runs/${theirs}`)).status).toBe(200);
+	expect((await read(other, '/runs')).text).toContain(theirs);
+});

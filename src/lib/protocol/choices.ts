@@ -52,8 +52,8 @@ export const SANDBOX_CHOICES = [
 	{
 		id: 'token-parameter-transport',
 		topic: 'Token endpoint: where parameters may be sent',
-		sandbox: 'In the query string (the interface\'s form) or in an `application/x-www-form-urlencoded` body. A parameter in both places takes the query string\'s value.',
-		why: 'The interface describes the query string; OAuth 2 client libraries send a form body.'
+		sandbox: 'In the query string (the interface\'s form) or in an `application/x-www-form-urlencoded` body. A parameter in both places takes the query string\'s value. Any other body, JSON included (even `{}` beside a complete query string), is refused with 400 invalid_request before any other check.',
+		why: 'The interface describes the query string and no body; OAuth 2 client libraries send a form body (RFC 6749 4.1.3). Refusing other bodies outright, rather than ignoring them, shows an app that sends its parameters as JSON where they went.'
 	},
 	{
 		id: 'authorization-header-formats',

@@ -74,6 +74,12 @@ describe('curl examples', () => {
 		}
 	}
 
+	it("puts the workspace's clock back after the expired-code script: the sandbox it ran on is shared", async () => {
+		await output(examples.get(exampleKey('token-invalid-grant', 'expired'))!);
+		const clock = (await (await fetch(`${sandbox.accountsUrl}/sandbox/workspace`)).json()) as { now: string };
+		expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
+	});
+
 	it('success reads a verified user', async () => {
 		const { body, status } = await output(examples.get('success')!);
 		expect(status).toBe(200);

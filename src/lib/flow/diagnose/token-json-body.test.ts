@@ -25,7 +25,21 @@ describe('a token exchange sent as JSON', () => {
 		const diagnosis = diagnoseFlow(flow({ link: LINK, exchanges: [tokenExchange(JSON_BODY, 'application/json', 400)] }));
 		expect(diagnosis.flags.map((f) => f.id)).toEqual(['token-json-body']);
 		const verdict = flowVerdict(flow({ link: LINK, exchanges: [tokenExchange(JSON_BODY, 'application/json', 400)] }), diagnosis);
-		expect(verdict.cause).toMatch(/as a JSON body \(Content-Type: application\/json\).*application\/x-www-form-urlencoded/);
+		expect(verdict.cause).toMatch(/sent a JSON body \(Content-Type: application\/json\).*application\/x-www-form-urlencoded/);
 		expect(verdict.fix).toMatch(/query string .* form body .* not as JSON/);
+		expect(verdict.cause).toContain('holding `grant_type`, `code`, `redirect_uri`, `client_id`, `client_secret`');
+		expect(verdict.cause).toContain('The query string carried none of them.');
+	});
+
+	it('says what the query string carried besides: some parameters, or all of them (then the fix is to send no body)', () => {
+		const query = 'grant_type=authorization_code&code=abc&redirect_uri=' + encodeURIComponent(REDIRECT) + '&client_id=shop';
+		const some = exchange('token', { method: 'POST', url: `https://accounts.example.com/oauth/token?${query}`, headers: { 'Content-Type': 'application/json' }, body: '{"client_secret":"x"}' }, { status: 400, body: REFUSAL });
+		const partly = flowVerdict(flow({ link: LINK, exchanges: [some] }), diagnoseFlow(flow({ link: LINK, exchanges: [some] })));
+		expect(partly.cause).toContain('holding `client_secret`');
+		expect(partly.cause).toContain('The query string carried `grant_type`, `code`, `redirect_uri`, `client_id`: the JSON body, not a missing parameter, is what to change.');
+		const all = exchange('token', { method: 'POST', url: `https://accounts.example.com/oauth/token?${query}&client_secret=x`, headers: { 'Content-Type': 'application/json' }, body: '{}' }, { status: 400, body: REFUSAL });
+		const whole = flowVerdict(flow({ link: LINK, exchanges: [all] }), diagnoseFlow(flow({ link: LINK, exchanges: [all] })));
+		expect(whole.cause).toContain('The query string carried all of them');
+		expect(whole.fix).toBe('Send the request without a body: its query string already carries every parameter (4.2).');
 	});
 });

@@ -88,11 +88,20 @@ export function curlExamples(a: SandboxAddresses): Map<string, CurlExample> {
 
 		[exampleKey('token-invalid-grant', 'unknown-code'), api(tokenWith({ code: 'not-a-code-the-sandbox-issued' }))],
 		[exampleKey('token-invalid-grant', 'used'), api(s.getCode(), `${s.token(s.exchange, false)} > /dev/null  # the first exchange succeeds`, tokenWith({}))],
-		[exampleKey('token-invalid-grant', 'expired'), api(s.getCode(), `${s.control('clock', { advance_seconds: 2 * 3600 + 60 })} > /dev/null  # 2 h 1 min later`, tokenWith({}))],
+		[
+			exampleKey('token-invalid-grant', 'expired'),
+			api(
+				s.getCode(),
+				`${s.control('clock', { advance_seconds: 2 * 3600 + 60 })} > /dev/null  # 2 h 1 min later`,
+				tokenWith({}),
+				// The clock is the workspace's, shared by whoever uses it: put it back.
+				`${s.control('clock', { reset: true })} > /dev/null  # the clock back to real time`
+			)
+		],
 		[
 			exampleKey('token-invalid-grant', 'other-client'),
 			api(
-				`${s.control('clients', { client_id: 'other-client', client_secret: 'other-client-secret', redirect_uris: [a.redirectUri], countries: ['uk'] })} > /dev/null`,
+				`${s.control('clients', { client_id: 'other-client', client_secret: 'other-client-secret', redirect_uris: [a.redirectUri], countries: ['uk'] })} > /dev/null  # a second client, kept until a reset`,
 				s.getCode(),
 				tokenWith({ client_id: 'other-client', client_secret: 'other-client-secret' })
 			)
