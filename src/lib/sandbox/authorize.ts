@@ -167,8 +167,13 @@ export function redirectLocation(redirectUri: string, code: string | null): stri
  * that Authorise uses it up and redirects as a cancel (sandbox choice 'outcome-rules'). `via` names the request
  * for the rule's history.
  */
+/** The user's Cancel, on any page of the flow (signed in or not): back to the redirect URI without a code. */
+export function cancelled(request: AuthorizationRequest): { location: string } {
+	return { location: redirectLocation(request.redirectUri, null) };
+}
+
 export function decide(request: AuthorizationRequest, userId: number, decision: 'authorize' | 'cancel', via: string): { location: string } {
-	if (decision === 'cancel') return { location: redirectLocation(request.redirectUri, null) };
+	if (decision === 'cancel') return cancelled(request);
 	if (request.workspace.takeOutcome(request.client.client_id, 'authorise', via) === 'authorise-cancel') {
 		return { location: redirectLocation(request.redirectUri, null) };
 	}

@@ -211,6 +211,28 @@ describe('the sign-in flow', () => {
 		expect(res.headers.get('location')).toBe(`${REDIRECT}?keep=1`);
 	});
 
+	it('Cancel is on the sign-in and verification pages too: back without a code, and the flow is over', async () => {
+		const beforeSignIn = new Browser();
+		const started = await beforeSignIn.start(link({}));
+		expect(pageKind(started.page)).toBe('login');
+		expect(started.page).toContain(`action="${started.flow}/cancel"`);
+		const cancelled = await beforeSignIn.post(`${started.flow}/cancel`, { csrf: csrfOf(started.page) });
+		expect(cancelled.status).toBe(303);
+		expect(cancelled.headers.get('location')).toBe(REDIRECT);
+		expect((await beforeSignIn.post(`${started.flow}/login`, { csrf: csrfOf(started.page), login: 'student@test', password: PASSWORD })).status).toBe(404);
+
+		const verifying = new Browser();
+		const { flow, page } = await verifying.start(link({}, 'graduate'));
+		const verify = await verifying.signIn(flow, page, 'new@test');
+		expect(pageKind(verify)).toBe('verify');
+		const res = await verifying.post(`${flow}/cancel`, { csrf: csrfOf(verify) });
+		expect(res.headers.get('location')).toBe(REDIRECT);
+		// Without the session's CSRF token, nothing is cancelled.
+		const other = new Browser();
+		const third = await other.start(link({}));
+		expect((await other.post(`${third.flow}/cancel`, { csrf: 'forged' })).status).toBe(403);
+	});
+
 	it('with an authorise-cancel outcome rule, the consent page says so and Authorise redirects as a cancel, once', async () => {
 		store.setOutcome('shop', 'authorise-cancel');
 		const browser = new Browser();

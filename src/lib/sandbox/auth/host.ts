@@ -13,7 +13,7 @@
  * signout} (303 back, Post/Redirect/Get), GET /assets/auth.css and /assets/icon.svg, GET /health.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest, type ClientScope } from '../authorize';
+import { cancelled, checkAuthorizationRequest, decide, hasActiveVerification, type AuthorizationRequest, type ClientScope } from '../authorize';
 import { FIXTURE_PASSWORD, FIXTURE_USERS } from '../fixtures';
 import { requestNames } from '../../http/correlation';
 import { attribute, namesAsSent } from '../log';
@@ -51,7 +51,7 @@ interface Flow {
 }
 
 type Session = AuthSession<Flow>;
-type Step = 'login' | 'verify' | 'consent' | 'signout';
+type Step = 'login' | 'verify' | 'consent' | 'signout' | 'cancel';
 
 export interface AuthHostOptions {
 	explorerOrigin: string;
@@ -59,7 +59,7 @@ export interface AuthHostOptions {
 
 const SESSION_IDLE_MS = 30 * 60 * 1000;
 
-const FLOW_ROUTE = /^\/flow\/([A-Za-z0-9_-]{1,64})(?:\/(login|verify|consent|signout))?$/;
+const FLOW_ROUTE = /^\/flow\/([A-Za-z0-9_-]{1,64})(?:\/(login|verify|consent|signout|cancel))?$/;
 
 const problems = {
 	notFound: { title: 'Page not found', message: 'There is no page at this address.', action: 'Check the address, or start again from the application you were signing in to.' },
@@ -150,6 +150,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		if (!user) {
 			return sendHtml(res, 200, loginPage(chrome, {
 				action: `${base}/login`,
+				cancelAction: `${base}/cancel`,
 				csrf: session.csrfToken,
 				request: view,
 				failedLogin: flow.failedLogin,
@@ -161,6 +162,7 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		if (!hasActiveVerification(workspace, user, request.supergroup)) {
 			return sendHtml(res, 200, verifyPage(chrome, {
 				action: `${base}/verify`,
+				cancelAction: `${base}/cancel`,
 				csrf: session.csrfToken,
 				request: view,
 				signedIn,
@@ -193,6 +195,13 @@ export function createAuthHost(store: SandboxStore, options: AuthHostOptions): (
 		const request = recheck(res, flow);
 		if (!request) return;
 		const { workspace } = request;
+
+		// Cancel is on every page of the flow, before sign-in too (the interface's cancel has no condition): it ends
+		// the flow, as a decision on the consent page does.
+		if (step === 'cancel') {
+			session.flows.delete(flowId);
+			return seeOther(res, cancelled(request).location);
+		}
 
 		if (step === 'login') {
 			const login = singleField(body.form, 'login');

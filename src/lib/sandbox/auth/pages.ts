@@ -75,8 +75,15 @@ function groupName(supergroup: Supergroup): string {
 	return supergroupName(supergroup) ?? supergroup;
 }
 
+/** The Cancel of a page before the consent page: back to the app without a code, as the consent page's Cancel. */
+function cancelForm(action: string, csrf: string, clientName: string): SafeHtml {
+	return html`<form method="post" action="${action}" class="cancel">${hiddenCsrf(csrf)}<button type="submit" class="link-button">Cancel and return to ${clientName}</button></form>`;
+}
+
 export interface LoginView {
 	action: string;
+	/** Where this page's Cancel posts. */
+	cancelAction: string;
 	csrf: string;
 	request: RequestView;
 	/** The login typed last time, when the credentials were wrong. */
@@ -107,6 +114,7 @@ value="${view.failedLogin ?? ''}" aria-invalid="${invalid}" ${attr('aria-describ
 aria-invalid="${invalid}" ${attr('aria-describedby', describedBy)} ${failed ? html`autofocus` : null}></div>
 <button type="submit" class="button">Sign in</button>
 </form>
+${cancelForm(view.cancelAction, view.csrf, view.request.clientName)}
 <details>
 <summary>Sandbox accounts</summary>
 <p class="note">Test accounts of this sandbox. The password of each is <code>${view.demoPassword}</code>.</p>
@@ -117,6 +125,8 @@ aria-invalid="${invalid}" ${attr('aria-describedby', describedBy)} ${failed ? ht
 
 export interface VerifyView {
 	action: string;
+	/** Where this page's Cancel posts. */
+	cancelAction: string;
 	csrf: string;
 	request: RequestView;
 	signedIn: SignedInView;
@@ -149,7 +159,8 @@ ${PROOF_KINDS[view.request.supergroup].map(
 <p class="note">Simulated: nothing is uploaded or sent. You will be verified as ${group} until ${view.expiresOn}
 (the first day the verification is no longer valid).</p>
 <button type="submit" class="button">Submit proof</button>
-</form>`
+</form>
+${cancelForm(view.cancelAction, view.csrf, view.request.clientName)}`
 	);
 }
 

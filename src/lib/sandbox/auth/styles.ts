@@ -76,6 +76,7 @@ h1 + .alert { margin-top: 1rem; }
 .signed-in { display: flex; flex-wrap: wrap; gap: .3rem; align-items: baseline; font-size: .9rem; color: var(--muted);
 	padding: .55rem .75rem; border-radius: 8px; background: var(--code-bg); margin: 0 0 1.25rem; }
 .signed-in form { display: inline; margin: 0; }
+.cancel { margin: 0.9rem 0 0; }
 .client { display: flex; gap: .9rem; align-items: center; padding: .9rem; border: 1px solid var(--border);
 	border-radius: 10px; margin: 0 0 1.25rem; }
 .avatar { flex: none; width: 44px; height: 44px; border-radius: 10px; display: grid; place-items: center; font-weight: 700;
