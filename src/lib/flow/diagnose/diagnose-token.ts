@@ -21,6 +21,7 @@ import { expiredAgo, formatDuration, redirectUriDiff, type AnnotatedField, type 
 import { rankCandidates, rowAnnotation, type EvidenceOf } from './diagnose-rank';
 import { UNSENT, transportAnnotation, undescribedResponse } from './diagnose-unmatched';
 import type { RecordedExchange } from '../exchange';
+import { NAMES_HEADER_FORMAT } from './token-header-credentials';
 
 /** What the walk knows when the token exchange comes back. `sent*` are the values the request carried. */
 export interface WalkKnowledge {
@@ -54,9 +55,11 @@ const DESCRIPTION_HINTS: { [R in TokenErrorId]?: [RegExp, CauseIdOf<R>][] } = {
 		[/revoked/i, 'revoked'],
 		[/another client|different client|client id/i, 'other-client']
 	],
-	// "missing" first: a description naming the missing parameter ("client_secret is missing") also says "secret".
+	// "missing" first: a description naming the missing parameter ("client_secret is missing") also says "secret",
+	// as does one naming a header it could not read ("must be base64(client_id:client_secret)").
 	'token-invalid-client': [
 		[/missing|absent|not included|no client authentication/i, 'missing-credentials'],
+		[NAMES_HEADER_FORMAT, 'missing-credentials'],
 		[/secret/i, 'wrong-secret'],
 		[/unknown|not found|no such/i, 'unknown-client']
 	]

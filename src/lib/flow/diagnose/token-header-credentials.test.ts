@@ -31,5 +31,7 @@ describe('a token exchange with the secret alone after Bearer', () => {
 		const verdict = flowVerdict(record, diagnoseFlow(record));
 		expect(verdict.cause).toMatch(/`Authorization: Bearer …` header that is not base64\(client_id:client_secret\)/);
 		expect(verdict.fix).toMatch(/as parameters .* or the header `Authorization: Basic base64\(client_id:client_secret\)`/);
+		// The exchange's own row names the same cause: no credentials could be read, not a wrong secret.
+		expect(diagnoseFlow(record).annotations.exchanges[0]).toMatchObject({ rowId: 'token-invalid-client', causeId: 'missing-credentials' });
 	});
 });

@@ -11,8 +11,8 @@ import { jsonError, jsonString } from './diagnose-annotation';
 import type { Numbered } from '../server-side';
 import type { CrossFlag } from '../flags';
 
-/** What the answer's error_description says when it names the header's format. */
-const NAMES_HEADER_FORMAT = /Authorization header.{0,60}(must be|base64)/i;
+/** What the answer's error_description says when it names the header's format: no credential could be read from it. */
+export const NAMES_HEADER_FORMAT = /Authorization header.{0,60}(must be|base64)/i;
 
 /** Whether a header payload decodes to `client_id:client_secret`. */
 function decodesToPair(payload: string): boolean {
