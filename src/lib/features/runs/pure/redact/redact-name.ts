@@ -3,6 +3,7 @@
  * fields, headers, Authorization payloads), and learnt so the second pass (redact-search.ts) hides them everywhere.
  * Grant codes are kept, each place marked.
  */
+import { isPlaceholder } from '$lib/http/placeholder';
 import { base64DecodeUtf8, base64EncodeUtf8, escapeRegExp } from '$lib/http/encoding';
 import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
 import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, storedTokens, type SecretParameter } from '$lib/http/secrets';
@@ -95,7 +96,9 @@ class NameRedactor {
 	/** A parameter's new raw value, or undefined to keep it. */
 	private param(name: string, value: string, where: string): string | undefined {
 		if (value === '' || isMasked(value)) return undefined;
-		// A grant code is kept, noted; so is an access_token parameter that carries one (a code sent to me.json).
+		// A grant code is kept, noted; so is an access_token parameter that carries one (a code sent to me.json). One a
+		// sanitiser already replaced (`[REDACTED]`) was not kept by anyone: nothing to say.
+		if (name === 'code' && isPlaceholder(value)) return undefined;
 		if (name === 'code' || (name === 'access_token' && this.codes.has(value))) {
 			this.record(WHAT.code, where);
 			return undefined;

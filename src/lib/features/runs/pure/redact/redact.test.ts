@@ -90,6 +90,15 @@ describe('redactRun: by name', () => {
 	});
 });
 
+describe('redactRun: a sanitised recording', () => {
+	it('says nothing of a grant code a sanitiser already replaced, and keeps noting a real one as kept', () => {
+		const sanitised = redactRun(run({ exchanges: [exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=%5BREDACTED%5D` })] }));
+		expect(sanitised.redactions.filter((r) => r.what === WHAT.code)).toEqual([]);
+		const real = redactRun(run({ exchanges: [exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=c0de-abcdefghijklmnop` })] }));
+		expect(real.redactions.filter((r) => r.what === WHAT.code)).toHaveLength(1);
+	});
+});
+
 describe('redactRun: headers', () => {
 	it('keeps the client ID of a Basic header and hides the secret inside its base64 payload', () => {
 		const basic = `Basic ${btoa(`shop:${q(SECRET)}`)}`;
