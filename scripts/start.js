@@ -19,9 +19,11 @@ function newestModification(path) {
 const builtAt = existsSync(builtEntry) ? statSync(builtEntry).mtimeMs : 0;
 const sourcesAt = Math.max(...inputs.map((p) => newestModification(join(root, p))));
 if (builtAt < sourcesAt) {
-	console.log(builtAt ? 'Sources changed since the last build; rebuilding…' : 'No build yet; building the explorer…');
-	const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+	console.log(builtAt ? 'Sources changed since the last build; rebuilding (about a minute)…' : 'No build yet; building the explorer (about a minute)…');
+	// The build's own output (plugin timings, "run npm run preview") is for developers: shown only when it fails.
+	const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 	if (result.status !== 0) {
+		process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
 		console.error('The build failed (see above). Fix the error, or run `npm run build` to see it again.');
 		process.exit(result.status ?? 1);
 	}
