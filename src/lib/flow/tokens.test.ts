@@ -18,7 +18,12 @@ const TOKENS = { access_token: 'a', token_type: 'Bearer', expires_in: 2419199, r
 
 describe('issuedTokens', () => {
 	it('reads the token response of a 200', () => {
-		expect(issuedTokens(exchange(200, JSON.stringify(TOKENS)))).toEqual(TOKENS);
+		expect(issuedTokens(exchange(200, JSON.stringify(TOKENS)))).toEqual({ access_token: 'a', refresh_token: 'r', expires_in: 2419199 });
+	});
+
+	it('reads the tokens of a response that departs from 2.3 too: they are credentials all the same', () => {
+		expect(issuedTokens(exchange(200, JSON.stringify({ access_token: 'a', token_type: 'bearer' })))).toEqual({ access_token: 'a', refresh_token: null, expires_in: null });
+		expect(issuedTokens(exchange(200, JSON.stringify({ access_token: 'a', refresh_token: 7, expires_in: '3600' })))).toEqual({ access_token: 'a', refresh_token: null, expires_in: null });
 	});
 
 	it('is null for an error status, a body that is not JSON, or JSON that is not a token response', () => {

@@ -41,7 +41,7 @@ export async function exchangeCode(world: World, step: TokenStep): Promise<Outco
 		world.token = tokens.access_token;
 		world.expiresIn = tokens.expires_in;
 		world.accessTokens.push(tokens.access_token);
-		world.refreshTokens.push(tokens.refresh_token);
+		if (tokens.refresh_token !== null) world.refreshTokens.push(tokens.refresh_token);
 	}
 	return recordFlowExchange(world, 'token', tokenText(step), exchange);
 }

@@ -30,6 +30,8 @@ beforeAll(async () => {
 			res.setHeader('Content-Type', 'application/json');
 			if (req.url?.startsWith('/oauth/token')) {
 				issued++;
+				// A deployment that departs from 2.3 (lower-case token_type, no expires_in or created_at) for a code named `lax-…`.
+				if (req.url.includes('code=lax-')) return void res.end(JSON.stringify({ access_token: `${ACCESS}${issued}`, token_type: 'bearer', refresh_token: `${REFRESH}${issued}` }));
 				res.end(JSON.stringify({ access_token: `${ACCESS}${issued}`, token_type: 'Bearer', expires_in: 2419199, refresh_token: `${REFRESH}${issued}`, created_at: 1 }));
 			} else {
 				res.writeHead(401).end(JSON.stringify({ message: `echo ${req.url} ${JSON.stringify(req.headers)} ${body}` }));
@@ -80,6 +82,17 @@ describe('walkView', () => {
 			}
 			expect(seen).toContain('"set":true');
 		}
+	});
+
+	it('masks the tokens of an answer that departs from 2.3 (token_type "bearer", fields missing) as of any other', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		recordCallback(w, 'http://localhost:3000/callback?code=lax-code-1', () => new Date());
+		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
+		const seen = JSON.stringify(walkView(w, null));
+		expect(seen).toContain('bearer');
+		for (const value of [ACCESS, REFRESH]) expect(seen).not.toContain(value);
+		expect(w.accessToken).toMatch(new RegExp(`^${ACCESS}`));
 	});
 
 	it('shows each exchange as masked once until the secrets change, then masks it again with the new ones', async () => {

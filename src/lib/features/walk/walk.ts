@@ -12,9 +12,9 @@ import type { ClockReading } from '$lib/flow/flow-time';
 import type { FlowRecord } from '$lib/flow/record';
 import { toCurl } from '$lib/flow/curl';
 import { maskExchange } from '$lib/flow/mask';
-import { TOKEN_PARAMETERS, type TokenResponse } from '$lib/protocol';
+import { TOKEN_PARAMETERS } from '$lib/protocol';
 import type { RecordedExchange } from '$lib/flow/exchange';
-import { issuedTokens } from '$lib/flow/tokens';
+import { issuedTokens, type IssuedTokens } from '$lib/flow/tokens';
 import type { ExchangeEntry } from '$lib/flow/view';
 import { newRunId } from '$lib/features/runs/pure';
 import type { Frozen } from '$lib/frozen';
@@ -39,7 +39,7 @@ export interface WalkEntry {
 	readonly exchange: Frozen<RecordedExchange>;
 	annotation: Annotation;
 	/** The token response, when this was a successful exchange (parsed once). */
-	tokens: TokenResponse | null;
+	tokens: IssuedTokens | null;
 	/**
 	 * What the browser was last shown of it, with the secrets it was masked with (secretsKey): masking every
 	 * exchange again at every step, twice, was most of a step's cost, and only a new secret changes the answer.
@@ -312,7 +312,7 @@ const offsetOf = ({ sandboxOffsetMs }: { sandboxOffsetMs?: number }) => (sandbox
  * Adds an exchange to the walk, annotated by the flow engine as its saved run will be (annotateLastExchange over the walk's
  * record, as diagnoseFlow does). It is made from the masked exchanges, as the page shows them: it quotes bodies, and goes to the browser.
  */
-function record(walk: Walk, exchange: RecordedExchange, tokens: TokenResponse | null) {
+function record(walk: Walk, exchange: RecordedExchange, tokens: IssuedTokens | null) {
 	const secrets = secretsOf(walk, exchange);
 	const key = secretsKey(secrets);
 	const masked = maskExchange(exchange, secrets);
@@ -367,7 +367,7 @@ export function secretsOf(walk: Walk, pending?: RecordedExchange) {
 	return {
 		clientSecret: secretValue(walk),
 		accessTokens: [...tokens.map((t) => t.access_token), ...(walk.accessToken ? [walk.accessToken] : [])],
-		refreshTokens: tokens.map((t) => t.refresh_token)
+		refreshTokens: tokens.map((t) => t.refresh_token).filter((t) => t !== null)
 	};
 }
 
