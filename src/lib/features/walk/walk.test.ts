@@ -95,6 +95,19 @@ describe('walkView', () => {
 		expect(w.accessToken).toMatch(new RegExp(`^${ACCESS}`));
 	});
 
+	it('starts a new run at a second redirect, so the run saved from the first keeps its exchanges', async () => {
+		const w = walk();
+		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);
+		const first = w.runId;
+		recordCallback(w, 'http://localhost:3000/callback?code=grant-code-1', () => new Date());
+		expect(w.runId).toBe(first);
+		await exchangeCode(w, { transport: 'query' }, config, () => new Date());
+		// Any page the browser opens can send it to the redirect URI (a cancel, another code).
+		recordCallback(w, 'http://localhost:3000/callback?error=access_denied', () => new Date());
+		expect(w.runId).not.toBe(first);
+		expect(w.exchanges).toEqual([]);
+	});
+
 	it('shows each exchange as masked once until the secrets change, then masks it again with the new ones', async () => {
 		const w = walk();
 		startAuthorisation(w, `${w.target.authUrl}/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(w.client.redirectUri)}&country=uk`);

@@ -224,6 +224,9 @@ function readClock(walk: Walk, clock: () => Date): ClockReading {
 
 /** `now`: the walk's clock (the sandbox's against the sandbox). */
 export function recordCallback(walk: Walk, url: string, now: () => Date) {
+	// A second redirect starts a run of its own: the run saved from the first keeps its exchanges (a redirect can be
+	// sent by any page the browser opens, so it must never overwrite what was saved).
+	if (walk.callback !== null || walk.exchanges.length > 0) walk.runId = newRunId();
 	const expected = walk.linkRedirectUri ?? walk.client.redirectUri;
 	const { at, sandboxOffsetMs } = readClock(walk, now);
 	walk.callback = { url, receivedAt: at, ...(sandboxOffsetMs === undefined ? {} : { sandboxOffsetMs }), result: classifyCallback(url, { redirectUri: expected }) };
