@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formEncode } from './encoding';
 import { leakForms } from './leak-forms';
-import { SECRET_PARAMETERS, containsForm, encodedForms, hideForms, holdsForm, isSecretParameter, replaceForms, secretHeader, showing } from './secrets';
+import { SECRET_PARAMETERS, containsForm, encodedForms, formsOf, formsOfAnyText, hideForms, holdsForm, isSecretParameter, replaceForms, secretHeader, showing } from './secrets';
 
 describe('the secrets vocabulary', () => {
 	it('hides the client secret and passwords whole everywhere', () => {
@@ -40,6 +40,14 @@ const ODD = 'a+b/c=d%20 é';
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 describe('encodedForms', () => {
+	it('makes the forms of a token of letters, digits and -._ directly, the same set as for any text', () => {
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._';
+		const samples = ['', 'a', '-', 'abc.DEF_ghi-012', ...Array.from({ length: 200 }, (_, i) => Array.from({ length: 1 + (i % 50) }, (_, j) => alphabet[(i * 31 + j * 7) % alphabet.length]).join(''))];
+		for (const text of samples) expect(new Set(formsOf(text)), text).toEqual(new Set(formsOfAnyText(text)));
+		// Outside those characters (`~`, which form encoding writes %7E), every form is made.
+		expect(new Set(formsOf('a~b'))).toEqual(new Set(formsOfAnyText('a~b')));
+	});
+
 	it('covers raw, URI-component, form and JSON forms, longest first', () => {
 		const forms = encodedForms('a b/c"d');
 		expect(forms).toContain('a b/c"d');

@@ -181,8 +181,26 @@ function base64Forms(text: string): string[] {
 	return forms.flatMap((form) => [form, form.replace(/=+$/, '')]).flatMap((form) => [form, base64Url(form)]);
 }
 
-/** The forms of one Unicode spelling of a value. */
-function formsOf(text: string): string[] {
+/**
+ * Letters, digits and `-._`: every encoder keeps them as they are (form encoding included), markup and JSON have
+ * nothing to escape in them. Most tokens and codes are written in them (base64url).
+ */
+const KEPT_EVERYWHERE = /^[A-Za-z0-9\-._]*$/;
+
+/**
+ * The forms of one Unicode spelling of a value. For text of KEPT_EVERYWHERE characters, the few forms that differ
+ * from it are made directly: making all of them to find those was most of the cost of a body of thousands of tokens
+ * (`formsOfAnyText` gives the same set; secrets.test.ts holds that).
+ */
+export function formsOf(text: string): string[] {
+	if (!KEPT_EVERYWHERE.test(text)) return formsOfAnyText(text);
+	const everyByte = (hexCase: HexCase) => percentEncoded(text, PERCENT_KEPT.at(-1)!, '%20', hexCase);
+	const everyUnit = (hexCase: HexCase) => Array.from({ length: text.length }, (_, i) => unicodeEscape(text.charCodeAt(i), hexCase)).join('');
+	return [text, ...HEX_CASES.map(everyByte), ...HEX_CASES.map(everyUnit), ...base64Forms(text)];
+}
+
+/** The forms of one Unicode spelling of any value. */
+export function formsOfAnyText(text: string): string[] {
 	const once = [encodeComponent(text), formEncode(text)];
 	const onceEitherCase = [...once, ...once.map((form) => form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()))];
 	return [
@@ -283,9 +301,11 @@ export interface StoredToken {
 
 /** Built once (it runs over every body a saved run holds); matchAll reads a copy, so its lastIndex is never shared. */
 const STORED_TOKEN = new RegExp(
-	`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*token[^"'\`]*)\\1\\s*,\\s*(["'\`])(${TOKEN_LITERAL}|${MASK})\\3\\s*\\)`,
+	`\\b(?:localStorage|sessionStorage)\\.setItem\\(\\s*(["'\`])([^"'\`]*)\\1\\s*,\\s*(["'\`])(${TOKEN_LITERAL}|${MASK})\\3\\s*\\)`,
 	'gi'
 );
+/** The key names a token; tested apart from STORED_TOKEN, where `[^"']*token[^"']*` backtracked quadratically. */
+const TOKEN_KEY = /token/i;
 
 /**
  * `localStorage.setItem("sso_token", "…")` (or sessionStorage): a script that puts a token-like literal under a key
@@ -293,5 +313,5 @@ const STORED_TOKEN = new RegExp(
  * that place is still the same evidence.
  */
 export function storedTokens(text: string): StoredToken[] {
-	return [...text.matchAll(STORED_TOKEN)].map((m) => ({ name: m[2]!, value: m[4]!, index: m.index + m[0].lastIndexOf(m[4]!) }));
+	return [...text.matchAll(STORED_TOKEN)].filter((m) => TOKEN_KEY.test(m[2]!)).map((m) => ({ name: m[2]!, value: m[4]!, index: m.index + m[0].lastIndexOf(m[4]!) }));
 }

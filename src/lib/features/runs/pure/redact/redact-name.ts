@@ -4,7 +4,7 @@
  * Grant codes are kept, each place marked.
  */
 import { isPlaceholder } from '$lib/http/placeholder';
-import { base64DecodeUtf8, base64EncodeUtf8, escapeRegExp } from '$lib/http/encoding';
+import { base64DecodeUtf8, base64EncodeUtf8 } from '$lib/http/encoding';
 import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
 import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, storedTokens, type SecretParameter } from '$lib/http/secrets';
 import { MASK } from '$lib/http/exchange';
@@ -68,16 +68,24 @@ function credentialsPayload(encoded: string): { id: string; secret: string } | n
 class NameRedactor {
 	readonly redactions: Redaction[] = [];
 	readonly needles: Needle[] = [];
+	/** What `redactions` and `needles` hold, for a check in constant time: a body of thousands of fields adds as many. */
+	private readonly recorded = new Set<string>();
+	private readonly needleValues = new Set<string>();
 
 	constructor(private readonly codes: ReadonlySet<string>) {}
 
 	record(what: string, where: string): void {
-		if (!this.redactions.some((r) => r.what === what && r.where === where)) this.redactions.push({ what, where });
+		const key = `${what}\u0000${where}`;
+		if (this.recorded.has(key)) return;
+		this.recorded.add(key);
+		this.redactions.push({ what, where });
 	}
 
 	/** A value to hide everywhere else it appears. Passwords only where found: they are often ordinary words. */
 	addNeedle(what: string, value: string): void {
-		if (searchable(value) && !this.needles.some((n) => n.value === value)) this.needles.push({ what, value });
+		if (!searchable(value) || this.needleValues.has(value)) return;
+		this.needleValues.add(value);
+		this.needles.push({ what, value });
 	}
 
 	readonly structural: TextMap = (text, where, field) => {
@@ -198,19 +206,35 @@ class NameRedactor {
 
 	/** Sensitive fields replaced in the text as written, so the rest of the body keeps its exact form. */
 	private json(text: string, parsed: unknown, where: string): string {
-		let result = text;
-		let rewrite = false;
+		// The fields to hide, by name and value; then one pass over the text (a pattern per field was quadratic).
+		const hidden = new Set<string>();
 		for (const [key, value] of jsonStringEntries(parsed)) {
-			if (this.param(key, value, `${where} field ${key}`) !== MASK) continue;
-			const escaped = JSON.stringify(value).slice(1, -1);
-			const forms = [...new Set([escaped, escaped.replace(/\//g, '\\/')])].map(escapeRegExp).join('|');
-			const pattern = new RegExp(`("${escapeRegExp(key)}"\\s*:\\s*")(?:${forms})(")`, 'g');
-			const next = result.replace(pattern, `$1${MASK}$2`);
-			if (next === result) rewrite = true;
-			result = next;
+			if (this.param(key, value, `${where} field ${key}`) === MASK) hidden.add(memberKey(key, value));
 		}
-		// An exotic escape the pattern missed: write the document again, values hidden, rather than keep a secret.
-		return rewrite ? JSON.stringify(maskJson(parsed)) : result;
+		if (hidden.size === 0) return text;
+		const found = new Set<string>();
+		const result = text.replace(JSON_STRING_MEMBER, (member, rawKey: string, colon: string, rawValue: string) => {
+			const key = memberKey(jsonStringText(rawKey), jsonStringText(rawValue));
+			if (!hidden.has(key)) return member;
+			found.add(key);
+			return `"${rawKey}"${colon}"${MASK}"`;
+		});
+		// An exotic form the pass missed: write the document again, values hidden, rather than keep a secret.
+		return found.size < hidden.size ? JSON.stringify(maskJson(parsed)) : result;
+	}
+}
+
+/** A string member of a JSON text, `"name": "value"`, its name and value as written (escapes and all). */
+const JSON_STRING_MEMBER = /"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
+const memberKey = (name: string, value: string) => `${name}\u0000${value}`;
+
+/** The text of a JSON string's contents as written; as written when it does not decode. */
+function jsonStringText(raw: string): string {
+	if (!raw.includes('\\')) return raw;
+	try {
+		return JSON.parse(`"${raw}"`) as string;
+	} catch {
+		return raw;
 	}
 }
 
