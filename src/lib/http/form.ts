@@ -76,3 +76,17 @@ export function mapQueryPairs(url: string, fn: (name: string, value: string) => 
 	const end = hash === -1 ? url.length : hash;
 	return url.slice(0, q + 1) + mapFormPairs(url.slice(q + 1, end), fn) + url.slice(end);
 }
+
+/**
+ * A field of a multipart/form-data body (`curl -F`): its part's headers, up to the blank line, then its value, up to
+ * the end of its line (a credential is one line). Bounded per part: no pattern here backtracks across parts.
+ */
+const MULTIPART_FIELD = /(Content-Disposition:[^\r\n]*?\bname="([^"\r\n]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*?\r?\n)([^\r\n]*)/gi;
+
+/** `fn` over each field of a multipart/form-data body, given its name and value; a returned string replaces the value. */
+export function mapMultipartFields(text: string, fn: (name: string, value: string) => string | undefined): string {
+	return text.replace(MULTIPART_FIELD, (part, head: string, name: string, value: string) => {
+		const replaced = fn(name, value);
+		return replaced === undefined ? part : `${head}${replaced}`;
+	});
+}

@@ -47,7 +47,7 @@ export function showing(name: string, audience: Audience): Showing {
  * Proxy-Authorization), `cookie` (`a=1; b=2`), `set-cookie` (`name=value; attributes`), `token` (the whole value is
  * a credential: the sandbox's admin token, a workspace's key, the explorer's internal-work credential).
  */
-export type SecretHeader = 'authorization' | 'cookie' | 'set-cookie' | 'token';
+export type SecretHeader = 'authorization' | 'cookie' | 'set-cookie' | 'token' | 'credential';
 
 /** The header a sandbox administrator's token may travel in (besides `Authorization: Bearer`). */
 export const ADMIN_CREDENTIAL_HEADER = 'x-sandbox-admin-token';
@@ -68,10 +68,17 @@ const SECRET_HEADERS: Readonly<Record<string, SecretHeader>> = {
 	[INTERNAL_WORK_HEADER]: 'token'
 };
 
+/**
+ * A header of an app's own naming that says it carries a credential (`X-Client-Secret`, `X-Access-Token`,
+ * `X-Api-Key`, `X-Auth-Password`): its whole value is one. A word of the name, so `Sec-WebSocket-Key` is not one.
+ */
+const CREDENTIAL_HEADER_NAME = /(?:^|[-_])(?:secret|token|password|passwd|api[-_]?key|apikey|credentials?)(?:$|[-_])/i;
+
 /** What kind of credential the header `name` (any case) carries, or undefined for none. */
 export function secretHeader(name: string): SecretHeader | undefined {
 	const lower = name.toLowerCase();
-	return Object.hasOwn(SECRET_HEADERS, lower) ? SECRET_HEADERS[lower] : undefined;
+	if (Object.hasOwn(SECRET_HEADERS, lower)) return SECRET_HEADERS[lower];
+	return CREDENTIAL_HEADER_NAME.test(lower) ? 'credential' : undefined;
 }
 
 /* ------------------------------------------------------------------ a secret's value as a server may write it back */

@@ -35,6 +35,15 @@ describe('masking for the request log', () => {
 	it('masks codes inside URLs in JSON (a /sandbox/authorize answer)', () => {
 		expect(maskBody(JSON.stringify({ location: `http://x/cb?a=1&code=${TOKEN}` }), 'application/json')).not.toContain(TOKEN);
 	});
+	it('masks secrets an app sends another way: multipart fields, a mislabelled form, a header named for its credential', () => {
+		const multipart = ['--b', 'Content-Disposition: form-data; name="client_id"', '', 'demo', '--b', 'Content-Disposition: form-data; name="client_secret"', '', 'TopSecretValue-XYZ-123456', '--b--', ''].join('\r\n');
+		const masked = maskBody(multipart, 'multipart/form-data; boundary=b');
+		expect(masked).not.toContain('TopSecretValue');
+		expect(masked).toContain('name="client_id"\r\n\r\ndemo');
+		expect(maskBody('client_id=demo&client_secret=TopSecretValue-XYZ', 'text/plain')).not.toContain('TopSecretValue');
+		for (const name of ['X-Client-Secret', 'X-Access-Token', 'X-Api-Key', 'api_key']) expect(maskHeader({ name, value: TOKEN }).value, name).toBe(MASK);
+		for (const name of ['Sec-WebSocket-Key', 'Accept', 'X-Request-Id']) expect(maskHeader({ name, value: TOKEN }).value, name).toBe(TOKEN);
+	});
 	it('keeps HTML as is', () => {
 		expect(maskBody('<p>code=visible</p>', 'text/html')).toBe('<p>code=visible</p>');
 	});

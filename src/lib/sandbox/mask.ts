@@ -4,7 +4,7 @@
  * tail so entries can be matched up; secrets and passwords are hidden whole.
  */
 import { MASK, type HttpHeader } from '../http/exchange';
-import { mapFormPairs, mapQueryPairs } from '../http/form';
+import { mapFormPairs, mapMultipartFields, mapQueryPairs } from '../http/form';
 import { SECRET_PARAMETERS, TAIL_LENGTH, isSecretParameter, secretHeader, showing } from '../http/secrets';
 import { jsonParse } from '../http/json';
 
@@ -46,9 +46,9 @@ function maskJsonValue(value: unknown, key: string | null): unknown {
 }
 
 /**
- * Masks a body by its media type: form fields and JSON keys by name. A body that looks like JSON is treated as
- * JSON whatever its label, one without a type as a form (masking only `name=value` pairs with a secret name);
- * other text, such as HTML, is kept as is.
+ * Masks a body by its media type: form fields, multipart fields and JSON keys by name. A body that looks like JSON
+ * is treated as JSON whatever its label; HTML is kept as is; any other text (no type, text/plain, a form) has its
+ * `name=value` pairs with a secret name masked, as an app that sends a form mislabelled still sent its secret.
  */
 export function maskBody(text: string, contentType: string | undefined): string {
 	const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -59,8 +59,9 @@ export function maskBody(text: string, contentType: string | undefined): string 
 			return maskBrokenJson(text); // cut short or malformed: mask by pattern instead
 		}
 	}
-	if (type === 'application/x-www-form-urlencoded' || type === '') return maskFormText(text);
-	return text;
+	if (type === 'multipart/form-data') return mapMultipartFields(text, (name, value) => (isSecretParameter(name) ? maskValue(name, value) : undefined));
+	if (type === 'text/html') return text;
+	return maskFormText(text);
 }
 
 const JSON_SECRET_MEMBER = new RegExp(`"(${SECRET_PARAMETERS.join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)("?)`, 'g');
@@ -82,6 +83,7 @@ function maskSetCookie(value: string): string {
 export function maskHeader(header: HttpHeader): HttpHeader {
 	switch (secretHeader(header.name)) {
 		case 'token':
+		case 'credential':
 			return { name: header.name, value: MASK };
 		case 'authorization': {
 			const [scheme = '', credential = ''] = header.value.trim().split(/\s+/);

@@ -5,7 +5,7 @@
  */
 import { isPlaceholder } from '$lib/http/placeholder';
 import { base64DecodeUtf8, base64EncodeUtf8 } from '$lib/http/encoding';
-import { decodeQueryComponent, mapFormPairs, mapQueryPairs } from '$lib/http/form';
+import { decodeQueryComponent, mapFormPairs, mapMultipartFields, mapQueryPairs } from '$lib/http/form';
 import { SECRET_PARAMETERS, isSecretParameter, secretHeader, showing, storedTokens, type SecretParameter } from '$lib/http/secrets';
 import { MASK } from '$lib/http/exchange';
 import type { Redaction } from '../run';
@@ -20,6 +20,8 @@ export const WHAT = {
 	token: 'token',
 	cookie: 'cookie',
 	credentials: 'Authorization header payload',
+	/** A header of the app's own naming whose name says it carries a credential (`X-Client-Secret`). */
+	credentialHeader: 'credential header',
 	code: 'grant code (kept)',
 	/** A grant code that can still be exchanged, replaced for anyone but the run's owner (usable-codes.ts). */
 	hiddenCode: 'grant code (hidden while it can still be used)'
@@ -126,6 +128,11 @@ class NameRedactor {
 				return this.setCookies(value, where);
 			case 'authorization':
 				return this.authorization(value, where);
+			case 'credential':
+				if (value === '' || isMasked(value)) return value;
+				this.record(WHAT.credentialHeader, where);
+				this.addNeedle(WHAT.credentialHeader, value);
+				return MASK;
 		}
 		if (looksLikeUrl(value)) return this.structural(value, where, { kind: 'url' });
 		return value;
@@ -188,6 +195,10 @@ class NameRedactor {
 		}
 		if (contentType.includes('x-www-form-urlencoded') || looksLikeForm(text))
 			return mapFormPairs(text, (name, value) => this.param(name, value, `${where} parameter ${name}`));
+		if (contentType.includes('multipart/form-data')) {
+			const fields = mapMultipartFields(text, (name, value) => (this.param(name, value, `${where} field ${name}`) === MASK ? MASK : undefined));
+			return this.storedTokens(fields, where);
+		}
 		return this.storedTokens(text, where);
 	}
 

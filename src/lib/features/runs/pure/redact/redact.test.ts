@@ -90,6 +90,24 @@ describe('redactRun: by name', () => {
 	});
 });
 
+describe('redactRun: secrets sent another way', () => {
+	it('hides a multipart field and a header named for its credential, and the value wherever else it appears', () => {
+		const secret = 'TopSecretValue-XYZ-123456';
+		const multipart = ['--b', 'Content-Disposition: form-data; name="client_secret"', '', secret, '--b--', ''].join('\r\n');
+		const r = redactRun(
+			run({
+				exchanges: [
+					exchange('token', { method: 'POST', url: TOKEN_URL, headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body: multipart }),
+					exchange('me', { url: ME_URL, headers: { 'X-Access-Token': ACCESS } }, { status: 401, body: `{"message":"bad ${ACCESS}"}` })
+				]
+			})
+		);
+		const text = JSON.stringify(r);
+		for (const value of [secret, ACCESS]) expect(leaks(text, value)).toEqual([]);
+		expect(r.redactions.map((x) => x.what)).toEqual(expect.arrayContaining([WHAT.clientSecret, WHAT.credentialHeader]));
+	});
+});
+
 describe('redactRun: a sanitised recording', () => {
 	it('says nothing of a grant code a sanitiser already replaced, and keeps noting a real one as kept', () => {
 		const sanitised = redactRun(run({ exchanges: [exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=%5BREDACTED%5D` })] }));
