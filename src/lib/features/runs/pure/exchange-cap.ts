@@ -1,13 +1,21 @@
 /**
  * How much of a run is diagnosed and shown: a run page, its Markdown report and a live flow read its first
  * MAX_SHOWN_EXCHANGES exchanges, and say so, so that a HAR of thousands of exchanges (an app retrying one code in a
- * loop) answers in well under a second and cannot hold up the process's other listeners. The run itself is kept
- * whole: its HAR export has every exchange. The first exchanges are the ones that tell: a flow goes wrong early, and
- * what follows repeats it.
+ * loop) answers in well under a second and cannot hold up the process's other listeners. An import keeps at most
+ * MAX_KEPT_EXCHANGES of them, and says so: a run that large is read whole by its permalink, its exports and every
+ * save, and HARs of tens of thousands of flow requests held the process for minutes. The first exchanges are the
+ * ones that tell: a flow goes wrong early, and what follows repeats it.
  */
 import type { Run } from './run';
 
 export const MAX_SHOWN_EXCHANGES = 1000;
+export const MAX_KEPT_EXCHANGES = 5000;
+
+/** The note of an import that kept the first MAX_KEPT_EXCHANGES of `total` flow requests. */
+export function describeKept(total: number): string {
+	const count = (n: number) => n.toLocaleString('en-GB');
+	return `kept the first ${count(MAX_KEPT_EXCHANGES)} of its ${count(total)} flow requests, the most a run keeps: to diagnose a later part, import a HAR of that part`;
+}
 
 /** The exchanges left out, when there are any. */
 export interface ExchangeCut {

@@ -24,6 +24,7 @@ import { SanitisedCheck } from './sanitised';
 import { currentStep } from '../legacy-step';
 import type { SanitisedExport } from '$lib/flow/flags';
 import { describeSource, inferTarget, newRun, type ImportOptions, type Run } from '../run';
+import { describeKept, MAX_KEPT_EXCHANGES } from '../exchange-cap';
 import { JsonTooDeepError, MAX_JSON_DEPTH, jsonParse } from '$lib/http/json';
 
 export { HarSchema, type Har, type HarEntry } from './har-schema';
@@ -204,7 +205,7 @@ function discoverRun(indexed: IndexedEntry[], total: number, sanitised: Sanitise
 	const entries = indexed.map((e) => e.entry);
 	const flow = discoverFlow(entries);
 	if (flow.entries.length === 0 && flow.link === null) return { ok: false, message: `None of the ${total} ${NOTHING_FOUND}` };
-	const exchanges = flow.entries.map((f) => ({
+	const exchanges = flow.entries.slice(0, MAX_KEPT_EXCHANGES).map((f) => ({
 		...entryExchange(entries[f.index]!, { id: `har-${indexed[f.index]!.index + 1}`, step: f.step, label: f.label }),
 		...(sanitised ? { strippedHeaders: sanitised.hidden } : {})
 	}));
@@ -224,7 +225,12 @@ function discoverRun(indexed: IndexedEntry[], total: number, sanitised: Sanitise
 	return {
 		ok: true,
 		run: redacted,
-		found: [...foundSentences(redacted, total), ...(sanitised ? [sanitisedNote(sanitised)] : []), ...describeRedactions(redacted.redactions)]
+		found: [
+			...foundSentences(redacted, total),
+			...(flow.entries.length > MAX_KEPT_EXCHANGES ? [describeKept(flow.entries.length)] : []),
+			...(sanitised ? [sanitisedNote(sanitised)] : []),
+			...describeRedactions(redacted.redactions)
+		]
 	};
 }
 
@@ -270,13 +276,14 @@ function runFromHar(
 		extras.data
 	);
 	// Imported now, whatever it was when exported: the run page says "from an imported HAR", the note what it was.
-	const run = redactRun({ ...restored, id: options.id ?? restored.id, source: 'har' });
+	const run = redactRun({ ...restored, id: options.id ?? restored.id, source: 'har', exchanges: restored.exchanges.slice(0, MAX_KEPT_EXCHANGES) });
 	return {
 		ok: true,
 		run,
 		restored: true,
 		found: [
 			`an SSO Flow Explorer export of ${describeSource(restored.source)}: the run is restored as it was saved`,
+			...(restored.exchanges.length > MAX_KEPT_EXCHANGES ? [describeKept(restored.exchanges.length)] : []),
 			...describeRedactions(run.redactions.slice(before))
 		]
 	};
