@@ -42,6 +42,22 @@ describe('session store', () => {
 		expect(store.get(b.id)).toBeUndefined();
 		expect(store.get(a.id)).toBe(a);
 	});
+	it('never lets sessions whose cookie never came back (a flood of cookie-less GETs) push out one whose cookie did', () => {
+		const clock = { t: 0 };
+		const store = storeAt(clock, 10);
+		const victim = store.create();
+		expect(store.get(victim.id)).toBe(victim); // the browser followed the redirect with its cookie
+		const older = store.create(); // a visitor who never came back
+		for (let i = 0; i < 1000; i++) store.create();
+		expect(store.size()).toBe(10);
+		expect(store.get(victim.id)).toBe(victim);
+		expect(store.get(older.id)).toBeUndefined();
+		// They still expire when idle.
+		clock.t = 5000;
+		store.create();
+		expect(store.get(victim.id)).toBeUndefined();
+		expect(store.size()).toBe(1);
+	});
 	it('keeps only the newest flows of a session', () => {
 		const store = storeAt({ t: 0 });
 		const session = store.create();

@@ -34,48 +34,62 @@ export interface SessionStore<Flow> {
 
 export function createSessionStore<Flow>(options: SessionOptions): SessionStore<Flow> {
 	const now = options.now ?? Date.now;
-	const sessions = new Map<string, AuthSession<Flow>>();
+	/**
+	 * Sessions whose cookie never came back, and those whose cookie did: every cookie-less GET of a link makes one,
+	 * so a flood of them must only ever push out others like them, never a person's sign-in in progress. Each map is
+	 * in least-recently-used order, and every session's idle time is the same, so the expired are at the front.
+	 */
+	const fresh = new Map<string, AuthSession<Flow>>();
+	const returned = new Map<string, AuthSession<Flow>>();
 
-	function touch(session: AuthSession<Flow>): AuthSession<Flow> {
+	function touch(session: AuthSession<Flow>, into: Map<string, AuthSession<Flow>>): AuthSession<Flow> {
 		session.expiresAt = now() + options.idleTtlMs;
-		// Re-inserting keeps the Map in least-recently-used order, so eviction drops the stalest.
-		sessions.delete(session.id);
-		sessions.set(session.id, session);
+		fresh.delete(session.id);
+		returned.delete(session.id);
+		into.set(session.id, session);
 		return session;
 	}
 
-	function evictBeyondLimit(): void {
-		for (const id of sessions.keys()) {
-			if (sessions.size <= options.maxSessions) break;
-			sessions.delete(id);
+	/** Drops the expired at the front of each map: each create costs what expired since the last, not a full sweep. */
+	function sweepExpired(): void {
+		const t = now();
+		for (const map of [fresh, returned]) {
+			for (const [id, session] of map) {
+				if (session.expiresAt > t) break;
+				map.delete(id);
+			}
 		}
 	}
 
-	function sweepExpired(): void {
-		const t = now();
-		for (const [id, session] of sessions) if (session.expiresAt <= t) sessions.delete(id);
+	function evictBeyondLimit(): void {
+		while (fresh.size + returned.size > options.maxSessions) {
+			const from = fresh.size > 0 ? fresh : returned;
+			from.delete(from.keys().next().value!);
+		}
 	}
 
 	return {
 		get(id) {
 			if (id === undefined) return undefined;
-			const session = sessions.get(id);
+			const session = returned.get(id) ?? fresh.get(id);
 			if (!session) return undefined;
 			if (session.expiresAt <= now()) {
-				sessions.delete(id);
+				fresh.delete(id);
+				returned.delete(id);
 				return undefined;
 			}
-			return touch(session);
+			return touch(session, returned);
 		},
 		create() {
 			sweepExpired();
-			const session = touch({ id: randomCredential(), csrfToken: randomCredential(), userId: null, flows: new Map(), expiresAt: 0 });
+			const session = touch({ id: randomCredential(), csrfToken: randomCredential(), userId: null, flows: new Map(), expiresAt: 0 }, fresh);
 			evictBeyondLimit();
 			return session;
 		},
 		rotate(session) {
-			sessions.delete(session.id);
-			return touch({ ...session, id: randomCredential(), csrfToken: randomCredential() });
+			fresh.delete(session.id);
+			returned.delete(session.id);
+			return touch({ ...session, id: randomCredential(), csrfToken: randomCredential() }, returned);
 		},
 		addFlow(session, flowId, flow) {
 			session.flows.set(flowId, flow);
@@ -84,6 +98,6 @@ export function createSessionStore<Flow>(options: SessionOptions): SessionStore<
 				session.flows.delete(id);
 			}
 		},
-		size: () => sessions.size
+		size: () => fresh.size + returned.size
 	};
 }
