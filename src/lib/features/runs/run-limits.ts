@@ -11,6 +11,7 @@
  */
 import { quotaExceeded } from '$lib/platform/errors';
 import { formatBytes } from './pure/har/har';
+import { formatCount as count } from '$lib/counts';
 
 export interface OwnerLimitValues {
 	runsPerOwner: number;
@@ -27,8 +28,6 @@ export interface OwnerUsage {
 	runs: number;
 	bytes: number;
 }
-
-const count = (n: number) => n.toLocaleString('en-GB');
 
 /**
  * Refuses (throws `quotaExceeded`) a save that takes its owner's runs past a limit. `before`: the owner's runs

@@ -7,13 +7,13 @@
  * ones that tell: a flow goes wrong early, and what follows repeats it.
  */
 import type { Run } from './run';
+import { formatCount as count } from '$lib/counts';
 
 export const MAX_SHOWN_EXCHANGES = 1000;
 export const MAX_KEPT_EXCHANGES = 5000;
 
 /** The note of an import that kept the first MAX_KEPT_EXCHANGES of `total` flow requests. */
 export function describeKept(total: number): string {
-	const count = (n: number) => n.toLocaleString('en-GB');
 	return `kept the first ${count(MAX_KEPT_EXCHANGES)} of its ${count(total)} flow requests, the most a run keeps: to diagnose a later part, import a HAR of that part`;
 }
 
@@ -31,6 +31,5 @@ export function shownPart<R extends Pick<Run, 'exchanges'>>(run: R): { run: R; c
 
 /** The note the run page and the report show. */
 export function describeCut({ shown, total }: ExchangeCut): string {
-	const count = (n: number) => n.toLocaleString('en-GB');
 	return `This run has ${count(total)} exchanges: the diagnosis and the steps shown cover the first ${count(shown)} only, to answer in time. The HAR export has all of them; to diagnose a later part, import a HAR of that part.`;
 }
