@@ -23,6 +23,7 @@ import { ndjsonResponse } from '../../platform/streams/ndjson';
 import { clientAddress, clientScope } from '../sandbox-admin';
 import { APP_CHECK_TIME_LIMIT_MS, runAppCheck } from './driver';
 import { checkAppUrl } from './origins';
+import { visitorOf } from '$lib/sandbox/visitor';
 import { CheckSlot } from './slot';
 import { errorFor, errorResponse } from '../../platform/errors';
 import { readJsonBody } from '../../platform/json-body';
@@ -58,15 +59,17 @@ export async function appCheckStream(event: RequestEvent, clientId: string): Pro
 		return refuse(415, `Send the start URL as JSON: ${START_URL_EXAMPLE}.`);
 	}
 	const body = await readJsonBody(event.request, Body, START_URL_EXAMPLE);
-	// Claimed before any await, so two requests cannot both pass the test; released when the run ends, or here
-	// when the request is refused before the run starts.
-	const claim = slot.claim(event.locals.sessionId ?? clientAddress(event) ?? 'unknown');
+	const cfg = config();
+	// The URL first: a request refused for it never waits for the slot (nor keeps a place for its caller).
+	const allowed = await checkAppUrl(body.start_url, cfg);
+	if (!allowed.ok) return refuse(400, allowed.message);
+	// Claimed with no await between the test and the taking, so two requests cannot both take it; released when
+	// the run ends, or here when the request is refused before the run starts.
+	const address = clientAddress(event);
+	const claim = slot.claim(event.locals.sessionId ?? address ?? 'unknown', visitorOf(address));
 	if (!claim.ok) return refuse(409, claim.message, { 'retry-after': String(claim.retryAfterSeconds) });
 	let started = false;
 	try {
-		const cfg = config();
-		const allowed = await checkAppUrl(body.start_url, cfg);
-		if (!allowed.ok) return refuse(400, allowed.message);
 		const { member } = await sessionWorkspaceOf(event.locals.sessionId);
 		const workspaceKey = member?.key ?? null;
 		const adminToken = workspaceKey ? null : cfg.sandboxService.adminToken;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckSlot } from './slot';
+import { CheckSlot, MAX_WAITING_PER_VISITOR } from './slot';
 
 function clock(start = Date.parse('2026-01-01T10:00:00Z')) {
 	const time = { now: start };
@@ -35,6 +35,19 @@ describe('the app check\'s one slot', () => {
 		if (b.ok) b.release();
 		// Nobody was refused during b's run: anyone may take it.
 		expect(slot.claim('a').ok).toBe(true);
+	});
+
+	it('keeps a place for at most a few callers of one visitor: a hundred sessions from one address cannot lock others out', () => {
+		const { now } = clock();
+		const slot = new CheckSlot(180_000, 30_000, now);
+		const held = slot.claim('attacker-0', 'attacker');
+		for (let i = 1; i <= 100; i++) slot.claim(`attacker-${i}`, 'attacker');
+		// The victim, from elsewhere, still gets a place in the queue.
+		expect(slot.claim('victim', 'victim-address')).toMatchObject({ ok: false, message: expect.stringContaining('kept for you') });
+		if (held.ok) held.release();
+		expect(slot.claim('victim', 'victim-address').ok).toBe(true);
+		// Only the first few of the attacker's sessions had been kept a place.
+		expect(slot.claim(`attacker-${MAX_WAITING_PER_VISITOR + 1}`, 'attacker')).toMatchObject({ ok: false, message: expect.not.stringContaining('kept for you') });
 	});
 
 	it('frees a kept turn nobody took once its time is up; a release twice is one', () => {
