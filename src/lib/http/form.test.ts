@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFormComponentStrictly, decodeQueryComponent, mapFormPairs, mapQueryPairs, splitRawQuery } from './form';
+import { decodeFormComponentStrictly, decodeQueryComponent, mapFormPairs, mapQueryPairs, splitRawQuery, mapMultipartFields } from './form';
 
 describe('decodeQueryComponent', () => {
 	it('decodes once, with + as a space', () => {
@@ -75,5 +75,23 @@ describe('mapQueryPairs', () => {
 		expect(mapQueryPairs(url, (name) => (name === 'code' ? 'X' : undefined))).toBe('https://a.example/cb?code=X&state=s#code=frag');
 		expect(mapQueryPairs('https://a.example/cb#x=1', () => 'X')).toBe('https://a.example/cb#x=1');
 		expect(mapQueryPairs('/oauth/token?', () => 'X')).toBe('/oauth/token?');
+	});
+});
+
+describe('mapMultipartFields', () => {
+	it('gives each field its name and one-line value, with CRLF or LF, a part header between, and replaces only what it is told', () => {
+		const crlf = ['--b', 'Content-Disposition: form-data; name="client_id"', '', 'shop', '--b', 'content-disposition: form-data; name="client_secret"', 'Content-Type: text/plain', '', 's3cret', '--b--', ''].join('\r\n');
+		const seen: [string, string][] = [];
+		const out = mapMultipartFields(crlf, (name, value) => (seen.push([name, value]), name === 'client_secret' ? 'MASKED' : undefined));
+		expect(seen).toEqual([['client_id', 'shop'], ['client_secret', 's3cret']]);
+		expect(out).toBe(crlf.replace('s3cret', 'MASKED'));
+		expect(mapMultipartFields(crlf.replace(/\r\n/g, '\n'), (name) => (name === 'client_secret' ? 'X' : undefined))).toContain('\n\nX\n--b--');
+	});
+
+	it('leaves a part without a blank line, or a text that only names one, as it is', () => {
+		const broken = 'Content-Disposition: form-data; name="client_secret"\r\nno blank line here';
+		expect(mapMultipartFields(broken, () => 'X')).toBe(broken);
+		const line = 'Content-Disposition:name=""'.repeat(2000);
+		expect(mapMultipartFields(line, () => 'X')).toBe(line);
 	});
 });

@@ -77,16 +77,48 @@ export function mapQueryPairs(url: string, fn: (name: string, value: string) => 
 	return url.slice(0, q + 1) + mapFormPairs(url.slice(q + 1, end), fn) + url.slice(end);
 }
 
-/**
- * A field of a multipart/form-data body (`curl -F`): its part's headers, up to the blank line, then its value, up to
- * the end of its line (a credential is one line). Bounded per part: no pattern here backtracks across parts.
- */
-const MULTIPART_FIELD = /(Content-Disposition:[^\r\n]*?\bname="([^"\r\n]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*?\r?\n)([^\r\n]*)/gi;
+/** The most header lines a multipart part may have before its blank line: more is no form field. */
+const MAX_PART_HEADER_LINES = 20;
 
-/** `fn` over each field of a multipart/form-data body, given its name and value; a returned string replaces the value. */
+/**
+ * `fn` over each field of a multipart/form-data body (`curl -F`), given its name and value (up to the end of its
+ * line: a credential is one line); a returned string replaces the value. Read with indexOf, line by line, so its
+ * cost is linear in the body whatever it holds.
+ */
 export function mapMultipartFields(text: string, fn: (name: string, value: string) => string | undefined): string {
-	return text.replace(MULTIPART_FIELD, (part, head: string, name: string, value: string) => {
-		const replaced = fn(name, value);
-		return replaced === undefined ? part : `${head}${replaced}`;
-	});
+	const lower = text.toLowerCase();
+	let out = '';
+	let copied = 0;
+	let at = lower.indexOf('content-disposition:');
+	while (at !== -1) {
+		const lineEnd = lineEndAt(text, at);
+		const name = /\bname="([^"]*)"/.exec(text.slice(at, lineEnd))?.[1];
+		// The blank line that ends the part's headers, within a few lines.
+		let line = nextLine(text, lineEnd);
+		for (let n = 0; line < text.length && n < MAX_PART_HEADER_LINES && lineEndAt(text, line) !== line; n++) line = nextLine(text, lineEndAt(text, line));
+		const valueAt = line < text.length && lineEndAt(text, line) === line ? nextLine(text, line) : -1;
+		if (name !== undefined && valueAt !== -1 && valueAt <= text.length) {
+			const valueEnd = lineEndAt(text, valueAt);
+			const replaced = fn(name, text.slice(valueAt, valueEnd));
+			if (replaced !== undefined) {
+				out += text.slice(copied, valueAt) + replaced;
+				copied = valueEnd;
+			}
+		}
+		at = lower.indexOf('content-disposition:', lineEnd);
+	}
+	return out + text.slice(copied);
+}
+
+/** Where the line starting at or containing `from` ends (its \r\n or \n, or the text's end). */
+function lineEndAt(text: string, from: number): number {
+	const nl = text.indexOf('\n', from);
+	if (nl === -1) return text.length;
+	return nl > from && text[nl - 1] === '\r' ? nl - 1 : nl;
+}
+
+/** Where the next line starts, after the line end at `end`. */
+function nextLine(text: string, end: number): number {
+	if (text[end] === '\r' && text[end + 1] === '\n') return end + 2;
+	return end + 1;
 }

@@ -73,12 +73,14 @@ const SECRET_HEADERS: Readonly<Record<string, SecretHeader>> = {
  * `X-Api-Key`, `X-Auth-Password`): its whole value is one. A word of the name, so `Sec-WebSocket-Key` is not one.
  */
 const CREDENTIAL_HEADER_NAME = /(?:^|[-_])(?:secret|token|password|passwd|api[-_]?key|apikey|credentials?)(?:$|[-_])/i;
+/** CORS headers name credentials without carrying any (`Access-Control-Allow-Credentials: true`). */
+const NEVER_CREDENTIAL_HEADER = /^access-control-/i;
 
 /** What kind of credential the header `name` (any case) carries, or undefined for none. */
 export function secretHeader(name: string): SecretHeader | undefined {
 	const lower = name.toLowerCase();
 	if (Object.hasOwn(SECRET_HEADERS, lower)) return SECRET_HEADERS[lower];
-	return CREDENTIAL_HEADER_NAME.test(lower) ? 'credential' : undefined;
+	return CREDENTIAL_HEADER_NAME.test(lower) && !NEVER_CREDENTIAL_HEADER.test(lower) ? 'credential' : undefined;
 }
 
 /* ------------------------------------------------------------------ a secret's value as a server may write it back */

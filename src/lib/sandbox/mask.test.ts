@@ -42,7 +42,7 @@ describe('masking for the request log', () => {
 		expect(masked).toContain('name="client_id"\r\n\r\ndemo');
 		expect(maskBody('client_id=demo&client_secret=TopSecretValue-XYZ', 'text/plain')).not.toContain('TopSecretValue');
 		for (const name of ['X-Client-Secret', 'X-Access-Token', 'X-Api-Key', 'api_key']) expect(maskHeader({ name, value: TOKEN }).value, name).toBe(MASK);
-		for (const name of ['Sec-WebSocket-Key', 'Accept', 'X-Request-Id']) expect(maskHeader({ name, value: TOKEN }).value, name).toBe(TOKEN);
+		for (const name of ['Sec-WebSocket-Key', 'Accept', 'X-Request-Id', 'Access-Control-Allow-Credentials', 'Access-Control-Allow-Headers']) expect(maskHeader({ name, value: TOKEN }).value, name).toBe(TOKEN);
 	});
 	it('keeps HTML as is', () => {
 		expect(maskBody('<p>code=visible</p>', 'text/html')).toBe('<p>code=visible</p>');

@@ -83,6 +83,7 @@ const LIKE_SPECIALS = /[\\%_]/g;
 
 /** Owners whose usage is known in memory; one not known (or forgotten) is counted again from the table. */
 const REMEMBERED_OWNERS = 10_000;
+const REMEMBERED_DELETIONS = 10_000;
 
 /**
  * `maxMb`: SAVED_RUNS_MAX_MB, what the whole store may take (run-limits.ts); no limit when absent. `perOwner`: what
@@ -173,8 +174,11 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 
 	/** Runs saved with added evidence (a few ids: one per run a person joined evidence to). */
 	const withEvidence = new Set<string>();
-	/** Runs removed since this store opened: none is saved again under its id (a walk that goes on after its run was deleted). */
-	const deleted = new Set<string>();
+	/**
+	 * Runs removed since this store opened: none is saved again under its id (a walk that goes on after its run was
+	 * deleted). The newest REMEMBERED_DELETIONS: a walk's session lasts hours, not thousands of deletions.
+	 */
+	const deleted = new Map<string, true>();
 	const written = new WrittenPieces();
 
 	return {
@@ -215,7 +219,7 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 				removeExchangesFrom.run(id, 0);
 				return removeHead.run(id).changes === 1;
 			})();
-			if (removed) deleted.add(id);
+			if (removed) setRecent(deleted, id, true, REMEMBERED_DELETIONS);
 			return removed;
 		},
 		usage,

@@ -58,6 +58,15 @@ describe('session store', () => {
 		expect(store.get(victim.id)).toBeUndefined();
 		expect(store.size()).toBe(1);
 	});
+	it('keeps a new session even when every other place is held by sessions whose cookie came back', () => {
+		const store = storeAt({ t: 0 }, 3);
+		const returned = [store.create(), store.create(), store.create()];
+		for (const session of returned) store.get(session.id);
+		const newcomer = store.create();
+		expect(store.get(newcomer.id)).toBe(newcomer);
+		expect(store.get(returned[0]!.id)).toBeUndefined();
+		expect(store.size()).toBe(3);
+	});
 	it('keeps only the newest flows of a session', () => {
 		const store = storeAt({ t: 0 });
 		const session = store.create();

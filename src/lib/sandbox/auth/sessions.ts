@@ -61,10 +61,12 @@ export function createSessionStore<Flow>(options: SessionOptions): SessionStore<
 		}
 	}
 
-	function evictBeyondLimit(): void {
+	/** Never the session just made (`keep`): with every other place held by returned ones, the oldest of those goes. */
+	function evictBeyondLimit(keep: string): void {
 		while (fresh.size + returned.size > options.maxSessions) {
-			const from = fresh.size > 0 ? fresh : returned;
-			from.delete(from.keys().next().value!);
+			const oldestFresh = fresh.keys().next().value;
+			if (oldestFresh !== undefined && oldestFresh !== keep) fresh.delete(oldestFresh);
+			else returned.delete(returned.keys().next().value!);
 		}
 	}
 
@@ -83,7 +85,7 @@ export function createSessionStore<Flow>(options: SessionOptions): SessionStore<
 		create() {
 			sweepExpired();
 			const session = touch({ id: randomCredential(), csrfToken: randomCredential(), userId: null, flows: new Map(), expiresAt: 0 }, fresh);
-			evictBeyondLimit();
+			evictBeyondLimit(session.id);
 			return session;
 		},
 		rotate(session) {

@@ -223,15 +223,13 @@ class NameRedactor {
 			if (this.param(key, value, `${where} field ${key}`) === MASK) hidden.add(memberKey(key, value));
 		}
 		if (hidden.size === 0) return text;
-		const found = new Set<string>();
-		const result = text.replace(JSON_STRING_MEMBER, (member, rawKey: string, colon: string, rawValue: string) => {
-			const key = memberKey(jsonStringText(rawKey), jsonStringText(rawValue));
-			if (!hidden.has(key)) return member;
-			found.add(key);
-			return `"${rawKey}"${colon}"${MASK}"`;
-		});
-		// An exotic form the pass missed: write the document again, values hidden, rather than keep a secret.
-		return found.size < hidden.size ? JSON.stringify(maskJson(parsed)) : result;
+		const result = text.replace(JSON_STRING_MEMBER, (member, rawKey: string, colon: string, rawValue: string) =>
+			hidden.has(memberKey(jsonStringText(rawKey), jsonStringText(rawValue))) ? `"${rawKey}"${colon}"${MASK}"` : member
+		);
+		// Checked on the result, not by counting: a pass that lost its place (a string ":" in an array) could count
+		// one copy twice and miss another. Anything left: write the document again, values hidden.
+		const left = parseJson(result);
+		return left !== undefined && !jsonStringEntries(left).some(([key, value]) => hidden.has(memberKey(key, value))) ? result : JSON.stringify(maskJson(parsed));
 	}
 }
 

@@ -108,6 +108,17 @@ describe('redactRun: secrets sent another way', () => {
 	});
 });
 
+describe('redactRun: JSON bodies', () => {
+	it('hides every copy of a secret field, even where a string ":" in an array throws a scan off its place', () => {
+		const body = '[{"password":"hunter22x"},"x",":",{"password":"hunter22x"},{"note":"a\\"b","access_token":"' + ACCESS + '"}]';
+		const r = redactRun(run({ exchanges: [exchange('token', { method: 'POST', url: TOKEN_URL, headers: { 'Content-Type': 'application/json' }, body })] }));
+		const stored = r.exchanges[0]!.request.body!;
+		expect(stored).not.toContain('hunter22x');
+		expect(leaks(stored, ACCESS)).toEqual([]);
+		expect(JSON.parse(stored)).toHaveLength(5);
+	});
+});
+
 describe('redactRun: a sanitised recording', () => {
 	it('says nothing of a grant code a sanitiser already replaced, and keeps noting a real one as kept', () => {
 		const sanitised = redactRun(run({ exchanges: [exchange('token', { method: 'POST', url: `${TOKEN_URL}?code=%5BREDACTED%5D` })] }));
