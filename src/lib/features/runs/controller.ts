@@ -33,12 +33,17 @@ import { jsonParse } from '$lib/http/json';
 
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+const noSuchRun = (id: string) => notFound(`No saved run "${id}". Runs are listed at /runs.`);
+
 /** The run of this id as the store holds it (redacted), and its owner; a 404 when there is none. */
 export function storedRun(runs: RunStore, id: string): { run: Run; owner: string | null } {
 	const found = RUN_ID.test(id) ? runs.find(id) : undefined;
-	if (!found) throw notFound(`No saved run "${id}". Runs are listed at /runs.`);
+	if (!found) throw noSuchRun(id);
 	return found;
 }
+
+/** Who saved the run of this id, read without the run itself; undefined when there is none. */
+const ownerOf = (runs: RunStore, id: string) => (RUN_ID.test(id) ? runs.ownerOf(id) : undefined);
 
 /** Whether this session saved the run. */
 export const ownsRun = (owner: string | null, sessionId: string | undefined) => owner !== null && sessionId !== undefined && owner === runOwner(sessionId);
@@ -109,8 +114,9 @@ export async function loadRunList(params: URLSearchParams, sessionId: string | u
 /** Deletes a run for good: its owner only (a permalink lets others read it, never remove it). */
 export async function deleteRun(id: string, sessionId: string | undefined): Promise<void> {
 	const { runs } = await services();
-	const { owner } = storedRun(runs, id);
-	if (!ownsRun(owner, sessionId)) throw forbidden('Only the session that saved this run can delete it.');
+	const found = ownerOf(runs, id);
+	if (!found) throw noSuchRun(id);
+	if (!ownsRun(found.owner, sessionId)) throw forbidden('Only the session that saved this run can delete it.');
 	runs.remove(id);
 }
 
@@ -123,7 +129,7 @@ export async function deleteListedRuns(ids: readonly string[], sessionId: string
 	const { runs } = await services();
 	let deleted = 0;
 	for (const id of new Set(ids)) {
-		const found = RUN_ID.test(id) ? runs.find(id) : undefined;
+		const found = ownerOf(runs, id);
 		if (found && ownsRun(found.owner, sessionId) && runs.remove(id)) deleted++;
 	}
 	return deleted;

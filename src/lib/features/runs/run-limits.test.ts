@@ -97,6 +97,8 @@ describe('run store: what one owner may keep', () => {
 		expect(store.usage('alice').runs).toBe(1);
 		expect(store.usage('alice').bytes).toBeGreaterThan(2_000);
 		expect(store.usage('bob')).toEqual({ runs: 0, bytes: 0 });
+		expect(store.ownerOf('r1')).toEqual({ owner: 'alice' });
+		expect(store.ownerOf('nope')).toBeUndefined();
 	});
 
 	it('knows the usage of a store opened afresh, from the table', () => {

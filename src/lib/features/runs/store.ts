@@ -56,6 +56,8 @@ export interface RunStore {
 	get(id: string): Run | undefined;
 	/** The run and who owns it (null: saved before runs had owners, or by nobody's session). */
 	find(id: string): { run: Run; owner: string | null } | undefined;
+	/** Who owns the run, as `find` says, without reading the run; undefined when there is none. */
+	ownerOf(id: string): { owner: string | null } | undefined;
 	/** `owner`: only that owner's runs (the /runs page always passes it); every run without it. */
 	list(options?: { query?: string; limit?: number; owner?: string } & RunFilters): RunSummary[];
 	/** The clients of the owner's runs, for the list's filter. */
@@ -197,6 +199,10 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 		},
 		get: (id) => find(id)?.run,
 		find,
+		ownerOf: (id) => {
+			const row = sizeById.get(id);
+			return row && { owner: row.owner };
+		},
 		list({ query = '', limit = 50, owner, verdict, client, source } = {}) {
 			triageMissing(owner ?? null);
 			const pattern = `%${query.toLowerCase().replace(LIKE_SPECIALS, (c) => `\\${c}`)}%`;
