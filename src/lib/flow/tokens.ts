@@ -13,22 +13,19 @@ import { jsonParse } from '$lib/http/json';
  */
 const Issued = z.object({
 	access_token: z.string().min(1),
-	refresh_token: z.string().min(1).nullish().catch(null),
-	expires_in: z.number().nullish().catch(null)
+	// Missing, empty or of another type: null (`catch` takes every failure of the field, absence included).
+	refresh_token: z.string().min(1).nullable().catch(null),
+	expires_in: z.number().nullable().catch(null)
 });
 
-export interface IssuedTokens {
-	access_token: string;
-	refresh_token: string | null;
-	expires_in: number | null;
-}
+export type IssuedTokens = z.infer<typeof Issued>;
 
 /** The tokens a successful exchange at the token endpoint issued; null for anything else. */
 export function issuedTokens(exchange: RecordedExchange): IssuedTokens | null {
 	if (exchange.response?.status !== 200) return null;
 	try {
 		const parsed = Issued.safeParse(jsonParse(exchange.response.body));
-		return parsed.success ? { access_token: parsed.data.access_token, refresh_token: parsed.data.refresh_token ?? null, expires_in: parsed.data.expires_in ?? null } : null;
+		return parsed.success ? parsed.data : null;
 	} catch {
 		return null;
 	}
