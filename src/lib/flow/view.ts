@@ -58,8 +58,9 @@ export interface WalkView {
 	/** The saved run recording this walk (its permalink is /runs/{runId}), once the walk has begun. */
 	runId?: string | null;
 	/**
-	 * The walk has begun but is not saved: 'first-visit', its redirect arrived on a first visit and the next step
-	 * saves it; `refused`, the saved runs' limits refused the save, with what to do.
+	 * The walk has begun but is not saved: 'first-visit', its redirect arrived on a first visit; 'not-started', it
+	 * arrived when no authorisation page opened from this walk was waiting for it (another tab, app or site sent
+	 * it). In both the next step saves it. `refused`: the saved runs' limits refused the save, with what to do.
 	 */
-	unsaved?: 'first-visit' | { refused: string };
+	unsaved?: 'first-visit' | 'not-started' | { refused: string };
 }

@@ -50,10 +50,17 @@ interface WalkSession {
 	/**
 	 * Why the walk's latest step is not saved, if it is not. 'first-visit': a redirect that arrived without a
 	 * session is shown but not saved (a GET that anyone can send without a cookie must not add a run each time);
-	 * the person's next step saves the run. `refused`: the saved runs' limits (run-limits.ts) refused the save; the
-	 * walk goes on, and each step tries again. No permalink till then.
+	 * 'not-started': one arrived with the session but not `awaitingCallback` (any page can send the browser to
+	 * /callback; the interface has no `state` to tell whose redirect it is). The person's next step saves the run.
+	 * `refused`: the saved runs' limits (run-limits.ts) refused the save; the walk goes on, and each step tries
+	 * again. No permalink till then.
 	 */
 	unsaved: WalkView['unsaved'] | null;
+	/**
+	 * An authorisation page was opened from this walk (its `start`, a POST) and its redirect has not come back yet:
+	 * the one redirect a GET of /callback may save as it arrives.
+	 */
+	awaitingCallback: boolean;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -97,7 +104,8 @@ async function session(sessionId: string | undefined): Promise<WalkSession> {
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
 		explorer,
-		unsaved: null
+		unsaved: null,
+		awaitingCallback: false
 	};
 	// Another request of the same session may have made it meanwhile: the first one made stays.
 	const made = walks.get(explorer);
@@ -180,7 +188,9 @@ export async function recordCallbackFor(sessionId: string, url: string, firstVis
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
 	if (firstVisit) s.unsaved = 'first-visit';
+	else if (!s.awaitingCallback) s.unsaved = 'not-started';
 	else await saveRun(s, now);
+	s.awaitingCallback = false;
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
@@ -210,7 +220,9 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		case 'start': {
 			const { link } = await readJsonBody(request, z.object({ link: z.string().max(8192) }));
 			s.returnTo = '/';
-			return answer(s, startAuthorisation(s.walk, link));
+			const started = startAuthorisation(s.walk, link);
+			s.awaitingCallback = started.ok;
+			return answer(s, started);
 		}
 		case 'exchange':
 			await exchangeCode(s.walk, await readJsonBody(request, ExchangeOptions), cfg, await clockFor(s));
@@ -225,6 +237,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		}
 		case 'reset':
 			s.walk = demoWalk(await sessionWorkspace(s.explorer));
+			s.awaitingCallback = false;
 			return answer(s);
 		case 'view':
 			return json({ view: view(s, await sandboxNow(s)) });
@@ -256,5 +269,6 @@ export async function lessonAction(sessionId: string, request: Request): Promise
 	if (!started.ok) throw badRequest(started.message);
 	await saveRun(s, await sandboxNow(s));
 	s.returnTo = '/learn/cancel';
+	s.awaitingCallback = true;
 	return json({ link });
 }

@@ -1,10 +1,11 @@
 /**
- * A redirect that reaches /callback without the explorer's session cookie (a first visit, or anyone's script) is
- * shown to that browser but not saved as a run: a GET that anyone can send must not add a run each time. The
- * person's next step saves it.
+ * /callback saves a run as the redirect arrives only when an authorisation page opened from this browser's walk is
+ * waiting for it. Any other redirect (a first visit without the session cookie, or one another tab, app or site
+ * sends the browser to) is shown but not saved: a GET that anyone can send must not add a run each time, and the
+ * interface has no `state` to tell whose redirect it is. The person's next step saves it.
  */
 import { expect, test } from '@playwright/test';
-import { authorise, exchange, hydrated } from './support/walk';
+import { authorise, exchange, hydrated, open } from './support/walk';
 
 const UNKNOWN_CODE = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -46,4 +47,25 @@ test('with the session of a walk begun here, the redirect is saved as it arrives
 	await expect(page.getByTestId('callback-result')).toContainText('a grant code arrived');
 	await expect(page.getByTestId('run-permalink')).toBeVisible();
 	await expect(page.getByTestId('run-unsaved')).toHaveCount(0);
+});
+
+test('a redirect no walk here was waiting for is flagged and not saved, and a second one after a walk neither', async ({ page }) => {
+	// The first arrival makes the session; the second comes with it, and no walk here is waiting for either.
+	await open(page, `/callback?code=${UNKNOWN_CODE}`);
+	await expect(page.getByTestId('run-unsaved')).toContainText('before the explorer knew this browser');
+	await open(page, `/callback?code=${UNKNOWN_CODE}`);
+	await expect(page.getByTestId('callback-result')).toContainText('a grant code arrived');
+	await expect(page.getByTestId('run-unsaved')).toContainText('did not come back from an authorisation page opened in this walk');
+	await expect(page.getByTestId('run-permalink')).toHaveCount(0);
+	await page.goto('/runs');
+	await expect(page.getByTestId('run-list')).toHaveCount(0);
+	await expect(page.getByTestId('runs-empty')).toBeVisible();
+
+	// A walk begun here is saved as it arrives; the same redirect sent again afterwards is not waited for.
+	await authorise(page);
+	await expect(page.getByTestId('run-permalink')).toBeVisible();
+	await open(page, `/callback?code=${UNKNOWN_CODE}`);
+	await expect(page.getByTestId('run-unsaved')).toContainText('did not come back');
+	await page.goto('/runs');
+	await expect(page.getByTestId('run-list').locator('li')).toHaveCount(1);
 });
