@@ -16,6 +16,7 @@ const ours = await startChild<{ ports: Record<string, number>; token: string }>(
 const headers = { authorization: `Bearer ${ours.message.token}`, 'user-agent': 'autocannon' };
 const urls: Record<string, string> = { bare: servers.message.bareUrl, peer: `${servers.message.peerUrl}/userinfo` };
 for (const [k, p] of Object.entries(ours.message.ports)) urls[k] = `http://127.0.0.1:${p}/api/v3/me.json`;
+if (process.env.SHOW) { for (const [n, u] of Object.entries(urls)) { const r = await fetch(u, { headers }); console.log(n, r.status, [...r.headers].map(([k, v]) => `${k}: ${v}`).join(' | '), (await r.text()).length); } }
 const only = process.env.ONLY?.split(',');
 const names = Object.keys(urls).filter((n) => !only || only.includes(n));
 const pidOf = (n: string) => (n === 'bare' || n === 'peer' ? servers.process.pid! : ours.process.pid!);

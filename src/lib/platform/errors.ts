@@ -37,8 +37,12 @@ export const sandboxOff = (what: string) => new ExplorerError(404, 'sandbox-off'
 export const conflict = (message: string) => new ExplorerError(409, 'conflict', message);
 export const tooLarge = (message: string) => new ExplorerError(413, 'too-large', message);
 export const tooManyRequests = (message: string) => new ExplorerError(429, 'too-many-requests', message);
-/** A save past what a person, or the whole server, keeps (features/runs/run-limits.ts): no waiting lifts it, deleting does. */
-export const quotaExceeded = (message: string) => new ExplorerError(429, 'quota-exceeded', message);
+/**
+ * A save past what a person, or the whole server, keeps (features/runs/run-limits.ts). A 409, not a 429: no waiting
+ * lifts it, so a client must not retry; deleting runs resolves the conflict (RFC 9110 15.5.10) and the save may be
+ * sent again.
+ */
+export const quotaExceeded = (message: string) => new ExplorerError(409, 'quota-exceeded', message);
 export const unavailable = (message: string) => new ExplorerError(503, 'unavailable', message);
 
 /** The code of a status a feature gave without one (a result's `status`, SvelteKit's `error()`). */

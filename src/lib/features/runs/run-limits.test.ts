@@ -39,7 +39,7 @@ describe('checkOwnerLimits', () => {
 	it('lets a save reach a limit, and refuses one that goes past it with what to do', () => {
 		expect(() => checkOwnerLimits({ runs: 2, bytes: 0 }, { runs: 3, bytes: 10 }, LIMITS)).not.toThrow();
 		const past = refusal(() => checkOwnerLimits({ runs: 3, bytes: 0 }, { runs: 4, bytes: 10 }, LIMITS));
-		expect(past).toMatchObject({ status: 429, code: 'quota-exceeded' });
+		expect(past).toMatchObject({ status: 409, code: 'quota-exceeded' });
 		expect(past.message).toContain('You have 3 saved runs');
 		expect(past.message).toContain('Delete runs you no longer need on /runs');
 		expect(refusal(() => checkOwnerLimits({ runs: 1, bytes: 39_000 }, { runs: 1, bytes: 41_000 }, LIMITS)).message).toMatch(/would take 41 KB, more than the 40 KB/);
