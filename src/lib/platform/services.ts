@@ -31,7 +31,7 @@ export function startExplorerServices(): Promise<Services> {
 
 async function start(): Promise<Services> {
 	const sessions = createSessionStore({ ttlMs: SESSION_TTL_MS });
-	const { publicOrigin, host, allowedHostNames, slowClients, authPort, accountsPort, runsDatabasePath, savedRunsMaxMb, sandboxService: settings } = config();
+	const { publicOrigin, host, allowedHostNames, slowClients, authPort, accountsPort, runsDatabasePath, savedRunsMaxMb, sandboxService: settings, sandbox: sandboxUrls } = config();
 	const runs = openRunStore(runsDatabasePath, { maxMb: savedRunsMaxMb });
 	const sandbox = settings.enabled
 		? await startSandbox({
@@ -47,14 +47,14 @@ async function start(): Promise<Services> {
 				slowClients
 			})
 		: null;
-	const explorer = publicOrigin;
+	// The sandbox's URLs as the walk and its links name them (config), whatever address the hosts listen on.
 	console.log(
 		[
 			'',
 			'SSO Flow Explorer',
-			`  Explorer               ${explorer}`,
-			sandbox ? `  Sandbox authorisation  ${sandbox.authUrl}` : '  Sandbox                off (SANDBOX=off)',
-			sandbox ? `  Sandbox accounts       ${sandbox.accountsUrl}` : '',
+			`  Explorer               ${publicOrigin}`,
+			sandbox ? `  Sandbox authorisation  ${sandboxUrls.authUrl}` : '  Sandbox                off (SANDBOX=off)',
+			sandbox ? `  Sandbox accounts       ${sandboxUrls.accountsUrl}` : '',
 			''
 		]
 			.filter((line) => line !== '')

@@ -12,7 +12,7 @@ describe('accounts host routing', () => {
 	it('answers the health check with JSON', async () => {
 		const res = await fetch(`${sandbox.url}/health`);
 		expect(res.status).toBe(200);
-		expect(await res.json()).toMatchObject({ status: 'ok' });
+		expect(await res.json()).toEqual({ ok: true, host: 'accounts', now: expect.any(String) });
 	});
 	it('answers another method on the health check with a 405 naming the allowed ones', async () => {
 		const res = await fetch(`${sandbox.url}/health`, { method: 'DELETE' });

@@ -45,7 +45,8 @@ export function createAccountsHost(store: SandboxStore, options: AccountsHostOpt
 		if (path === '/health') {
 			req.resume();
 			if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { message: `/health only answers GET and HEAD, not ${req.method}.` }, { Allow: 'GET, HEAD' });
-			return sendJson(res, 200, { status: 'ok', host: 'sandbox accounts', now: store.now().toISOString() });
+			// The shape of every host's /health (the explorer's and the authorisation host's), with the default workspace's clock.
+			return sendJson(res, 200, { ok: true, host: 'accounts', now: store.now().toISOString() });
 		}
 		if (control && (path === '/sandbox' || path.startsWith('/sandbox/'))) return control(req, res, path, query);
 		req.resume();
