@@ -73,3 +73,28 @@ test("an imported HAR recorded against this sandbox joins the sandbox's log in o
 	await expect(joined).toHaveAttribute('data-channel', 'back');
 	await expect(joined).toContainText('401');
 });
+
+test("a sanitised HAR's run says why the sandbox's log adds no token exchange, instead of a bare 'added 0'", async ({ page }) => {
+	// The client's log holds a token exchange; nothing in the run can say whether it is this flow's.
+	const logged = await fetch(`${ACCOUNTS_HOST}/oauth/token`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'shop-server/1.0' },
+		body: new URLSearchParams({ grant_type: 'authorization_code', code: 'A'.repeat(43), client_id: 'demo-client', client_secret: 'not-the-secret', redirect_uri: REDIRECT })
+	});
+	expect(logged.status).toBeGreaterThanOrEqual(400);
+	const linkAt = new Date();
+	const har = {
+		log: {
+			version: '1.2',
+			creator: { name: 'Chromium', version: '130' },
+			entries: [entry(LINK, linkAt, 200, ''), entry(`${REDIRECT}?code=[REDACTED]`, new Date(linkAt.getTime() + 5_000), 500, '<p>Something went wrong</p>')]
+		}
+	};
+	const imported = await page.request.post('/api/import', { data: { kind: 'har', text: JSON.stringify(har) } });
+	expect(imported.status(), await imported.text()).toBe(200);
+	await open(page, `/runs/${((await imported.json()) as { id: string }).id}`);
+	await page.getByTestId('evidence-sandbox-log').click();
+	const message = page.getByTestId('evidence-message');
+	await expect(message).toContainText("this run's grant code was replaced by a sanitiser ([REDACTED]), so none can be told to be this flow's");
+	await expect(page.locator('[data-testid^="timeline-"][data-step="token"]')).toHaveCount(0);
+});

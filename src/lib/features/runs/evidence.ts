@@ -95,7 +95,7 @@ async function sandboxLog(event: RequestEvent, run: Run): Promise<Outcome> {
 	if (clientId === undefined) return refused(400, "This run names no client_id, so the sandbox's log cannot be searched for it.");
 	if (!workspace)
 		return refused(403, `You may not read the log of the sandbox workspace that holds client ${clientId}: only its members (and, for the default workspace, whoever administers the sandbox) may.`);
-	return { ok: true, evidence: sandboxLogEvidence(workspace.recentLog(LOG_CAPACITY), clientId, run) };
+	return { ok: true, evidence: sandboxLogEvidence(workspace.recentLog(LOG_CAPACITY), clientId, run, LOG_CAPACITY) };
 }
 
 /**
@@ -160,5 +160,6 @@ export async function addEvidence(event: RequestEvent & { params: { id: string }
 	const { run, owner } = ownedRun(runs, event.params.id, event.locals.sessionId);
 	const joined = joinEvidence(run, read.evidence);
 	runs.save(joined.run, { clientSecrets: read.secrets ?? [] }, owner);
-	return json({ added: joined.added.length, duplicates: joined.duplicates - joined.answered, answered: joined.answered });
+	const { shortfall } = read.evidence;
+	return json({ added: joined.added.length, duplicates: joined.duplicates - joined.answered, answered: joined.answered, ...(shortfall ? { shortfall } : {}) });
 }

@@ -200,7 +200,7 @@ describe('sandboxLogEvidence', () => {
 			logged('/api/v3/me.json', '2026-01-01T10:00:08.000Z', null, 401, '{}', [{ name: 'Authorization', value: `Bearer ${MASK}zzzz` }]),
 			logged('/health', '2026-01-01T10:00:09.000Z', null, 200)
 		];
-		const evidence = sandboxLogEvidence(entries, 'shop', walked);
+		const evidence = sandboxLogEvidence(entries, 'shop', walked, 500);
 		// Each started as long before it was logged as it took.
 		expect(evidence.record.exchanges.map((e) => `${e.step} ${e.startedAt.slice(11, 19)}`)).toEqual(['link 10:00:00', 'token 10:00:05', 'me 10:00:06']);
 		const joined = joinEvidence(walked, evidence);
@@ -210,7 +210,7 @@ describe('sandboxLogEvidence', () => {
 		// The logged code (masked to a tail) is the redirect's: the same code, so no flag says otherwise.
 		expect(diagnoseRun(joined.run).flags.filter((f) => f.severity === 'error').map((f) => f.message)).toEqual([]);
 		// Logged again (one click twice): nothing new.
-		expect(joinEvidence(joined.run, sandboxLogEvidence(entries, 'shop', joined.run)).added).toEqual([]);
+		expect(joinEvidence(joined.run, sandboxLogEvidence(entries, 'shop', joined.run, 500)).added).toEqual([]);
 	});
 
 	it('takes a me.json call that presented the run\'s grant code as its token, and the flag names it', () => {
@@ -219,16 +219,29 @@ describe('sandboxLogEvidence', () => {
 			logged('/api/v3/me.json', '2026-01-01T10:00:07.000Z', null, 401, '{}', [{ name: 'Authorization', value: `Bearer ${masked(CODE)}` }]),
 			logged('/api/v3/me.json', '2026-01-01T10:00:08.000Z', null, 401, '{}', [{ name: 'Authorization', value: `Bearer ${MASK}zzzz` }])
 		];
-		const evidence = sandboxLogEvidence(entries, 'shop', walked);
+		const evidence = sandboxLogEvidence(entries, 'shop', walked, 500);
 		expect(evidence.record.exchanges.map((e) => `${e.step} ${e.response?.status}`)).toEqual(['token 200', 'me 401']);
 		const flag = diagnoseRun(joinEvidence(walked, evidence).run).flags.find((f) => f.id === 'code-sent-to-me');
 		expect(flag?.message).toContain('sends the grant code as its token, not an access token');
 	});
 
+	it('says why it found none of the flow\'s token exchanges: a sanitised code, or one the log does not hold', () => {
+		const entries = [logged('/oauth/token', '2026-01-01T10:00:06.000Z', `grant_type=authorization_code&code=${encodeURIComponent(`${MASK}zzzz`)}&client_id=shop`, 200)];
+		expect(sandboxLogEvidence(entries, 'shop', walked, 500).shortfall).toBe(
+			"The sandbox's log holds 1 token exchange of client shop, none of them with this run's grant code: the app never exchanged it here, or the log has pushed it out (it keeps each workspace's newest 500 requests)."
+		);
+		const arrived = `${REDIRECT}?code=[REDACTED]`;
+		const sanitised = run({ link: LINK, callback: { url: arrived, receivedAt: '2026-01-01T10:00:05.000Z' }, exchanges: [exchange('arrival', { url: arrived }, { status: 200 })] });
+		expect(sandboxLogEvidence(entries, 'shop', sanitised, 500).shortfall).toContain("this run's grant code was replaced by a sanitiser ([REDACTED]), so none can be told to be this flow's");
+		expect(sandboxLogEvidence([], 'shop', walked, 500).shortfall).toContain('holds 0 token exchanges of client shop: the app never exchanged a code with this sandbox');
+		const own = logged('/oauth/token', '2026-01-01T10:00:06.000Z', `grant_type=authorization_code&code=${encodeURIComponent(masked(CODE))}&client_id=shop`, 200);
+		expect(sandboxLogEvidence([own], 'shop', walked, 500).shortfall).toBeUndefined();
+	});
+
 	it("takes a token exchange sent as a JSON body, told by the client and code the body carried", () => {
 		const body = JSON.stringify({ grant_type: 'authorization_code', code: masked(CODE), client_id: 'shop', redirect_uri: REDIRECT });
 		const entries = [logged('/oauth/token', '2026-01-01T10:00:06.000Z', body, 400, '{"error":"invalid_request","error_description":"JSON bodies are not accepted."}', [{ name: 'Content-Type', value: 'application/json' }])];
-		expect(sandboxLogEvidence(entries, 'shop', walked).record.exchanges.map((e) => e.step)).toEqual(['token']);
+		expect(sandboxLogEvidence(entries, 'shop', walked, 500).record.exchanges.map((e) => e.step)).toEqual(['token']);
 	});
 });
 

@@ -34,6 +34,8 @@ export interface Evidence {
 	redactions: Redaction[];
 	/** A HAR exported sanitised: the run's note says so (its exchanges carry their own mark). */
 	sanitised?: SanitisedExport;
+	/** Why it holds less than the person may expect (none of the flow's token exchanges), and how to get more. */
+	shortfall?: string;
 }
 
 export interface Joined {

@@ -11,6 +11,7 @@ import type { Evidence } from './join';
 import { originOf, type Run } from './run';
 import { exchangeCode, exchangeToken, tokenTailsOf } from './redact/token-tails';
 import { sameSecret } from '$lib/http/secret-tail';
+import { isPlaceholder } from '$lib/http/placeholder';
 
 /** The built-in sandbox's two hosts, as this explorer publishes them. */
 export interface SandboxHosts {
@@ -54,7 +55,7 @@ export const presentsCode = (me: RecordedExchange, codes: readonly string[]) => 
  * a cancel, the client's exchanges without a code that soon followed), the me.json calls made with the tokens they
  * or the run issued (or with one of its codes, by mistake), and the client's authorisation link that started it (the last one before the redirect back).
  */
-export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>): Evidence {
+export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: string, run: Pick<Run, 'exchanges' | 'callback'>, logCapacity: number): Evidence {
 	const steps = entries
 		// Written (wall time) as the response ended: it arrived its duration earlier.
 		.map(({ at, entry }) => ({ entry, ms: Date.parse(at) - entry.durationMs }))
@@ -96,5 +97,23 @@ export function sandboxLogEvidence(entries: readonly LogEntry[], clientId: strin
 	const link = ofClient.filter((s) => s.exchange.step === 'link' && (Number.isNaN(callbackMs) ? s.ms <= firstToken : before(s, callbackMs) && s.ms <= firstToken)).at(-1);
 	const taken = new Set([link, ...tokens, ...mes]);
 	const exchanges = steps.filter((s) => taken.has(s)).map((s) => s.exchange);
-	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [] };
+	const shortfall = tokens.length > 0 || cancelled ? undefined : whyNoTokenExchange(ofClient.filter((s) => s.exchange.step === 'token').length, clientId, codes, logCapacity);
+	return { source: 'sandbox-log', timed: true, record: { link: null, callback: null, exchanges }, redactions: [], ...(shortfall ? { shortfall } : {}) };
+}
+
+/**
+ * Why the log gave none of the flow's token exchanges: a run whose code was sanitised, or that has none, cannot be
+ * told apart from the client's other flows; otherwise its exchanges were never logged here or were pushed out.
+ */
+function whyNoTokenExchange(clientExchanges: number, clientId: string, codes: readonly string[], logCapacity: number): string {
+	const held = `The sandbox's log holds ${clientExchanges} token exchange${clientExchanges === 1 ? '' : 's'} of client ${clientId}`;
+	const known = codes.filter((code) => !isPlaceholder(code));
+	if (clientExchanges > 0 && known.length === 0) {
+		const what = codes.length > 0 ? `this run's grant code was replaced by a sanitiser (${codes[0]})` : 'this run has no grant code';
+		return `${held}, but ${what}, so none can be told to be this flow's. Record the flow again without sanitising the code, or save it from the client's live page while it happens.`;
+	}
+	if (clientExchanges > 0) {
+		return `${held}, none of them with this run's grant code: the app never exchanged it here, or the log has pushed it out (it keeps each workspace's newest ${logCapacity} requests).`;
+	}
+	return `${held}: the app never exchanged a code with this sandbox, or the log has pushed its requests out (it keeps each workspace's newest ${logCapacity} requests).`;
 }
