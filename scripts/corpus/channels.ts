@@ -17,6 +17,7 @@ import { presentRun } from '../../src/lib/features/runs/controller';
 import { harToRun } from '../../src/lib/features/runs/pure/har/har';
 import { joinEvidence } from '../../src/lib/features/runs/pure/join';
 import { sandboxLogEvidence } from '../../src/lib/features/runs/pure/sandbox-log-evidence';
+import { LOG_CAPACITY } from '../../src/lib/sandbox/log';
 import { redactRun } from '../../src/lib/features/runs/pure/redact/redact';
 import type { Run } from '../../src/lib/features/runs/pure/run';
 import type { LogEntry } from '../../src/lib/http/logged-exchange';
@@ -86,7 +87,7 @@ function harText(evidence: Evidence, sanitised: boolean): string {
 
 /** As the run page's "add the sandbox's log" does: the client's entries joined to the run, redacted again. */
 function withSandboxLog(run: Run, evidence: Evidence): Run {
-	const joined = joinEvidence(run, sandboxLogEvidence(evidence.log, evidence.clientId, run));
+	const joined = joinEvidence(run, sandboxLogEvidence(evidence.log, evidence.clientId, run, LOG_CAPACITY));
 	return redactRun(joined.run, { clientSecrets: [evidence.clientSecret] });
 }
 
