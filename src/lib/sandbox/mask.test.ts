@@ -25,6 +25,17 @@ describe('masking for the request log', () => {
 		expect(maskBody(`code=x&redirect_uri=${encodeURIComponent(landedOn)}`, 'application/x-www-form-urlencoded')).not.toContain(encodeURIComponent(TOKEN));
 		expect(maskUrl('/x?redirect_uri=http%3A%2F%2Fx%2Fcb%3Fnext%3D%252Fhome')).toBe('/x?redirect_uri=http%3A%2F%2Fx%2Fcb%3Fnext%3D%252Fhome');
 	});
+	it('follows a URL inside a URL inside a parameter (redirect_uri=…?next=…?code=…), each level still readable', () => {
+		const inner = `http://localhost:6150/landing?code=${TOKEN}`;
+		const landedOn = `http://localhost:6150/callback?next=${encodeURIComponent(inner)}&state=s1`;
+		const masked = maskUrl(`/oauth/token?redirect_uri=${encodeURIComponent(landedOn)}`);
+		const levels = [masked];
+		for (let i = 0; i < 3; i++) levels.push(decodeURIComponent(levels.at(-1)!));
+		for (const level of levels) expect(level).not.toContain(TOKEN);
+		const outer = new URL(masked, 'http://x').searchParams.get('redirect_uri')!;
+		expect(new URL(outer).searchParams.get('next')).toBe(`http://localhost:6150/landing?code=${MASK}${TOKEN.slice(-4)}`);
+		expect(new URL(outer).searchParams.get('state')).toBe('s1');
+	});
 	it('masks form bodies, JSON bodies, and truncated JSON', () => {
 		expect(maskBody('password=hunter2&login=a', 'application/x-www-form-urlencoded')).toBe(`password=${encodeURIComponent(MASK)}&login=a`);
 		const json = JSON.parse(maskBody(JSON.stringify({ access_token: TOKEN, refresh_token: TOKEN, token_type: 'Bearer' }), 'application/json'));

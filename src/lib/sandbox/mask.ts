@@ -13,15 +13,19 @@ export function maskValue(name: string, value: string): string {
 	return MASK;
 }
 
+/** How deep URLs inside URLs are followed (`redirect_uri=…?next=…?code=…`): each level is a pass over its own text. */
+const NESTED_URL_DEPTH = 4;
+
 /**
  * A secret parameter's value masked; any other whose value is a URL with a query (an app that sends the address it
- * landed on, `?code=…` and all, as its `redirect_uri`) has that query masked in turn: the code in it is as usable.
+ * landed on, `?code=…` and all, as its `redirect_uri`) has that query masked in turn, and so on for a URL in that
+ * query: the code in it is as usable.
  */
-function maskedParameter(name: string, value: string): string | undefined {
-	if (isSecretParameter(name)) return encodeURIComponent(maskValue(name, value));
-	if (!value.includes('?')) return undefined;
-	// The nested mask is left unencoded, so the value reads `code=••••••abcd` once decoded, as the outer one does.
-	const masked = mapQueryPairs(value, (inner, innerValue) => (isSecretParameter(inner) ? maskValue(inner, innerValue) : undefined));
+function maskedParameter(name: string, value: string, depth = 0): string | undefined {
+	if (isSecretParameter(name)) return depth === 0 ? encodeURIComponent(maskValue(name, value)) : maskValue(name, value);
+	if (depth >= NESTED_URL_DEPTH || !value.includes('?')) return undefined;
+	// A nested mask is left unencoded, so the value reads `code=••••••abcd` once decoded, as the outer one does.
+	const masked = mapQueryPairs(value, (inner, innerValue) => maskedParameter(inner, innerValue, depth + 1));
 	return masked === value ? undefined : encodeURIComponent(masked);
 }
 
