@@ -1,8 +1,9 @@
 /** Request hooks of the explorer: CSRF protection for state-changing requests, and the server-side session. */
 import { error, type Handle } from '@sveltejs/kit';
 import { services } from './services';
-import { SessionsFull } from './session';
-import { errorBody, errorResponse, forbidden, unavailable } from './errors';
+import { SessionsFull, VisitorSessionsFull } from './session';
+import { requestVisitor } from './client-address';
+import { errorBody, errorResponse, forbidden, tooManyRequests, unavailable } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -42,10 +43,11 @@ export const handleSession: Handle = async ({ event, resolve }) => {
 	event.locals.sessionId = sessions.find(event.cookies);
 	event.locals.session = () => {
 		try {
-			event.locals.sessionId ??= sessions.ensure(event.cookies);
+			event.locals.sessionId ??= sessions.ensure(event.cookies, requestVisitor(event));
 		} catch (problem) {
 			// Thrown inside a route or a page's load: SvelteKit's error(), which both answer, with the one body shape.
 			if (problem instanceof SessionsFull) error(503, errorBody(unavailable(problem.message)));
+			if (problem instanceof VisitorSessionsFull) error(429, errorBody(tooManyRequests(problem.message)));
 			throw problem;
 		}
 		return event.locals.sessionId;

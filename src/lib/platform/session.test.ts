@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionsFull, createSessionStore, newSessionId } from './session';
+import { SessionsFull, VisitorSessionsFull, createSessionStore, newSessionId } from './session';
 import { SESSION_COOKIE, sessionCookieOptions, type CookieJar, type SessionCookieOptions } from './cookie';
 
 function clock(start = 1_000_000) {
@@ -34,7 +34,7 @@ describe('session ids', () => {
 describe('createSessionStore', () => {
 	it('creates a session’s data once, on first use, even for concurrent callers', async () => {
 		const store = createSessionStore({ ttlMs: 1000 });
-		const id = store.create();
+		const id = store.create('192.0.2.1');
 		let made = 0;
 		const init = async () => ({ n: ++made });
 		const [a, b] = await Promise.all([store.data(id, init), store.data(id, init)]);
@@ -45,7 +45,7 @@ describe('createSessionStore', () => {
 
 	it('a failed init is retried by the next call', async () => {
 		const store = createSessionStore({ ttlMs: 1000 });
-		const id = store.create();
+		const id = store.create('192.0.2.1');
 		await expect(store.data(id, () => Promise.reject(new Error('no')))).rejects.toThrow('no');
 		expect(await store.data(id, () => 'ok')).toBe('ok');
 	});
@@ -53,9 +53,9 @@ describe('createSessionStore', () => {
 	it('forgets a session unused for the TTL; each use extends it', async () => {
 		const time = clock();
 		const store = createSessionStore({ ttlMs: 1000, now: time.now });
-		const kept = store.create();
+		const kept = store.create('192.0.2.1');
 		await store.data(kept, () => 'kept');
-		const dropped = store.create();
+		const dropped = store.create('192.0.2.1');
 		await store.data(dropped, () => 'dropped');
 		time.advance(800);
 		expect(store.get(kept)).toBe('kept');
@@ -67,10 +67,10 @@ describe('createSessionStore', () => {
 
 	it('keeps at most maxSessions, dropping the least recently used', async () => {
 		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 2 });
-		const first = store.create();
-		const second = store.create();
+		const first = store.create('192.0.2.1');
+		const second = store.create('192.0.2.1');
 		await store.data(first, () => 'first'); // first is now the most recently used
-		store.create();
+		store.create('192.0.2.1');
 		expect(store.size).toBe(2);
 		expect(store.get(first)).toBe('first');
 		expect(await store.data(second, () => 'fresh')).toBe('fresh');
@@ -78,7 +78,7 @@ describe('createSessionStore', () => {
 
 	it('destroy forgets the session and its data', async () => {
 		const store = createSessionStore({ ttlMs: 1000 });
-		const id = store.create();
+		const id = store.create('192.0.2.1');
 		await store.data(id, () => ({ clientSecret: 'x' }));
 		store.destroy(id);
 		expect(store.get(id)).toBeUndefined();
@@ -89,23 +89,23 @@ describe('ensure', () => {
 	it('without a cookie: creates a session and sets the cookie HttpOnly, SameSite=Lax, Path=/', () => {
 		const store = createSessionStore({ ttlMs: 1000 });
 		const { cookies, set } = jar();
-		const id = store.ensure(cookies, 'http://localhost:3000');
+		const id = store.ensure(cookies, '192.0.2.1', 'http://localhost:3000');
 		expect(set).toEqual([[SESSION_COOKIE, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: false }]]);
 		expect(store.size).toBe(1);
 	});
 
 	it('with a live session’s cookie: returns it and sets nothing', () => {
 		const store = createSessionStore({ ttlMs: 1000 });
-		const id = store.create();
+		const id = store.create('192.0.2.1');
 		const { cookies, set } = jar({ [SESSION_COOKIE]: id });
-		expect(store.ensure(cookies, 'http://localhost:3000')).toBe(id);
+		expect(store.ensure(cookies, '192.0.2.1', 'http://localhost:3000')).toBe(id);
 		expect(set).toEqual([]);
 	});
 
 	it('never adopts an id it did not issue (or that expired): a new one replaces it', () => {
 		const store = createSessionStore({ ttlMs: 1000 });
 		const { cookies, set } = jar({ [SESSION_COOKIE]: 'attacker-chosen' });
-		const id = store.ensure(cookies, 'http://localhost:3000');
+		const id = store.ensure(cookies, '192.0.2.1', 'http://localhost:3000');
 		expect(id).not.toBe('attacker-chosen');
 		expect(set[0]![1]).toBe(id);
 	});
@@ -113,8 +113,8 @@ describe('ensure', () => {
 
 describe('at the cap (issue 16: a flood must not push out a person’s session)', () => {
 	/** A session a browser is using: created, then its cookie brought back by a later request. */
-	function sessionInUse(store: ReturnType<typeof createSessionStore>): string {
-		const id = store.ensure(jar().cookies, 'http://localhost:3000');
+	function sessionInUse(store: ReturnType<typeof createSessionStore>, visitor: string | null = '192.0.2.1'): string {
+		const id = store.ensure(jar().cookies, visitor, 'http://localhost:3000');
 		expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
 		return id;
 	}
@@ -123,7 +123,7 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 10 });
 		const person = sessionInUse(store);
 		await store.data(person, () => ({ clientSecret: 'kept' }));
-		for (let i = 0; i < 1000; i++) store.ensure(jar().cookies, 'http://localhost:3000');
+		for (let i = 0; i < 1000; i++) store.ensure(jar().cookies, '198.51.100.9', 'http://localhost:3000');
 		expect(store.size).toBe(10);
 		expect(store.get(person)).toEqual({ clientSecret: 'kept' });
 	});
@@ -131,7 +131,7 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 	it('when every session is in use, refuses a new one (SessionsFull) and keeps them all', () => {
 		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 3 });
 		const people = [sessionInUse(store), sessionInUse(store), sessionInUse(store)];
-		expect(() => store.ensure(jar().cookies, 'http://localhost:3000')).toThrow(SessionsFull);
+		expect(() => store.ensure(jar().cookies, '198.51.100.9', 'http://localhost:3000')).toThrow(SessionsFull);
 		for (const id of people) expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
 	});
 
@@ -140,7 +140,24 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 		const store = createSessionStore({ ttlMs: 1000, maxSessions: 1, now: time.now });
 		sessionInUse(store);
 		time.advance(1001);
-		expect(() => store.create()).not.toThrow();
+		expect(() => store.create('192.0.2.1')).not.toThrow();
+	});
+
+	it('one visitor gets no more sessions in use than its share (VisitorSessionsFull); others still do, and expiry frees it', () => {
+		const time = clock();
+		const store = createSessionStore({ ttlMs: 1000, maxSessions: 10, maxPerVisitor: 2, now: time.now });
+		const held = [sessionInUse(store, '203.0.113.5'), sessionInUse(store, '203.0.113.5')];
+		expect(() => store.ensure(jar().cookies, '203.0.113.5', 'http://localhost:3000')).toThrow(VisitorSessionsFull);
+		expect(() => sessionInUse(store, '192.0.2.1')).not.toThrow();
+		for (const id of held) expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
+		// A session given up (destroyed) or unused for the TTL no longer counts.
+		store.destroy(held[0]!);
+		expect(() => sessionInUse(store, '203.0.113.5')).not.toThrow();
+		time.advance(1001);
+		expect(() => sessionInUse(store, '203.0.113.5')).not.toThrow();
+		expect(() => sessionInUse(store, '203.0.113.5')).not.toThrow();
+		// This machine's sessions (visitor null) are not counted.
+		for (let i = 0; i < 3; i++) expect(() => sessionInUse(store, null)).not.toThrow();
 	});
 
 	it('find never creates a session', () => {

@@ -3,7 +3,9 @@
  * process and found by an opaque random id in an HttpOnly cookie (cookie.ts). In memory, with a sliding
  * time-to-live and a size cap. A session is made only for a request that needs one (a write), and anonymous traffic
  * cannot push out a person's session: at the cap, a new session replaces only one whose cookie never came back
- * (nobody is using it), and when every session is in use, no new one is made (SessionsFull).
+ * (nobody is using it), and when every session is in use, no new one is made (SessionsFull). Nor can one visitor
+ * (an address, http/visitor.ts) hold the store: past MAX_SESSIONS_PER_VISITOR of its sessions in use, it gets no
+ * new one (VisitorSessionsFull) until some expire.
  */
 import { randomBytes } from 'node:crypto';
 import { config } from './config';
@@ -14,11 +16,15 @@ export interface SessionStoreOptions {
 	ttlMs: number;
 	/** At most this many sessions are kept. */
 	maxSessions?: number;
+	/** At most this many sessions in use per visitor. */
+	maxPerVisitor?: number;
 	now?: () => number;
 }
 
 interface Entry {
 	lastUsedAt: number;
+	/** Who made it (http/visitor.ts): its sessions in use are counted against MAX_SESSIONS_PER_VISITOR; null: uncounted. */
+	visitor: string | null;
 	/** Whether a later request brought the session's cookie back: a browser is using it. */
 	inUse: boolean;
 	value?: unknown;
@@ -27,11 +33,25 @@ interface Entry {
 }
 
 const DEFAULT_MAX_SESSIONS = 10_000;
+/**
+ * Sessions in use one visitor may hold: far more than the browsers of a team behind one address, far fewer than the
+ * store holds, so one visitor that keeps its cookies cannot fill it for everyone.
+ */
+export const MAX_SESSIONS_PER_VISITOR = 200;
 
 /** Every session is in use and the cap is reached: a new one would have to push out someone's walk. */
 export class SessionsFull extends Error {
 	constructor(readonly maxSessions: number) {
 		super(`The explorer holds its maximum of ${maxSessions} sessions in use; try again once some have expired.`);
+	}
+}
+
+/** One visitor holds MAX_SESSIONS_PER_VISITOR sessions in use: a new one waits until some expire. */
+export class VisitorSessionsFull extends Error {
+	constructor(readonly maxPerVisitor: number, ttlMs: number) {
+		super(
+			`Your address already holds ${maxPerVisitor} explorer sessions in use, the most one address may. Use a browser that keeps the explorer's cookie, or try again once some have been unused for ${Math.round(ttlMs / 3_600_000)} hours.`
+		);
 	}
 }
 
@@ -41,15 +61,31 @@ export function newSessionId(): string {
 }
 
 export function createSessionStore(options: SessionStoreOptions) {
-	const { ttlMs, maxSessions = DEFAULT_MAX_SESSIONS, now = Date.now } = options;
+	const { ttlMs, maxSessions = DEFAULT_MAX_SESSIONS, maxPerVisitor = MAX_SESSIONS_PER_VISITOR, now = Date.now } = options;
 	// Map order is least recently used first: `touch` moves an entry to the end.
 	const entries = new Map<string, Entry>();
+	/** Each visitor's sessions in use; a visitor with none has no key. */
+	const inUse = new Map<string, number>();
+
+	function forget(id: string, entry: Entry): void {
+		entries.delete(id);
+		if (!entry.inUse || entry.visitor === null) return;
+		const left = (inUse.get(entry.visitor) ?? 1) - 1;
+		if (left > 0) inUse.set(entry.visitor, left);
+		else inUse.delete(entry.visitor);
+	}
+
+	function markInUse(entry: Entry): void {
+		if (entry.inUse) return;
+		entry.inUse = true;
+		if (entry.visitor !== null) inUse.set(entry.visitor, (inUse.get(entry.visitor) ?? 0) + 1);
+	}
 
 	function evictExpired() {
 		const cutoff = now() - ttlMs;
 		for (const [id, entry] of entries) {
 			if (entry.lastUsedAt > cutoff) break;
-			entries.delete(id);
+			forget(id, entry);
 		}
 	}
 
@@ -68,18 +104,19 @@ export function createSessionStore(options: SessionStoreOptions) {
 		if (entries.size < maxSessions) return;
 		for (const [id, entry] of entries) {
 			if (!entry.inUse) {
-				entries.delete(id);
+				forget(id, entry);
 				return;
 			}
 		}
 		throw new SessionsFull(maxSessions);
 	}
 
-	function create(): string {
+	function create(visitor: string | null): string {
 		evictExpired();
+		if (visitor !== null && (inUse.get(visitor) ?? 0) >= maxPerVisitor) throw new VisitorSessionsFull(maxPerVisitor, ttlMs);
 		makeRoom();
 		const id = newSessionId();
-		entries.set(id, { lastUsedAt: now(), inUse: false });
+		entries.set(id, { lastUsedAt: now(), visitor, inUse: false });
 		return id;
 	}
 
@@ -88,7 +125,7 @@ export function createSessionStore(options: SessionStoreOptions) {
 		const fromCookie = cookies.get(SESSION_COOKIE);
 		const entry = fromCookie === undefined ? undefined : touch(fromCookie);
 		if (!entry) return undefined;
-		entry.inUse = true;
+		markInUse(entry);
 		return fromCookie;
 	}
 
@@ -109,7 +146,8 @@ export function createSessionStore(options: SessionStoreOptions) {
 			let entry = touch(id);
 			if (!entry) {
 				makeRoom();
-				entry = { lastUsedAt: now(), inUse: false };
+				// Its maker is no longer known (the session expired since `ensure` gave the id out).
+				entry = { lastUsedAt: now(), visitor: 'unknown', inUse: false };
 				entries.set(id, entry);
 			}
 			if ('value' in entry) return entry.value as T;
@@ -130,17 +168,19 @@ export function createSessionStore(options: SessionStoreOptions) {
 		},
 
 		destroy(id: string): void {
-			entries.delete(id);
+			const entry = entries.get(id);
+			if (entry) forget(id, entry);
 		},
 
 		/**
 		 * The id of the request's session: the cookie's, when it names a live session; otherwise a new session,
-		 * and the cookie set to it. An unknown id from a cookie is never adopted. Throws SessionsFull.
+		 * and the cookie set to it, counted as `visitor`'s (null: this machine's, uncounted; client-address.ts). An unknown id from a cookie is never adopted. Throws
+		 * SessionsFull and VisitorSessionsFull.
 		 */
-		ensure(cookies: CookieJar, publicOrigin: string = config().publicOrigin): string {
+		ensure(cookies: CookieJar, visitor: string | null, publicOrigin: string = config().publicOrigin): string {
 			const found = find(cookies);
 			if (found !== undefined) return found;
-			const id = create();
+			const id = create(visitor);
 			cookies.set(SESSION_COOKIE, id, sessionCookieOptions(publicOrigin));
 			return id;
 		},

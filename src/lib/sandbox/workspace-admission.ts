@@ -18,7 +18,7 @@
 import { setRecent } from '$lib/recent';
 import { createWorkspace } from './fixtures';
 import { constantTimeEqual, randomCredential, type CreatedWorkspace, type SandboxStore, type WorkspaceFixtures } from './store';
-import { visitorOf } from './visitor';
+import { visitorOf } from '../http/visitor';
 import { WORKSPACE_LIMITS, type WorkspacePolicy } from './workspaces';
 
 /** Who asks for a workspace: a visitor from an address, or the operator (administrator or internal work). */

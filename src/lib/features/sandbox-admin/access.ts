@@ -14,6 +14,7 @@ import type { WriteRules } from '$lib/sandbox/accounts/workspace-writes';
 import { DEFAULT_WORKSPACE_ID, type SandboxClient, type SandboxWorkspace } from '$lib/sandbox/store';
 import type { Registration } from '$lib/flow/link/lint';
 import { config } from '../../platform/config';
+import { clientAddress } from '../../platform/client-address';
 import { grantSandboxAdmin, isSandboxAdmin, sessionWorkspaceOf } from '../../platform/explorer-session';
 import { errorResponse, forbidden, notFound, sandboxOff, type ExplorerError } from '../../platform/errors';
 
@@ -37,14 +38,6 @@ export function workspaceWriteRules(): WriteRules {
 	return { public: settings().publicMode };
 }
 
-/** The request's remote address; undefined when the adapter cannot tell (a request made inside the process). */
-export function clientAddress(event: RequestEvent): string | undefined {
-	try {
-		return event.getClientAddress();
-	} catch {
-		return undefined;
-	}
-}
 
 /** Access to the sandbox itself (its default workspace, making workspaces outside public mode). */
 export async function defaultAdminAccess(event: RequestEvent): Promise<SandboxAdminAccess> {

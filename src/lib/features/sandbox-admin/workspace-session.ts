@@ -16,7 +16,8 @@ import type { WorkspacePolicy } from '$lib/sandbox/workspaces';
 import type { WorkspaceSwitcherView } from '$lib/view/workspaces';
 import { config } from '../../platform/config';
 import { sessionWorkspaceOf, switchWorkspace } from '../../platform/explorer-session';
-import { clientAddress, defaultAdminAccess } from './access';
+import { defaultAdminAccess } from './access';
+import { clientAddress } from '../../platform/client-address';
 import { services } from '../../platform/services';
 
 export type WorkspaceOutcome = { ok: true } | { ok: false; status: number; message: string };
