@@ -167,6 +167,11 @@ export function createSessionStore(options: SessionStoreOptions) {
 			return current.pending as Promise<T>;
 		},
 
+		/** Who made the session (null: this machine, or a session not known); it is not touched. */
+		visitorOf(id: string): string | null {
+			return entries.get(id)?.visitor ?? null;
+		},
+
 		destroy(id: string): void {
 			const entry = entries.get(id);
 			if (entry) forget(id, entry);

@@ -9,10 +9,20 @@ import { hideLiveCodes } from '$lib/features/runs/pure/usable-codes';
 import { linkParameter } from '$lib/flow/record';
 import type { Run } from '$lib/features/runs/pure/run';
 import { clientWorkspace } from '../../platform/client-workspace';
+import { services } from '../../platform/services';
 
 /** The owner id of a session's runs. */
 export function runOwner(sessionId: string): string {
 	return createHash('sha256').update(`run-owner:${sessionId}`).digest('base64url');
+}
+
+/**
+ * The visitor a session's saves count against (run-limits.ts): a digest of the address that made the session, so the
+ * database holds no address; null for this machine's sessions, which no per-visitor limit counts.
+ */
+export async function runVisitor(sessionId: string): Promise<string | null> {
+	const visitor = (await services()).sessions.visitorOf(sessionId);
+	return visitor === null ? null : createHash('sha256').update(`run-visitor:${visitor}`).digest('base64url');
 }
 
 /** The clock a run's codes expire on: for a run against the sandbox, that of the workspace its client is in (each moves its own), else real time. */

@@ -9,7 +9,7 @@ import type { Run } from '$lib/features/runs/pure/run';
 import { checkOwnerLimits, checkStoreLimit } from './run-limits';
 import { openRunStore } from './store';
 
-const LIMITS = { runsPerOwner: 3, bytesPerOwner: 40_000 };
+const LIMITS = { runsPerOwner: 3, bytesPerOwner: 40_000, runsPerVisitor: 5, bytesPerVisitor: 60_000 };
 
 /** A run whose one exchange's response body is `bodyChars` long: its stored size follows it. */
 const sized = (id: string, bodyChars = 100): Run =>
@@ -101,6 +101,28 @@ describe('run store: what one owner may keep', () => {
 		expect(store.ownerOf('nope')).toBeUndefined();
 	});
 
+	it("bounds one address across its sessions: a visitor who keeps no cookie (a new owner each save) is refused past the visitor's share", () => {
+		const store = openRunStore(':memory:', { perOwner: LIMITS });
+		for (let i = 1; i <= 5; i++) store.save(sized(`v${i}`), {}, `session-${i}`, { visitor: 'addr-1' });
+		const refused = refusal(() => store.save(sized('v6'), {}, 'session-6', { visitor: 'addr-1' }));
+		expect(refused.code).toBe('quota-exceeded');
+		expect(refused.message).toContain('Your address has 5 saved runs, the most one address keeps, across all its sessions');
+		expect(store.get('v6')).toBeUndefined();
+		// Another address, and this machine's saves (no visitor), are not held back by it.
+		expect(() => store.save(sized('w1'), {}, 'session-7', { visitor: 'addr-2' })).not.toThrow();
+		expect(() => store.save(sized('m1'), {}, 'session-8')).not.toThrow();
+		// A run saved again counts against the address that first saved it, and a deletion makes room.
+		expect(() => store.save({ ...sized('v1'), title: 'again' }, {}, 'session-1', { visitor: 'addr-2' })).not.toThrow();
+		expect(store.remove('v2')).toBe(true);
+		expect(() => store.save(sized('v6'), {}, 'session-6', { visitor: 'addr-1' })).not.toThrow();
+	});
+
+	it("refuses a visitor's runs past their bytes, however many sessions they came from", () => {
+		const store = openRunStore(':memory:', { perOwner: LIMITS });
+		store.save(sized('a', 30_000), {}, 's1', { visitor: 'addr-1' });
+		expect(refusal(() => store.save(sized('b', 35_000), {}, 's2', { visitor: 'addr-1' })).message).toMatch(/Your address's saved runs would take \d+ KB, more than the \d+ KB one address keeps, across all its sessions/);
+	});
+
 	it('knows the usage of a store opened afresh, from the table', () => {
 		const path = dbPath();
 		const first = openRunStore(path, { perOwner: LIMITS });
@@ -113,6 +135,21 @@ describe('run store: what one owner may keep', () => {
 		again.close();
 	});
 
+	it('counts the visitors of a version 5 database from its next saves: its runs count against no visitor', () => {
+		const path = dbPath();
+		const before = openRunStore(path, { perOwner: LIMITS });
+		for (const id of ['r1', 'r2', 'r3', 'r4', 'r5']) before.save(sized(id), {}, `s-${id}`, { visitor: 'addr-1' });
+		before.close();
+		const db = new Database(path);
+		db.exec('DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor;');
+		db.pragma('user_version = 5');
+		db.close();
+		const store = openRunStore(path, { perOwner: LIMITS });
+		expect(store.get('r1')).toBeDefined();
+		expect(() => store.save(sized('r6'), {}, 's-r6', { visitor: 'addr-1' })).not.toThrow();
+		store.close();
+	});
+
 	it('measures the runs of a version 4 database once, when it is opened (store.test.ts makes older ones)', () => {
 		const path = dbPath();
 		const before = openRunStore(path);
@@ -120,7 +157,7 @@ describe('run store: what one owner may keep', () => {
 		const usage = before.usage('alice');
 		before.close();
 		const db = new Database(path);
-		db.exec('ALTER TABLE runs DROP COLUMN stored_bytes; ALTER TABLE run_exchanges DROP COLUMN bytes;');
+		db.exec('DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor; ALTER TABLE runs DROP COLUMN stored_bytes; ALTER TABLE run_exchanges DROP COLUMN bytes;');
 		db.pragma('user_version = 4');
 		db.close();
 		const store = openRunStore(path);

@@ -19,8 +19,10 @@ import type { OwnerUsage } from './run-limits';
  * run saved before has NULL there until its owner's list first shows it (`triageMissing`), so no migration
  * diagnoses every stored run at start-up, and no list diagnoses a run twice.
  * Version 5 adds what each run and exchange takes (run-limits.ts), measured once for the runs already stored.
+ * Version 6 adds the visitor that first saved each run (a digest of its address, run-limits.ts); runs saved before
+ * have none and count against no visitor.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const TRIAGE_COLUMNS = `
 ALTER TABLE runs ADD COLUMN client_id TEXT;
@@ -34,6 +36,11 @@ ALTER TABLE runs ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE run_exchanges ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
 UPDATE run_exchanges SET bytes = length(exchange_json) + length(redactions_json);
 UPDATE runs SET stored_bytes = length(head_json) + COALESCE((SELECT SUM(e.bytes) FROM run_exchanges e WHERE e.run_id = runs.id), 0);
+`;
+
+const VISITOR_COLUMN = `
+ALTER TABLE runs ADD COLUMN visitor TEXT;
+CREATE INDEX runs_visitor ON runs (visitor) WHERE visitor IS NOT NULL;
 `;
 
 const OWNER_COLUMN = `
@@ -109,13 +116,20 @@ function storedRunPieces(json: string): RedactedRun | undefined {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
-/** Checks (and on success counts) what a save, written but not committed, adds to its owner's runs; throws to refuse it. */
-export type OwnerLimits = (owner: string, added: OwnerUsage) => void;
+/** Who first saved a run: the owner (a session's digest) and the visitor (an address's digest); null when not known. */
+export interface RunSaver {
+	owner: string | null;
+	visitor: string | null;
+}
+const NOBODY: RunSaver = { owner: null, visitor: null };
+
+/** Checks (and on success counts) what a save, written but not committed, adds to its saver's runs; throws to refuse it. */
+export type SaveLimits = (saver: RunSaver, added: OwnerUsage) => void;
 
 export function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, client_id, verdict, verdict_what)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @clientId, @verdict, @verdictWhat)
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, visitor, client_id, verdict, verdict_what)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @visitor, @clientId, @verdict, @verdictWhat)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
 			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
 			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty,
@@ -146,17 +160,18 @@ export function prepareStatements(db: Database.Database) {
 	const clientsOf = db.prepare('SELECT DISTINCT client_id FROM runs WHERE owner = ? AND client_id IS NOT NULL ORDER BY client_id LIMIT 100').pluck();
 	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
 	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
-	const sizeById = db.prepare<[string], { owner: string | null; stored_bytes: number }>('SELECT owner, stored_bytes FROM runs WHERE id = ?');
+	const sizeById = db.prepare<[string], { owner: string | null; visitor: string | null; stored_bytes: number }>('SELECT owner, visitor, stored_bytes FROM runs WHERE id = ?');
 	const exchangeBytes = db.prepare<[string], number>('SELECT COALESCE(SUM(bytes), 0) FROM run_exchanges WHERE run_id = ?').pluck();
 	const setStoredBytes = db.prepare('UPDATE runs SET stored_bytes = ? WHERE id = ?');
 	const usageOf = db.prepare<[string], OwnerUsage>('SELECT COUNT(*) AS runs, COALESCE(SUM(stored_bytes), 0) AS bytes FROM runs WHERE owner = ?');
+	const usageOfVisitor = db.prepare<[string], OwnerUsage>('SELECT COUNT(*) AS runs, COALESCE(SUM(stored_bytes), 0) AS bytes FROM runs WHERE visitor = ?');
 
 	/**
 	 * Writes the pieces of `run`, in place of what was stored under its id. `stored`: the pieces last written under
 	 * that id, if known; a piece that is the very same object (the redaction's memo hands back an unchanged exchange's
 	 * piece) is stored already and is not serialised again.
 	 */
-	const write = db.transaction((run: RedactedRun, updatedAt: string, owner: string | null, triage: RunTriage | null, stored: readonly RedactedExchange[] = [], limits?: OwnerLimits): void => {
+	const write = db.transaction((run: RedactedRun, updatedAt: string, saver: RunSaver, triage: RunTriage | null, stored: readonly RedactedExchange[] = [], limits?: SaveLimits): void => {
 		const { head } = run;
 		const prior = sizeById.get(head.id);
 		const headJson = JSON.stringify(head);
@@ -172,8 +187,9 @@ export function prepareStatements(db: Database.Database) {
 			searchText: headSearchText(head),
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
 			outcomeEmpty: head.link ? 'link built' : 'empty',
-			// Set when the run is first saved; saving it again never changes who owns it.
-			owner,
+			// Set when the run is first saved; saving it again never changes who owns it, nor whose address saved it.
+			owner: saver.owner,
+			visitor: saver.visitor,
 			clientId: triage?.clientId ?? null,
 			verdict: triage?.verdict ?? null,
 			verdictWhat: triage?.verdictWhat ?? null
@@ -195,12 +211,12 @@ export function prepareStatements(db: Database.Database) {
 		});
 		const bytes = headJson.length + exchangeBytes.get(head.id)!;
 		setStoredBytes.run(bytes, head.id);
-		// The run's owner is the one it was first saved by; a check that throws rolls the whole save back.
-		const runOwner = prior ? prior.owner : owner;
-		if (limits && runOwner !== null) limits(runOwner, { runs: prior ? 0 : 1, bytes: bytes - (prior?.stored_bytes ?? 0) });
+		// The run counts against whoever first saved it; a check that throws rolls the whole save back.
+		const firstSaver = prior ? { owner: prior.owner, visitor: prior.visitor } : saver;
+		if (limits) limits(firstSaver, { runs: prior ? 0 : 1, bytes: bytes - (prior?.stored_bytes ?? 0) });
 	});
 
-	return { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage, sizeById, usageOf };
+	return { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage, sizeById, usageOf, usageOfVisitor };
 }
 
 /** Writes a version 1 run in version 2's rows; false, having written nothing, for a run it cannot read. */
@@ -208,7 +224,7 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
 	const pieces = storedRunPieces(json);
 	if (!pieces) return false;
 	try {
-		write(pieces, updatedAt, null, null); // its own savepoint: a failure leaves none of the run behind
+		write(pieces, updatedAt, NOBODY, null); // its own savepoint: a failure leaves none of the run behind
 		return true;
 	} catch {
 		return false;
@@ -221,12 +237,12 @@ function convertStoredRun({ write }: Statements, json: string, updatedAt: string
  */
 export function migrate(db: Database.Database, version: number, fromVersion1: boolean): Statements {
 	if (version >= 2) {
-		db.exec((version === 2 ? OWNER_COLUMN : '') + (version <= 3 ? TRIAGE_COLUMNS : '') + SIZE_COLUMNS);
+		db.exec((version === 2 ? OWNER_COLUMN : '') + (version <= 3 ? TRIAGE_COLUMNS : '') + (version <= 4 ? SIZE_COLUMNS : '') + VISITOR_COLUMN);
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 		return prepareStatements(db);
 	}
 	if (fromVersion1) db.exec('ALTER TABLE runs RENAME TO runs_v1; DROP INDEX IF EXISTS runs_updated;');
-	db.exec(SCHEMA + OWNER_COLUMN + TRIAGE_COLUMNS + SIZE_COLUMNS);
+	db.exec(SCHEMA + OWNER_COLUMN + TRIAGE_COLUMNS + SIZE_COLUMNS + VISITOR_COLUMN);
 	const statements = prepareStatements(db);
 	if (fromVersion1) {
 		const rows = db.prepare('SELECT rowid, run_json, updated_at FROM runs_v1 ORDER BY rowid').all() as { rowid: number; run_json: string; updated_at: string }[];

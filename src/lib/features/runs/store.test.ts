@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRunStore } from './store';
+import { SCHEMA_VERSION } from './store-sql';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { Run } from '$lib/features/runs/pure/run';
 import { assembleRun, redactRun } from '$lib/features/runs/pure/redact/redact';
@@ -187,7 +188,7 @@ describe('run store: owners', () => {
 		before.save(run(), {}, 'alice');
 		before.close();
 		const db = new Database(path);
-		db.exec(`DROP INDEX runs_owner_updated; ALTER TABLE runs DROP COLUMN owner; ${VERSION_4_COLUMNS} ${VERSION_5_COLUMNS}`);
+		db.exec(`DROP INDEX runs_owner_updated; ALTER TABLE runs DROP COLUMN owner; ${VERSION_4_COLUMNS} ${VERSION_5_COLUMNS} ${VERSION_6_COLUMNS}`);
 		db.pragma('user_version = 2');
 		db.close();
 		const store = openRunStore(path);
@@ -209,6 +210,7 @@ const triaged = (stored: Run) => {
 /** What each version added, dropped from one of today's databases to make one of the version before. */
 const VERSION_4_COLUMNS = 'ALTER TABLE runs DROP COLUMN client_id; ALTER TABLE runs DROP COLUMN verdict; ALTER TABLE runs DROP COLUMN verdict_what;';
 const VERSION_5_COLUMNS = 'ALTER TABLE runs DROP COLUMN stored_bytes; ALTER TABLE run_exchanges DROP COLUMN bytes;';
+const VERSION_6_COLUMNS = 'DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor;';
 
 describe('run store: what the list triages by', () => {
 	/** The walk with its token exchange repeating the link's redirect_uri, then me.json read: nothing wrong. */
@@ -284,7 +286,7 @@ describe('run store: what the list triages by', () => {
 		before.save(failedToken('run-1'), {}, 'alice');
 		before.close();
 		const db = new Database(path);
-		db.exec(VERSION_4_COLUMNS + VERSION_5_COLUMNS);
+		db.exec(VERSION_4_COLUMNS + VERSION_5_COLUMNS + VERSION_6_COLUMNS);
 		db.pragma('user_version = 3');
 		db.close();
 		const store = openRunStore(path);
@@ -453,7 +455,7 @@ describe('run store: a database of the first version', () => {
 		expect(JSON.stringify(reopened.get('old-walk'))).toBe(JSON.stringify(stored[1]));
 		reopened.close();
 		const db = new Database(path);
-		expect(db.pragma('user_version', { simple: true })).toBe(5);
+		expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
 		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'run_exchanges' }, { name: 'runs' }]);
 		db.close();
 	});
@@ -493,7 +495,7 @@ describe('run store: a database of the first version', () => {
 		store.close();
 
 		const reopened = new Database(path);
-		expect(reopened.pragma('user_version', { simple: true })).toBe(5);
+		expect(reopened.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
 		expect(reopened.prepare('SELECT id, run_json FROM runs_v1').all()).toEqual([{ id: 'old-cancel', run_json: '{"id": "old-cancel", "exchanges": [' }]);
 		reopened.close();
 		expect(openRunStore(path).list().map((r) => r.id)).toEqual(['old-walk']);

@@ -15,8 +15,8 @@ import { storedExchangeSchema } from '$lib/features/runs/pure/legacy-step';
 import { conflict } from '$lib/platform/errors';
 import { setRecent } from '$lib/recent';
 import { WrittenPieces } from './written-pieces';
-import { checkOwnerLimits, checkStoreLimit, RUN_LIMITS, type OwnerLimitValues, type OwnerUsage } from './run-limits';
-import { migrate, prepareStatements, SCHEMA_VERSION, type OwnerLimits, type Statements } from './store-sql';
+import { checkOwnerLimits, checkStoreLimit, RUN_LIMITS, type Counted, type OwnerLimitValues, type OwnerUsage } from './run-limits';
+import { migrate, prepareStatements, SCHEMA_VERSION, type SaveLimits, type Statements } from './store-sql';
 
 export interface RunSummary {
 	id: string;
@@ -45,6 +45,8 @@ export interface SaveOptions {
 	 * import titles its run by it), so the run is not diagnosed twice; else the save works it out.
 	 */
 	verdict?: Verdict;
+	/** The address the save comes from, as `runVisitor` digests it; counted against its limits when the run is new. */
+	visitor?: string | null;
 }
 
 export interface RunStore {
@@ -108,23 +110,28 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 		db.close();
 		throw error;
 	}
-	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage, sizeById, usageOf } = statements;
+	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage, sizeById, usageOf, usageOfVisitor } = statements;
 
 	/**
-	 * Each owner's usage, kept in step with every save of theirs so a walk's step does not count their runs again.
-	 * Invalidation: a committed save replaces the owner's entry, a removal drops it; a refused save changes none.
+	 * Each owner's and each visitor's usage, kept in step with every save of theirs so a walk's step does not count
+	 * their runs again. Invalidation: a committed save replaces the entry, a removal drops it; a refused save changes none.
 	 */
-	const usages = new Map<string, OwnerUsage>();
-	const usage = (owner: string): OwnerUsage => usages.get(owner) ?? usageOf.get(owner)!;
+	const usages: Record<Counted, Map<string, OwnerUsage>> = { owner: new Map(), visitor: new Map() };
+	const counters: Record<Counted, typeof usageOf> = { owner: usageOf, visitor: usageOfVisitor };
+	const usage = (owner: string): OwnerUsage => usages.owner.get(owner) ?? usageOf.get(owner)!;
 	/** The usage a save in progress has checked; kept once the save commits. */
-	const checked: { owner: string; usage: OwnerUsage }[] = [];
-	const limits: OwnerLimits = (owner, added) => {
+	const checked: { counted: Counted; key: string; usage: OwnerUsage }[] = [];
+	function check(counted: Counted, key: string, added: OwnerUsage): void {
 		// Called once the save is written (and not yet committed): the table already holds it.
-		const known = usages.get(owner);
-		const after = known ? { runs: known.runs + added.runs, bytes: known.bytes + added.bytes } : usageOf.get(owner)!;
+		const known = usages[counted].get(key);
+		const after = known ? { runs: known.runs + added.runs, bytes: known.bytes + added.bytes } : counters[counted].get(key)!;
 		const before = known ?? { runs: after.runs - added.runs, bytes: after.bytes - added.bytes };
-		checkOwnerLimits(before, after, perOwner);
-		checked.push({ owner, usage: after });
+		checkOwnerLimits(before, after, perOwner, counted);
+		checked.push({ counted, key, usage: after });
+	}
+	const limits: SaveLimits = ({ owner, visitor }, added) => {
+		if (owner !== null) check('owner', owner, added);
+		if (visitor !== null) check('visitor', visitor, added);
 	};
 	const maxBytes = maxMb * 1024 * 1024;
 	// Prepared once: a walk saves at every step.
@@ -184,15 +191,15 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 	const written = new WrittenPieces();
 
 	return {
-		save(run, secrets, owner = null, { triage = 'at-save', verdict } = {}) {
+		save(run, secrets, owner = null, { triage = 'at-save', verdict, visitor = null } = {}) {
 			// A walk deleted on its run page would otherwise be saved again, whole, by its next step.
 			if (deleted.has(run.id)) throw conflict('This run was deleted on its page, so it is no longer saved. Start a new walk to save one again.');
 			checkStoreLimit(usedBytes(), maxBytes);
 			const redacted = redactRunInParts(run, secrets);
 			// The triage is of the run as stored: what its page diagnoses.
 			checked.length = 0;
-			write(redacted, new Date().toISOString(), owner, triage === 'at-save' ? triageOf(assembleRun(redacted), verdict) : null, written.get(run.id), limits);
-			for (const { owner: counted, usage: after } of checked.splice(0)) setRecent(usages, counted, after, REMEMBERED_OWNERS);
+			write(redacted, new Date().toISOString(), { owner, visitor }, triage === 'at-save' ? triageOf(assembleRun(redacted), verdict) : null, written.get(run.id), limits);
+			for (const { counted, key, usage: after } of checked.splice(0)) setRecent(usages[counted], key, after, REMEMBERED_OWNERS);
 			written.remember(run.id, redacted.exchanges);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
@@ -218,9 +225,10 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 		remove: (id) => {
 			withEvidence.delete(id);
 			written.forget(id);
-			// The owner's usage is counted again from the table when next needed.
-			const owner = sizeById.get(id)?.owner;
-			if (owner) usages.delete(owner);
+			// The owner's and visitor's usage is counted again from the table when next needed.
+			const row = sizeById.get(id);
+			if (row?.owner) usages.owner.delete(row.owner);
+			if (row?.visitor) usages.visitor.delete(row.visitor);
 			const removed = db.transaction(() => {
 				removeExchangesFrom.run(id, 0);
 				return removeHead.run(id).changes === 1;

@@ -11,6 +11,7 @@ import { services } from '$lib/platform/services';
 import { SCENARIOS, findScenario, type Expected } from '$lib/features/scenarios/pure/library';
 import type { Observed, ScenarioStepResult } from '$lib/features/scenarios/pure/result';
 import { runScenario } from './runner';
+import { runOwner, runVisitor } from '../runs';
 import { conflict, notFound, sandboxOff, type ExplorerError } from '$lib/platform/errors';
 
 /** What the browser is told a scenario expects: the row, and the check in words. */
@@ -68,8 +69,8 @@ export async function loadScenariosPage() {
 	};
 }
 
-/** Runs one scenario; its saved run belongs to the session that ran it (`owner`, see run-access.ts). */
-export async function scenarioStream(id: string, owner: string): Promise<Response> {
+/** Runs one scenario; its saved run belongs to the session that ran it (runs/access.ts). */
+export async function scenarioStream(id: string, sessionId: string): Promise<Response> {
 	const scenario = findScenario(id);
 	if (!scenario) throw notFound(`No scenario "${id}". The scenarios are listed at /scenarios.`);
 	const problem = await unavailable();
@@ -91,7 +92,7 @@ export async function scenarioStream(id: string, owner: string): Promise<Respons
 		const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
 		let runId: string | null = null;
 		try {
-			runId = runs.save(result.run, result.secrets, owner).head.id;
+			runId = runs.save(result.run, result.secrets, runOwner(sessionId), { visitor: await runVisitor(sessionId) }).head.id;
 		} catch (error) {
 			send({ type: 'error', message: `The run could not be saved: ${error instanceof Error ? error.message : String(error)}` });
 		}

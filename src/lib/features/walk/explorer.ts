@@ -11,7 +11,7 @@ import { buildAuthorisationLink } from '$lib/flow/link/link';
 import type { CallbackView, WalkView } from '$lib/flow/view';
 import { config } from '../../platform/config';
 import { targetRuleText } from '../../platform/outbound/allowlist';
-import { runOwner } from '../runs';
+import { runOwner, runVisitor } from '../runs';
 import { clientWorkspace } from '../../platform/client-workspace';
 import { explorerSession, sessionWorkspace, type ExplorerSession } from '../../platform/explorer-session';
 import { walkClockWorkspace } from './walk-clock';
@@ -45,6 +45,8 @@ interface WalkSession {
 	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
 	/** Whose the walk's saved runs are (features/runs/access.ts); null for a visitor without a session, who saves nothing. */
 	owner: string | null;
+	/** The address the session's saves count against (runs/access.ts runVisitor); null: none counts them. */
+	visitor: string | null;
 	/** The session's workspace, as the walk reaches it. */
 	explorer: ExplorerSession;
 	/**
@@ -103,6 +105,7 @@ async function session(sessionId: string | undefined): Promise<WalkSession> {
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null },
 		owner: sessionId === undefined ? null : runOwner(sessionId),
+		visitor: sessionId === undefined ? null : await runVisitor(sessionId),
 		explorer,
 		unsaved: null,
 		awaitingCallback: false
@@ -154,7 +157,7 @@ async function saveRun(s: WalkSession, now: Date | null) {
 	const walked = walkToRun(walk, now, new Date());
 	const run = runs.hasAddedEvidence(walk.runId) ? keepAddedEvidence(walked as Run, runs.get(walk.runId)) : walked;
 	try {
-		runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed' });
+		runs.save(run, walkSecrets(walk), owner, { triage: 'when-listed', visitor: s.visitor });
 		s.unsaved = null;
 	} catch (error) {
 		// The store refuses the save (a limit reached, the run deleted on its page), not the walk: it goes on, and says
