@@ -159,7 +159,8 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 		// This machine's sessions (visitor null) are not counted.
 		for (let i = 0; i < 3; i++) expect(() => sessionInUse(store, null)).not.toThrow();
 		// Who made a session is known for as long as it lives (saved runs count against it).
-		expect(store.visitorOf(held[1]!)).toBe('203.0.113.5');
+		expect(store.visitorOf(sessionInUse(store, '192.0.2.77'))).toBe('192.0.2.77');
+		expect(store.visitorOf(held[1]!)).toBeNull(); // expired with the TTL
 		expect(store.visitorOf(sessionInUse(store, null))).toBeNull();
 		expect(store.visitorOf('unknown-id')).toBeNull();
 	});
