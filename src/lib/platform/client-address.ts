@@ -13,9 +13,10 @@ export function clientAddress(event: Pick<RequestEvent, 'getClientAddress'>): st
 }
 
 /**
- * The visitor the request counts as for per-visitor limits (an IPv4 address, an IPv6 /64; `unknown` when not known),
- * or null for this machine: the person running the explorer locally, or a reverse proxy that does not pass the
- * visitor's address on (ADDRESS_HEADER), behind which every visitor would be one.
+ * The visitor the request counts as for per-visitor limits (an IPv4 address, an IPv6 /64), or null for this
+ * machine: the person running the explorer locally, or a reverse proxy that does not pass the visitor's address on
+ * (ADDRESS_HEADER), behind which every visitor would be one. A request whose address cannot be told counts as the
+ * one visitor `unknown`: counted, never uncounted.
  */
 export function requestVisitor(event: Pick<RequestEvent, 'getClientAddress'>): string | null {
 	const address = clientAddress(event);

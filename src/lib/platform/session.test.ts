@@ -160,9 +160,19 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 		for (let i = 0; i < 3; i++) expect(() => sessionInUse(store, null)).not.toThrow();
 		// Who made a session is known for as long as it lives (saved runs count against it).
 		expect(store.visitorOf(sessionInUse(store, '192.0.2.77'))).toBe('192.0.2.77');
-		expect(store.visitorOf(held[1]!)).toBeNull(); // expired with the TTL
+		expect(store.visitorOf(held[1]!)).toBeUndefined(); // expired with the TTL
 		expect(store.visitorOf(sessionInUse(store, null))).toBeNull();
-		expect(store.visitorOf('unknown-id')).toBeNull();
+		expect(store.visitorOf('unknown-id')).toBeUndefined();
+	});
+
+	it('sessions made without cookies and brought back all at once count no more than the visitor\'s share: the rest stay replaceable', () => {
+		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 6, maxPerVisitor: 2 });
+		const made = Array.from({ length: 6 }, () => store.ensure(jar().cookies, '203.0.113.5', 'http://localhost:3000'));
+		for (const id of made) expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
+		// Another visitor still gets a session in use: only two of the six are held.
+		const other = sessionInUse(store, '192.0.2.1');
+		expect(store.find(jar({ [SESSION_COOKIE]: other }).cookies)).toBe(other);
+		expect(store.size).toBe(6);
 	});
 
 	it('find never creates a session', () => {

@@ -50,7 +50,7 @@ export class SessionsFull extends Error {
 export class VisitorSessionsFull extends Error {
 	constructor(readonly maxPerVisitor: number, ttlMs: number) {
 		super(
-			`Your address already holds ${maxPerVisitor} explorer sessions in use, the most one address may. Use a browser that keeps the explorer's cookie, or try again once some have been unused for ${Math.round(ttlMs / 3_600_000)} hours.`
+			`Your address already holds ${maxPerVisitor} explorer sessions in use, the most one address may. Use a browser that keeps the explorer's cookie, or try again once some have been unused for ${Number((ttlMs / 3_600_000).toFixed(2))} hours.`
 		);
 	}
 }
@@ -75,10 +75,18 @@ export function createSessionStore(options: SessionStoreOptions) {
 		else inUse.delete(entry.visitor);
 	}
 
+	/**
+	 * A session whose cookie came back is in use, and no flood pushes it out; but not past its visitor's share, or
+	 * one address could make sessions without cookies and bring them all back at once. Past it, the session still
+	 * works but stays one that a new session may replace.
+	 */
 	function markInUse(entry: Entry): void {
 		if (entry.inUse) return;
+		if (entry.visitor === null) return void (entry.inUse = true);
+		const held = inUse.get(entry.visitor) ?? 0;
+		if (held >= maxPerVisitor) return;
 		entry.inUse = true;
-		if (entry.visitor !== null) inUse.set(entry.visitor, (inUse.get(entry.visitor) ?? 0) + 1);
+		inUse.set(entry.visitor, held + 1);
 	}
 
 	function evictExpired() {
@@ -167,9 +175,9 @@ export function createSessionStore(options: SessionStoreOptions) {
 			return current.pending as Promise<T>;
 		},
 
-		/** Who made the session (null: this machine, or a session not known); it is not touched. */
-		visitorOf(id: string): string | null {
-			return entries.get(id)?.visitor ?? null;
+		/** Who made the session (null: this machine); undefined for a session not known. It is not touched. */
+		visitorOf(id: string): string | null | undefined {
+			return entries.get(id)?.visitor;
 		},
 
 		destroy(id: string): void {

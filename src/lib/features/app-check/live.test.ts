@@ -4,8 +4,8 @@ import { testConfig } from '../../platform/test-config';
 
 const runs: { resolve: () => void; signal: AbortSignal }[] = [];
 const SECRET = 'app-secret+/= 41';
+vi.mock('../../platform/client-address', () => ({ clientAddress: () => '127.0.0.1' }));
 vi.mock('../sandbox-admin/access', () => ({
-	clientAddress: () => '127.0.0.1',
 	clientScope: async (_event: unknown, id: string) => {
 		if (id !== 'app') throw (await import('../../platform/errors')).notFound('No client');
 		return { workspace: {}, client: { client_id: id, client_secret: SECRET }, readOnly: false };

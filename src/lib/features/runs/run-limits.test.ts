@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,17 +101,17 @@ describe('run store: what one owner may keep', () => {
 		expect(store.ownerOf('nope')).toBeUndefined();
 	});
 
-	it("bounds one address across its sessions: a visitor who keeps no cookie (a new owner each save) is refused past the visitor's share", () => {
+	it("bounds what one address saves in a day across its sessions: a cookieless visitor (a new owner each save) is refused past it", () => {
 		const store = openRunStore(':memory:', { perOwner: LIMITS });
 		for (let i = 1; i <= 5; i++) store.save(sized(`v${i}`), {}, `session-${i}`, { visitor: 'addr-1' });
 		const refused = refusal(() => store.save(sized('v6'), {}, 'session-6', { visitor: 'addr-1' }));
-		expect(refused.code).toBe('quota-exceeded');
-		expect(refused.message).toContain('Your address has 5 saved runs, the most one address keeps, across all its sessions');
+		expect(refused).toMatchObject({ status: 429, code: 'too-many-requests' });
+		expect(refused.message).toContain('Your address has saved 5 runs in the last 24 hours, across all its sessions; one address may save at most 5 runs a day');
 		expect(store.get('v6')).toBeUndefined();
 		// Another address, and this machine's saves (no visitor), are not held back by it.
 		expect(() => store.save(sized('w1'), {}, 'session-7', { visitor: 'addr-2' })).not.toThrow();
 		expect(() => store.save(sized('m1'), {}, 'session-8')).not.toThrow();
-		// A run saved again counts against the address that first saved it, and a deletion makes room.
+		// A run saved again counts against the address that first saved it (it adds no run), and a deletion makes room.
 		expect(() => store.save({ ...sized('v1'), title: 'again' }, {}, 'session-1', { visitor: 'addr-2' })).not.toThrow();
 		expect(store.remove('v2')).toBe(true);
 		expect(() => store.save(sized('v6'), {}, 'session-6', { visitor: 'addr-1' })).not.toThrow();
@@ -120,7 +120,24 @@ describe('run store: what one owner may keep', () => {
 	it("refuses a visitor's runs past their bytes, however many sessions they came from", () => {
 		const store = openRunStore(':memory:', { perOwner: LIMITS });
 		store.save(sized('a', 30_000), {}, 's1', { visitor: 'addr-1' });
-		expect(refusal(() => store.save(sized('b', 35_000), {}, 's2', { visitor: 'addr-1' })).message).toMatch(/Your address's saved runs would take \d+ KB, more than the \d+ KB one address keeps, across all its sessions/);
+		expect(refusal(() => store.save(sized('b', 35_000), {}, 's2', { visitor: 'addr-1' })).message).toMatch(/Your address has saved \d+ KB of runs in the last 24 hours.*at most \d+ KB a day/);
+	});
+
+	it('counts a visitor over a sliding day: saves a day old no longer count, so an address is never locked out for good', () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			vi.setSystemTime(new Date('2026-01-01T09:00:00Z'));
+			const store = openRunStore(':memory:', { perOwner: LIMITS });
+			for (let i = 1; i <= 5; i++) store.save(sized(`d${i}`), {}, `s${i}`, { visitor: 'addr-1' });
+			expect(refusal(() => store.save(sized('d6'), {}, 's6', { visitor: 'addr-1' })).code).toBe('too-many-requests');
+			vi.setSystemTime(new Date('2026-01-02T09:00:01Z'));
+			expect(() => store.save(sized('d6', 30_000), {}, 's6', { visitor: 'addr-1' })).not.toThrow();
+			// An old run growing now counts against no visitor's day (with it, this day would hold over 60 KB).
+			expect(() => store.save(sized('d1', 35_000), {}, 's1', { visitor: 'addr-1' })).not.toThrow();
+			expect(refusal(() => store.save(sized('d7', 35_000), {}, 's7', { visitor: 'addr-1' })).code).toBe('too-many-requests');
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('knows the usage of a store opened afresh, from the table', () => {
@@ -141,7 +158,7 @@ describe('run store: what one owner may keep', () => {
 		for (const id of ['r1', 'r2', 'r3', 'r4', 'r5']) before.save(sized(id), {}, `s-${id}`, { visitor: 'addr-1' });
 		before.close();
 		const db = new Database(path);
-		db.exec('DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor;');
+		db.exec('DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor; ALTER TABLE runs DROP COLUMN visitor_ms;');
 		db.pragma('user_version = 5');
 		db.close();
 		const store = openRunStore(path, { perOwner: LIMITS });
@@ -157,7 +174,7 @@ describe('run store: what one owner may keep', () => {
 		const usage = before.usage('alice');
 		before.close();
 		const db = new Database(path);
-		db.exec('DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor; ALTER TABLE runs DROP COLUMN stored_bytes; ALTER TABLE run_exchanges DROP COLUMN bytes;');
+		db.exec('DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor; ALTER TABLE runs DROP COLUMN visitor_ms; ALTER TABLE runs DROP COLUMN stored_bytes; ALTER TABLE run_exchanges DROP COLUMN bytes;');
 		db.pragma('user_version = 4');
 		db.close();
 		const store = openRunStore(path);

@@ -5,13 +5,15 @@
  *
  * - Per session (a run's owner): at most `runsPerOwner` runs and `bytesPerOwner` of stored JSON. Deleting runs on
  *   /runs makes room again.
- * - Per visitor (the address whose session first saved the run, http/visitor.ts): `runsPerVisitor` and
- *   `bytesPerVisitor`. A visitor who keeps no cookie is a new session at every save; this bounds them, so one
- *   address cannot fill the store for everyone. This machine's own saves are not counted (client-address.ts).
+ * - Per visitor (the address whose session first saved the run, http/visitor.ts), over a sliding day: at most
+ *   `runsPerVisitor` runs and `bytesPerVisitor` saved in VISITOR_WINDOW_MS. A visitor who keeps no cookie is a new
+ *   session at every save; this bounds how fast they fill the store for everyone. A rate, not a quota: a team's
+ *   address never stays locked out by runs its expired sessions can no longer list or delete. This machine's own
+ *   saves are not counted (client-address.ts).
  * - For the whole store: `SAVED_RUNS_MAX_MB` (configuration), the database's used pages: the operator sets it to
  *   what the disk can spare, and a full store refuses new saves with a message saying so rather than failing.
  */
-import { quotaExceeded } from '$lib/platform/errors';
+import { quotaExceeded, tooManyRequests } from '$lib/platform/errors';
 import { formatBytes } from './pure/har/har';
 import { formatCount as count } from '$lib/counts';
 
@@ -25,10 +27,13 @@ export interface OwnerLimitValues {
 export const RUN_LIMITS: OwnerLimitValues = {
 	runsPerOwner: 1000,
 	bytesPerOwner: 256 * 1024 * 1024,
-	// A team behind one address keeps a few sessions' worth; SAVED_RUNS_MAX_MB's default holds four such addresses.
+	// In a day, a team behind one address saves a few sessions' worth; SAVED_RUNS_MAX_MB's default holds four such days.
 	runsPerVisitor: 2000,
 	bytesPerVisitor: 512 * 1024 * 1024
 };
+
+/** The sliding window a visitor's saves are counted over. */
+export const VISITOR_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** What an owner's runs take, and what this save adds to it. */
 export interface OwnerUsage {
@@ -36,30 +41,37 @@ export interface OwnerUsage {
 	bytes: number;
 }
 
-/** Whose runs a limit counts: the session's that saved them, or its address's. */
-export type Counted = 'owner' | 'visitor';
-
-const KEPT_BY: Record<Counted, string> = { owner: 'one session keeps', visitor: 'one address keeps, across all its sessions' };
+/**
+ * Refuses (throws `quotaExceeded`) a save that takes its owner's runs past a limit. `before`: the owner's runs
+ * without this save; `after`: with it. A save that adds nothing (a walk saved again, unchanged) always passes, so
+ * an owner over a limit (the limits were lowered) can still finish what they are doing.
+ */
+export function checkOwnerLimits(before: OwnerUsage, after: OwnerUsage, limits: OwnerLimitValues = RUN_LIMITS): void {
+	if (after.runs > before.runs && after.runs > limits.runsPerOwner) {
+		throw quotaExceeded(
+			`You have ${count(before.runs)} saved runs, the most one session keeps. Delete runs you no longer need on /runs (each run's page has Delete), then save again.`
+		);
+	}
+	if (after.bytes > before.bytes && after.bytes > limits.bytesPerOwner) {
+		throw quotaExceeded(
+			`Your saved runs would take ${formatBytes(after.bytes)}, more than the ${formatBytes(limits.bytesPerOwner)} one session keeps. Delete runs you no longer need on /runs (large HAR imports first), then save again.`
+		);
+	}
+}
 
 /**
- * Refuses (throws `quotaExceeded`) a save that takes an owner's (or a visitor's) runs past a limit. `before`: their
- * runs without this save; `after`: with it. A save that adds nothing (a walk saved again, unchanged) always passes,
- * so anyone over a limit (the limits were lowered) can still finish what they are doing.
+ * Refuses (throws `tooManyRequests`: waiting lifts it) a save that takes what its visitor saved in the last
+ * VISITOR_WINDOW_MS past a limit; `before` and `after` as for `checkOwnerLimits`.
  */
-export function checkOwnerLimits(before: OwnerUsage, after: OwnerUsage, limits: OwnerLimitValues = RUN_LIMITS, counted: Counted = 'owner'): void {
-	const maxRuns = counted === 'owner' ? limits.runsPerOwner : limits.runsPerVisitor;
-	const maxBytes = counted === 'owner' ? limits.bytesPerOwner : limits.bytesPerVisitor;
-	const whose = counted === 'owner' ? 'You have' : 'Your address has';
-	if (after.runs > before.runs && after.runs > maxRuns) {
-		throw quotaExceeded(
-			`${whose} ${count(before.runs)} saved runs, the most ${KEPT_BY[counted]}. Delete runs you no longer need on /runs (each run's page has Delete), then save again.`
-		);
-	}
-	if (after.bytes > before.bytes && after.bytes > maxBytes) {
-		throw quotaExceeded(
-			`${counted === 'owner' ? 'Your' : "Your address's"} saved runs would take ${formatBytes(after.bytes)}, more than the ${formatBytes(maxBytes)} ${KEPT_BY[counted]}. Delete runs you no longer need on /runs (large HAR imports first), then save again.`
-		);
-	}
+export function checkVisitorLimits(before: OwnerUsage, after: OwnerUsage, limits: OwnerLimitValues = RUN_LIMITS): void {
+	const tooMany = after.runs > before.runs && after.runs > limits.runsPerVisitor;
+	const tooLarge = after.bytes > before.bytes && after.bytes > limits.bytesPerVisitor;
+	if (!tooMany && !tooLarge) return;
+	const what = tooMany ? `${count(before.runs)} runs` : `${formatBytes(before.bytes)} of runs`;
+	const most = tooMany ? `${count(limits.runsPerVisitor)} runs` : formatBytes(limits.bytesPerVisitor);
+	throw tooManyRequests(
+		`Your address has saved ${what} in the last 24 hours, across all its sessions; one address may save at most ${most} a day. Nothing was saved: try again later, as your oldest saves of the day turn a day old.`
+	);
 }
 
 /** Refuses a save when the store's used space has reached `maxBytes` (SAVED_RUNS_MAX_MB). */

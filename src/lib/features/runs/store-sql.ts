@@ -19,8 +19,8 @@ import type { OwnerUsage } from './run-limits';
  * run saved before has NULL there until its owner's list first shows it (`triageMissing`), so no migration
  * diagnoses every stored run at start-up, and no list diagnoses a run twice.
  * Version 5 adds what each run and exchange takes (run-limits.ts), measured once for the runs already stored.
- * Version 6 adds the visitor that first saved each run (a digest of its address, run-limits.ts); runs saved before
- * have none and count against no visitor.
+ * Version 6 adds the visitor that first saved each run (a digest of its address) and when, for the per-visitor
+ * limit over a day (run-limits.ts); runs saved before have none and count against no visitor.
  */
 export const SCHEMA_VERSION = 6;
 
@@ -40,7 +40,8 @@ UPDATE runs SET stored_bytes = length(head_json) + COALESCE((SELECT SUM(e.bytes)
 
 const VISITOR_COLUMN = `
 ALTER TABLE runs ADD COLUMN visitor TEXT;
-CREATE INDEX runs_visitor ON runs (visitor) WHERE visitor IS NOT NULL;
+ALTER TABLE runs ADD COLUMN visitor_ms INTEGER;
+CREATE INDEX runs_visitor ON runs (visitor, visitor_ms) WHERE visitor IS NOT NULL;
 `;
 
 const OWNER_COLUMN = `
@@ -122,14 +123,16 @@ export interface RunSaver {
 	visitor: string | null;
 }
 const NOBODY: RunSaver = { owner: null, visitor: null };
+/** A run's first saver, with when (server time) its visitor saved it. */
+type FirstSaver = RunSaver & { visitorMs: number | null };
 
-/** Checks (and on success counts) what a save, written but not committed, adds to its saver's runs; throws to refuse it. */
-export type SaveLimits = (saver: RunSaver, added: OwnerUsage) => void;
+/** Checks (and on success counts) what a save, written but not committed, adds to its first saver's runs; throws to refuse it. */
+export type SaveLimits = (saver: FirstSaver, added: OwnerUsage) => void;
 
 export function prepareStatements(db: Database.Database) {
 	const upsertHead = db.prepare(`
-		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, visitor, client_id, verdict, verdict_what)
-		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @visitor, @clientId, @verdict, @verdictWhat)
+		INSERT INTO runs (id, title, created_at, updated_at, source, target_kind, head_json, head_redactions, search_text, outcome_prefix, outcome_empty, owner, visitor, visitor_ms, client_id, verdict, verdict_what)
+		VALUES (@id, @title, @createdAt, @updatedAt, @source, @targetKind, @headJson, @headRedactions, @searchText, @outcomePrefix, @outcomeEmpty, @owner, @visitor, @visitorMs, @clientId, @verdict, @verdictWhat)
 		ON CONFLICT (id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at, target_kind = excluded.target_kind,
 			head_json = excluded.head_json, head_redactions = excluded.head_redactions, search_text = excluded.search_text,
 			outcome_prefix = excluded.outcome_prefix, outcome_empty = excluded.outcome_empty,
@@ -160,11 +163,14 @@ export function prepareStatements(db: Database.Database) {
 	const clientsOf = db.prepare('SELECT DISTINCT client_id FROM runs WHERE owner = ? AND client_id IS NOT NULL ORDER BY client_id LIMIT 100').pluck();
 	const untriaged = db.prepare('SELECT id FROM runs WHERE (@owner IS NULL OR owner = @owner) AND verdict IS NULL LIMIT @limit').pluck();
 	const setTriage = db.prepare('UPDATE runs SET client_id = @clientId, verdict = @verdict, verdict_what = @verdictWhat WHERE id = @id');
-	const sizeById = db.prepare<[string], { owner: string | null; visitor: string | null; stored_bytes: number }>('SELECT owner, visitor, stored_bytes FROM runs WHERE id = ?');
+	const sizeById = db.prepare<[string], { owner: string | null; visitor: string | null; visitor_ms: number | null; stored_bytes: number }>(
+		'SELECT owner, visitor, visitor_ms, stored_bytes FROM runs WHERE id = ?'
+	);
 	const exchangeBytes = db.prepare<[string], number>('SELECT COALESCE(SUM(bytes), 0) FROM run_exchanges WHERE run_id = ?').pluck();
 	const setStoredBytes = db.prepare('UPDATE runs SET stored_bytes = ? WHERE id = ?');
 	const usageOf = db.prepare<[string], OwnerUsage>('SELECT COUNT(*) AS runs, COALESCE(SUM(stored_bytes), 0) AS bytes FROM runs WHERE owner = ?');
-	const usageOfVisitor = db.prepare<[string], OwnerUsage>('SELECT COUNT(*) AS runs, COALESCE(SUM(stored_bytes), 0) AS bytes FROM runs WHERE visitor = ?');
+	/** What a visitor first saved since a time (ms): the runs of its sliding day. */
+	const usageOfVisitor = db.prepare<[string, number], OwnerUsage>('SELECT COUNT(*) AS runs, COALESCE(SUM(stored_bytes), 0) AS bytes FROM runs WHERE visitor = ? AND visitor_ms > ?');
 
 	/**
 	 * Writes the pieces of `run`, in place of what was stored under its id. `stored`: the pieces last written under
@@ -174,6 +180,7 @@ export function prepareStatements(db: Database.Database) {
 	const write = db.transaction((run: RedactedRun, updatedAt: string, saver: RunSaver, triage: RunTriage | null, stored: readonly RedactedExchange[] = [], limits?: SaveLimits): void => {
 		const { head } = run;
 		const prior = sizeById.get(head.id);
+		const visitorMs = saver.visitor === null ? null : Date.now();
 		const headJson = JSON.stringify(head);
 		upsertHead.run({
 			id: head.id,
@@ -190,6 +197,7 @@ export function prepareStatements(db: Database.Database) {
 			// Set when the run is first saved; saving it again never changes who owns it, nor whose address saved it.
 			owner: saver.owner,
 			visitor: saver.visitor,
+			visitorMs,
 			clientId: triage?.clientId ?? null,
 			verdict: triage?.verdict ?? null,
 			verdictWhat: triage?.verdictWhat ?? null
@@ -212,7 +220,7 @@ export function prepareStatements(db: Database.Database) {
 		const bytes = headJson.length + exchangeBytes.get(head.id)!;
 		setStoredBytes.run(bytes, head.id);
 		// The run counts against whoever first saved it; a check that throws rolls the whole save back.
-		const firstSaver = prior ? { owner: prior.owner, visitor: prior.visitor } : saver;
+		const firstSaver = prior ? { owner: prior.owner, visitor: prior.visitor, visitorMs: prior.visitor_ms } : { ...saver, visitorMs };
 		if (limits) limits(firstSaver, { runs: prior ? 0 : 1, bytes: bytes - (prior?.stored_bytes ?? 0) });
 	});
 

@@ -210,7 +210,7 @@ const triaged = (stored: Run) => {
 /** What each version added, dropped from one of today's databases to make one of the version before. */
 const VERSION_4_COLUMNS = 'ALTER TABLE runs DROP COLUMN client_id; ALTER TABLE runs DROP COLUMN verdict; ALTER TABLE runs DROP COLUMN verdict_what;';
 const VERSION_5_COLUMNS = 'ALTER TABLE runs DROP COLUMN stored_bytes; ALTER TABLE run_exchanges DROP COLUMN bytes;';
-const VERSION_6_COLUMNS = 'DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor;';
+const VERSION_6_COLUMNS = 'DROP INDEX runs_visitor; ALTER TABLE runs DROP COLUMN visitor; ALTER TABLE runs DROP COLUMN visitor_ms;';
 
 describe('run store: what the list triages by', () => {
 	/** The walk with its token exchange repeating the link's redirect_uri, then me.json read: nothing wrong. */

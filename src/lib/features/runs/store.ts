@@ -15,7 +15,7 @@ import { storedExchangeSchema } from '$lib/features/runs/pure/legacy-step';
 import { conflict } from '$lib/platform/errors';
 import { setRecent } from '$lib/recent';
 import { WrittenPieces } from './written-pieces';
-import { checkOwnerLimits, checkStoreLimit, RUN_LIMITS, type Counted, type OwnerLimitValues, type OwnerUsage } from './run-limits';
+import { checkOwnerLimits, checkStoreLimit, checkVisitorLimits, RUN_LIMITS, VISITOR_WINDOW_MS, type OwnerLimitValues, type OwnerUsage } from './run-limits';
 import { migrate, prepareStatements, SCHEMA_VERSION, type SaveLimits, type Statements } from './store-sql';
 
 export interface RunSummary {
@@ -113,25 +113,29 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 	const { write, headById, exchangesById, search, removeHead, removeExchangesFrom, clientsOf, untriaged, setTriage, sizeById, usageOf, usageOfVisitor } = statements;
 
 	/**
-	 * Each owner's and each visitor's usage, kept in step with every save of theirs so a walk's step does not count
-	 * their runs again. Invalidation: a committed save replaces the entry, a removal drops it; a refused save changes none.
+	 * Each owner's usage, kept in step with every save of theirs so a walk's step does not count their runs again.
+	 * Invalidation: a committed save replaces the owner's entry, a removal drops it; a refused save changes none.
+	 * A visitor's is a sliding day's, so it is counted from the table at each save: an index range over that day.
 	 */
-	const usages: Record<Counted, Map<string, OwnerUsage>> = { owner: new Map(), visitor: new Map() };
-	const counters: Record<Counted, typeof usageOf> = { owner: usageOf, visitor: usageOfVisitor };
-	const usage = (owner: string): OwnerUsage => usages.owner.get(owner) ?? usageOf.get(owner)!;
+	const usages = new Map<string, OwnerUsage>();
+	const usage = (owner: string): OwnerUsage => usages.get(owner) ?? usageOf.get(owner)!;
 	/** The usage a save in progress has checked; kept once the save commits. */
-	const checked: { counted: Counted; key: string; usage: OwnerUsage }[] = [];
-	function check(counted: Counted, key: string, added: OwnerUsage): void {
+	const checked: { owner: string; usage: OwnerUsage }[] = [];
+	const limits: SaveLimits = ({ owner, visitor, visitorMs }, added) => {
 		// Called once the save is written (and not yet committed): the table already holds it.
-		const known = usages[counted].get(key);
-		const after = known ? { runs: known.runs + added.runs, bytes: known.bytes + added.bytes } : counters[counted].get(key)!;
-		const before = known ?? { runs: after.runs - added.runs, bytes: after.bytes - added.bytes };
-		checkOwnerLimits(before, after, perOwner, counted);
-		checked.push({ counted, key, usage: after });
-	}
-	const limits: SaveLimits = ({ owner, visitor }, added) => {
-		if (owner !== null) check('owner', owner, added);
-		if (visitor !== null) check('visitor', visitor, added);
+		if (owner !== null) {
+			const known = usages.get(owner);
+			const after = known ? { runs: known.runs + added.runs, bytes: known.bytes + added.bytes } : usageOf.get(owner)!;
+			const before = known ?? { runs: after.runs - added.runs, bytes: after.bytes - added.bytes };
+			checkOwnerLimits(before, after, perOwner);
+			checked.push({ owner, usage: after });
+		}
+		// A run first saved over a day ago no longer counts against its visitor, nor does what it grows by.
+		const since = Date.now() - VISITOR_WINDOW_MS;
+		if (visitor !== null && visitorMs !== null && visitorMs > since) {
+			const after = usageOfVisitor.get(visitor, since)!;
+			checkVisitorLimits({ runs: after.runs - added.runs, bytes: after.bytes - added.bytes }, after, perOwner);
+		}
 	};
 	const maxBytes = maxMb * 1024 * 1024;
 	// Prepared once: a walk saves at every step.
@@ -199,7 +203,7 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 			// The triage is of the run as stored: what its page diagnoses.
 			checked.length = 0;
 			write(redacted, new Date().toISOString(), { owner, visitor }, triage === 'at-save' ? triageOf(assembleRun(redacted), verdict) : null, written.get(run.id), limits);
-			for (const { counted, key, usage: after } of checked.splice(0)) setRecent(usages[counted], key, after, REMEMBERED_OWNERS);
+			for (const { owner: counted, usage: after } of checked.splice(0)) setRecent(usages, counted, after, REMEMBERED_OWNERS);
 			written.remember(run.id, redacted.exchanges);
 			if (redacted.exchanges.some((piece) => piece.exchange.evidence)) withEvidence.add(redacted.head.id);
 			return redacted;
@@ -225,10 +229,9 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 		remove: (id) => {
 			withEvidence.delete(id);
 			written.forget(id);
-			// The owner's and visitor's usage is counted again from the table when next needed.
-			const row = sizeById.get(id);
-			if (row?.owner) usages.owner.delete(row.owner);
-			if (row?.visitor) usages.visitor.delete(row.visitor);
+			// The owner's usage is counted again from the table when next needed.
+			const owner = sizeById.get(id)?.owner;
+			if (owner) usages.delete(owner);
 			const removed = db.transaction(() => {
 				removeExchangesFrom.run(id, 0);
 				return removeHead.run(id).changes === 1;

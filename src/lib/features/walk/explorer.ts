@@ -182,6 +182,9 @@ export async function loadWalkPage(sessionId: string | undefined) {
 /** `firstVisit`: the request brought no session, so it was made for this arrival (see `WalkSession.unsaved`). */
 export async function recordCallbackFor(sessionId: string, url: string, firstVisit: boolean): Promise<string> {
 	const s = await session(sessionId);
+	// Taken before any await: of two redirects arriving together, only the first is the one the walk waited for.
+	const awaited = s.awaitingCallback;
+	s.awaitingCallback = false;
 	const workspace = await sandboxClock(s);
 	recordCallback(s.walk, url, clockOf(workspace));
 	const now = workspace?.now() ?? null;
@@ -191,9 +194,8 @@ export async function recordCallbackFor(sessionId: string, url: string, firstVis
 		if (callback?.result.kind === 'code') s.lesson.authorise = callback;
 	}
 	if (firstVisit) s.unsaved = 'first-visit';
-	else if (!s.awaitingCallback) s.unsaved = 'not-started';
+	else if (!awaited) s.unsaved = 'not-started';
 	else await saveRun(s, now);
-	s.awaitingCallback = false;
 	const returnTo = s.returnTo;
 	s.returnTo = '/';
 	return returnTo === '/' ? '/#step-authorise' : returnTo;
