@@ -47,7 +47,11 @@ export const handleSession: Handle = async ({ event, resolve }) => {
 		} catch (problem) {
 			// Thrown inside a route or a page's load: SvelteKit's error(), which both answer, with the one body shape.
 			if (problem instanceof SessionsFull) error(503, errorBody(unavailable(problem.message)));
-			if (problem instanceof VisitorSessionsFull) error(429, errorBody(tooManyRequests(problem.message)));
+			if (problem instanceof VisitorSessionsFull) {
+				// Headers set here are added to the error response too (SvelteKit's resolve adds them to every response).
+				event.setHeaders({ 'retry-after': String(Math.ceil(problem.retryAfterMs / 1000)) });
+				error(429, errorBody(tooManyRequests(problem.message)));
+			}
 			throw problem;
 		}
 		return event.locals.sessionId;

@@ -147,7 +147,17 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 		const time = clock();
 		const store = createSessionStore({ ttlMs: 1000, maxSessions: 10, maxPerVisitor: 2, now: time.now });
 		const held = [sessionInUse(store, '203.0.113.5'), sessionInUse(store, '203.0.113.5')];
-		expect(() => store.ensure(jar().cookies, '203.0.113.5', 'http://localhost:3000')).toThrow(VisitorSessionsFull);
+		time.advance(400);
+		let refusal: unknown;
+		try {
+			store.ensure(jar().cookies, '203.0.113.5', 'http://localhost:3000');
+		} catch (thrown) {
+			refusal = thrown;
+		}
+		expect(refusal).toBeInstanceOf(VisitorSessionsFull);
+		// Told how long until the least recently used of them expires (its TTL from its last use, 400 ms ago).
+		expect((refusal as VisitorSessionsFull).retryAfterMs).toBe(600);
+		expect((refusal as VisitorSessionsFull).message).toContain('try again in 1 minute, when the least recently used of them expires');
 		expect(() => sessionInUse(store, '192.0.2.1')).not.toThrow();
 		for (const id of held) expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
 		// A session given up (destroyed) or unused for the TTL no longer counts.

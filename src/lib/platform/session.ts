@@ -8,6 +8,7 @@
  * new one (VisitorSessionsFull) until some expire.
  */
 import { randomBytes } from 'node:crypto';
+import { durationWords } from '$lib/protocol/limits';
 import { config } from './config';
 import { SESSION_COOKIE, sessionCookieOptions, type CookieJar } from './cookie';
 
@@ -48,9 +49,13 @@ export class SessionsFull extends Error {
 
 /** One visitor holds MAX_SESSIONS_PER_VISITOR sessions in use: a new one waits until some expire. */
 export class VisitorSessionsFull extends Error {
-	constructor(readonly maxPerVisitor: number, ttlMs: number) {
+	/** `retryAfterMs`: until the visitor's least recently used session expires and frees a place. */
+	constructor(
+		readonly maxPerVisitor: number,
+		readonly retryAfterMs: number
+	) {
 		super(
-			`Your address already holds ${maxPerVisitor} explorer sessions in use, the most one address may. Use a browser that keeps the explorer's cookie, or try again once some have been unused for ${Number((ttlMs / 3_600_000).toFixed(2))} hours.`
+			`Your address already holds ${maxPerVisitor} explorer sessions in use, the most one address may. Use a browser that keeps the explorer's cookie, or try again in ${durationWords(Math.max(1, Math.ceil(retryAfterMs / 60_000)) * 60)}, when the least recently used of them expires.`
 		);
 	}
 }
@@ -119,9 +124,15 @@ export function createSessionStore(options: SessionStoreOptions) {
 		throw new SessionsFull(maxSessions);
 	}
 
+	/** How long until the visitor's least recently used session in use expires: a walk of the store, only on refusal. */
+	function untilOneExpires(visitor: string): number {
+		for (const entry of entries.values()) if (entry.inUse && entry.visitor === visitor) return Math.max(0, entry.lastUsedAt + ttlMs - now());
+		return 0;
+	}
+
 	function create(visitor: string | null): string {
 		evictExpired();
-		if (visitor !== null && (inUse.get(visitor) ?? 0) >= maxPerVisitor) throw new VisitorSessionsFull(maxPerVisitor, ttlMs);
+		if (visitor !== null && (inUse.get(visitor) ?? 0) >= maxPerVisitor) throw new VisitorSessionsFull(maxPerVisitor, untilOneExpires(visitor));
 		makeRoom();
 		const id = newSessionId();
 		entries.set(id, { lastUsedAt: now(), visitor, inUse: false });
