@@ -198,8 +198,8 @@ export function createSessionStore(options: SessionStoreOptions) {
 
 		/**
 		 * The id of the request's session: the cookie's, when it names a live session; otherwise a new session,
-		 * and the cookie set to it, counted as `visitor`'s (null: this machine's, uncounted; client-address.ts). An unknown id from a cookie is never adopted. Throws
-		 * SessionsFull and VisitorSessionsFull.
+		 * and the cookie set to it, counted as `visitor`'s (null: this machine's, uncounted; client-address.ts). An
+		 * unknown id from a cookie is never adopted. Throws SessionsFull and VisitorSessionsFull.
 		 */
 		ensure(cookies: CookieJar, visitor: string | null, publicOrigin: string = config().publicOrigin): string {
 			const found = find(cookies);

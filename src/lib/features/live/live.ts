@@ -20,7 +20,7 @@ import { LOG_CAPACITY, type LiveLogEntry, type LoggedExchange } from '$lib/sandb
 import type { SandboxClient, SandboxWorkspace } from '$lib/sandbox/store';
 import { assembleRun, exchangeHeadline, liveFlowRun, type SandboxHosts } from '$lib/features/runs/pure';
 import { OFF_MESSAGE, panelWorkspace, sandboxAdminAccess } from '../sandbox-admin';
-import { runOwner, runVisitor } from '../runs';
+import { runSaver } from '../runs';
 import { services } from '../../platform/services';
 import { presentRun } from '../runs';
 import { LIVE_FLOWS_SHOWN } from '$lib/view/live';
@@ -155,7 +155,8 @@ export async function saveLiveFlow(workspace: SandboxWorkspace, client: SandboxC
 	// Redacted already; the store redacts it again with the same secrets, as its last guard.
 	const run = liveFlowRun(flow, client.client_id, [client.client_secret], await sandboxHosts());
 	const presented = presentRun(run);
-	const saved = runs.save({ ...run, id: globalThis.crypto.randomUUID(), title: `Live flow, ${client.client_id}: ${outcomeOf(flow, presented)}` }, { clientSecrets: [client.client_secret] }, runOwner(sessionId), { visitor: await runVisitor(sessionId) });
+	const { owner, visitor } = await runSaver(sessionId);
+	const saved = runs.save({ ...run, id: globalThis.crypto.randomUUID(), title: `Live flow, ${client.client_id}: ${outcomeOf(flow, presented)}` }, { clientSecrets: [client.client_secret] }, owner, { visitor });
 	return assembleRun(saved).id;
 }
 

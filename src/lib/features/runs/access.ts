@@ -17,13 +17,17 @@ export function runOwner(sessionId: string): string {
 }
 
 /**
- * The visitor a session's saves count against (run-limits.ts): a digest of the address that made the session, so the
- * database holds no address; null for this machine's sessions, which no per-visitor limit counts. A session no
- * longer known (pushed out while its request ran) counts as the visitor `unknown`, never as no one.
+ * Who a session's saves are by: the owner of its runs, and the visitor they count against (run-limits.ts), a digest
+ * of the address that made the session, so the database holds no address. The visitor is null for this machine's
+ * sessions, which no per-visitor limit counts; a session no longer known (pushed out while its request ran) counts
+ * as the visitor `unknown`, never as no one.
  */
-export async function runVisitor(sessionId: string): Promise<string | null> {
+export async function runSaver(sessionId: string): Promise<{ owner: string; visitor: string | null }> {
 	const visitor = (await services()).sessions.visitorOf(sessionId);
-	return visitor === null ? null : createHash('sha256').update(`run-visitor:${visitor ?? 'unknown'}`).digest('base64url');
+	return {
+		owner: runOwner(sessionId),
+		visitor: visitor === null ? null : createHash('sha256').update(`run-visitor:${visitor ?? 'unknown'}`).digest('base64url')
+	};
 }
 
 /** The clock a run's codes expire on: for a run against the sandbox, that of the workspace its client is in (each moves its own), else real time. */

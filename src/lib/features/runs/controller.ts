@@ -22,7 +22,7 @@ import { flowVerdict } from '$lib/flow/verdict';
 import { importTitle, parseRunFilters } from '$lib/features/runs/pure/triage';
 import type { FlowHints } from '$lib/flow/flags';
 import { describeSanitised } from '$lib/features/runs/pure/har/sanitised';
-import { runAsSeenBy, runOwner, runVisitor } from './access';
+import { runAsSeenBy, runOwner, runSaver } from './access';
 import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from '../../platform/body-limits';
 import { services } from '../../platform/services';
 import type { RunStore, RunSummary } from './store';
@@ -230,7 +230,8 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	const verdict = restored ? undefined : flowVerdict(shown, diagnoseRun(shown));
 	const titled = verdict ? { ...result.run, title: importTitle(result.run, verdict) } : result.run;
 	// The import's run is redacted already, so its verdict is that of the run as stored: the save need not diagnose it again.
-	const saved = assembleRun(runs.save(titled, {}, runOwner(sessionId), { visitor: await runVisitor(sessionId), ...(verdict ? { verdict } : {}) }));
+	const { owner, visitor } = await runSaver(sessionId);
+	const saved = assembleRun(runs.save(titled, {}, owner, { visitor, ...(verdict ? { verdict } : {}) }));
 	const redacted = describeRedactions(saved.redactions);
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.
 	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });

@@ -45,7 +45,10 @@ export interface SaveOptions {
 	 * import titles its run by it), so the run is not diagnosed twice; else the save works it out.
 	 */
 	verdict?: Verdict;
-	/** The address the save comes from, as `runVisitor` digests it; counted against its limits when the run is new. */
+	/**
+	 * The address the save comes from, as `runSaver` (runs/access.ts) digests it: the runs it first saves count
+	 * against its limits for a day (run-limits.ts).
+	 */
 	visitor?: string | null;
 }
 
@@ -130,9 +133,10 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 			checkOwnerLimits(before, after, perOwner);
 			checked.push({ owner, usage: after });
 		}
-		// A run first saved over a day ago no longer counts against its visitor, nor does what it grows by.
+		// A save that adds nothing (a walk's step saving its run unchanged) needs no count. A run first saved over a day
+		// ago no longer counts against its visitor, nor does what it grows by.
 		const since = Date.now() - VISITOR_WINDOW_MS;
-		if (visitor !== null && visitorMs !== null && visitorMs > since) {
+		if ((added.runs > 0 || added.bytes > 0) && visitor !== null && visitorMs !== null && visitorMs > since) {
 			const after = usageOfVisitor.get(visitor, since)!;
 			checkVisitorLimits({ runs: after.runs - added.runs, bytes: after.bytes - added.bytes }, after, perOwner);
 		}

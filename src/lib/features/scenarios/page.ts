@@ -11,7 +11,7 @@ import { services } from '$lib/platform/services';
 import { SCENARIOS, findScenario, type Expected } from '$lib/features/scenarios/pure/library';
 import type { Observed, ScenarioStepResult } from '$lib/features/scenarios/pure/result';
 import { runScenario } from './runner';
-import { runOwner, runVisitor } from '../runs';
+import { runSaver } from '../runs';
 import { conflict, notFound, sandboxOff, type ExplorerError } from '$lib/platform/errors';
 
 /** What the browser is told a scenario expects: the row, and the check in words. */
@@ -92,7 +92,8 @@ export async function scenarioStream(id: string, sessionId: string): Promise<Res
 		const result = await runScenario(scenario, ctx, (step) => send({ type: 'step', step }));
 		let runId: string | null = null;
 		try {
-			runId = runs.save(result.run, result.secrets, runOwner(sessionId), { visitor: await runVisitor(sessionId) }).head.id;
+			const { owner, visitor } = await runSaver(sessionId);
+			runId = runs.save(result.run, result.secrets, owner, { visitor }).head.id;
 		} catch (error) {
 			send({ type: 'error', message: `The run could not be saved: ${error instanceof Error ? error.message : String(error)}` });
 		}

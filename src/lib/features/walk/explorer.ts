@@ -11,7 +11,7 @@ import { buildAuthorisationLink } from '$lib/flow/link/link';
 import type { CallbackView, WalkView } from '$lib/flow/view';
 import { config } from '../../platform/config';
 import { targetRuleText } from '../../platform/outbound/allowlist';
-import { runOwner, runVisitor } from '../runs';
+import { runSaver } from '../runs';
 import { clientWorkspace } from '../../platform/client-workspace';
 import { explorerSession, sessionWorkspace, type ExplorerSession } from '../../platform/explorer-session';
 import { walkClockWorkspace } from './walk-clock';
@@ -45,7 +45,7 @@ interface WalkSession {
 	lesson: { cancel: CallbackView | null; authorise: CallbackView | null };
 	/** Whose the walk's saved runs are (features/runs/access.ts); null for a visitor without a session, who saves nothing. */
 	owner: string | null;
-	/** The address the session's saves count against (runs/access.ts runVisitor); null: none counts them. */
+	/** The address the session's saves count against (runs/access.ts runSaver); null: none counts them. */
 	visitor: string | null;
 	/** The session's workspace, as the walk reaches it. */
 	explorer: ExplorerSession;
@@ -104,8 +104,7 @@ async function session(sessionId: string | undefined): Promise<WalkSession> {
 		walk: demoWalk(await sessionWorkspace(explorer)),
 		returnTo: '/',
 		lesson: { cancel: null, authorise: null },
-		owner: sessionId === undefined ? null : runOwner(sessionId),
-		visitor: sessionId === undefined ? null : await runVisitor(sessionId),
+		...(sessionId === undefined ? { owner: null, visitor: null } : await runSaver(sessionId)),
 		explorer,
 		unsaved: null,
 		awaitingCallback: false
