@@ -37,7 +37,8 @@ describe('loadConfig', () => {
 			outboundTimeoutMs: 10_000,
 			host: '127.0.0.1',
 			allowedHostNames: [],
-			slowClients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }
+			slowClients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+			addressHeader: null
 		});
 	});
 
@@ -62,6 +63,12 @@ describe('loadConfig', () => {
 		expect(problem({ ALLOWED_HOST_NAMES: 'explorer.example.com:8443' })).toContain('not a host name');
 		expect(problem({ HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' })).toContain('HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
 		expect(problem({ REQUEST_TIMEOUT_MS: '10' })).toContain('REQUEST_TIMEOUT_MS');
+	});
+
+	it('reads ADDRESS_HEADER (adapter-node\'s) as a lower-case header name, and names it when it is not one', () => {
+		expect(ok({ ADDRESS_HEADER: ' X-Forwarded-For ' }).addressHeader).toBe('x-forwarded-for');
+		expect(ok({ ADDRESS_HEADER: '' }).addressHeader).toBeNull();
+		expect(problem({ ADDRESS_HEADER: 'X-Forwarded-For: 1' })).toContain('ADDRESS_HEADER: must be an HTTP header name');
 	});
 
 	it('derives the public origin and sandbox origins from the ports', () => {

@@ -68,6 +68,11 @@ export interface ExplorerConfig {
 	allowedHostNames: string[];
 	/** How long a client may take to send its request: the headers, and the whole request with its body. */
 	slowClients: SlowClientLimits;
+	/**
+	 * ADDRESS_HEADER, lower case: the header a reverse proxy carries each visitor's address in. adapter-node reads it
+	 * (with XFF_DEPTH) to answer getClientAddress; null: the connection's own address is the visitor's.
+	 */
+	addressHeader: string | null;
 }
 
 
@@ -170,6 +175,14 @@ const hostNames = variable('', (raw, problem) => {
 	return names;
 });
 
+/** Unset or empty: none. An HTTP header name (RFC 9110 token). */
+const headerName = variable('', (raw, problem) => {
+	const value = raw.trim();
+	if (value === '') return null;
+	if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) problem(`must be an HTTP header name such as X-Forwarded-For, got "${raw}"`);
+	return value.toLowerCase();
+});
+
 const EnvSchema = z.object({
 	PORT: port(3000),
 	AUTH_PORT: port(3001),
@@ -182,6 +195,8 @@ const EnvSchema = z.object({
 	ALLOWED_HOST_NAMES: hostNames,
 	HEADERS_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.headersTimeoutMs),
 	REQUEST_TIMEOUT_MS: timeoutMs(DEFAULT_SLOW_CLIENT_LIMITS.requestTimeoutMs),
+	// adapter-node's own variable, read here too so that a request through a proxy it does not name can be told apart.
+	ADDRESS_HEADER: headerName,
 	DATA_DIR: directory,
 	SANDBOX: onOff('on'),
 	SANDBOX_CONTROL_API: onOff('on'),
@@ -252,7 +267,8 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
 			outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
 			host: e.HOST,
 			allowedHostNames: e.ALLOWED_HOST_NAMES,
-			slowClients: { headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS }
+			slowClients: { headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS },
+			addressHeader: e.ADDRESS_HEADER
 		}
 	};
 }
