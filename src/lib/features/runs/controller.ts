@@ -106,8 +106,9 @@ export async function loadRunList(params: URLSearchParams, sessionId: string | u
 	const query = (params.get('q') ?? '').slice(0, 200);
 	const filters = parseRunFilters(params);
 	if (sessionId === undefined) return { query, filters, runs: [] as RunSummary[], clients: [] as string[], usage: null };
-	const owner = runOwner(sessionId);
-	const usage = { ...runs.usage(owner), limits: RUN_LIMITS };
+	const { owner, visitor } = await runSaver(sessionId);
+	// This machine's sessions count against no visitor (client-address.ts): nothing to show then.
+	const usage = { ...runs.usage(owner), visitor: visitor === null ? null : runs.visitorUsage(visitor), limits: RUN_LIMITS };
 	return { query, filters, runs: runs.list({ query, limit: LISTED_RUNS, owner, ...filters }), clients: runs.clients(owner), usage };
 }
 

@@ -130,8 +130,14 @@ describe('run store: what one owner may keep', () => {
 			const store = openRunStore(':memory:', { perOwner: LIMITS });
 			for (let i = 1; i <= 5; i++) store.save(sized(`d${i}`), {}, `s${i}`, { visitor: 'addr-1' });
 			expect(refusal(() => store.save(sized('d6'), {}, 's6', { visitor: 'addr-1' })).code).toBe('too-many-requests');
+			expect(store.visitorUsage('addr-1').runs).toBe(5);
+			expect(store.visitorUsage('addr-2')).toEqual({ runs: 0, bytes: 0 });
 			vi.setSystemTime(new Date('2026-01-02T09:00:01Z'));
+			// What /runs shows the address: its day's saves, across its sessions.
+			expect(store.visitorUsage('addr-1')).toEqual({ runs: 0, bytes: 0 });
 			expect(() => store.save(sized('d6', 30_000), {}, 's6', { visitor: 'addr-1' })).not.toThrow();
+			expect(store.visitorUsage('addr-1').runs).toBe(1);
+			expect(store.visitorUsage('addr-1').bytes).toBeGreaterThan(30_000);
 			// An old run growing now counts against no visitor's day (with it, this day would hold over 60 KB).
 			expect(() => store.save(sized('d1', 35_000), {}, 's1', { visitor: 'addr-1' })).not.toThrow();
 			expect(refusal(() => store.save(sized('d7', 35_000), {}, 's7', { visitor: 'addr-1' })).code).toBe('too-many-requests');

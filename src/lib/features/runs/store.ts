@@ -70,6 +70,8 @@ export interface RunStore {
 	remove(id: string): boolean;
 	/** What the owner's runs take, against the limits of run-limits.ts. */
 	usage(owner: string): OwnerUsage;
+	/** What the visitor (runSaver's digest) first saved in the last VISITOR_WINDOW_MS, against the per-visitor limits. */
+	visitorUsage(visitor: string): OwnerUsage;
 	/**
 	 * Whether a run saved since this store opened holds evidence added on its page (support/join.ts): a walk's
 	 * next save must keep it. Known in memory only, as the walks that could drop it are.
@@ -121,6 +123,8 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 	 * A visitor's is a sliding day's, so it is counted from the table at each save: an index range over that day.
 	 */
 	const usages = new Map<string, OwnerUsage>();
+	/** Saves made after this count against their visitor: the sliding day of run-limits.ts. */
+	const visitorDayStart = () => Date.now() - VISITOR_WINDOW_MS;
 	const usage = (owner: string): OwnerUsage => usages.get(owner) ?? usageOf.get(owner)!;
 	/** The usage a save in progress has checked; kept once the save commits. */
 	const checked: { owner: string; usage: OwnerUsage }[] = [];
@@ -135,7 +139,7 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 		}
 		// A save that adds nothing (a walk's step saving its run unchanged) needs no count. A run first saved over a day
 		// ago no longer counts against its visitor, nor does what it grows by.
-		const since = Date.now() - VISITOR_WINDOW_MS;
+		const since = visitorDayStart();
 		if ((added.runs > 0 || added.bytes > 0) && visitor !== null && visitorMs !== null && visitorMs > since) {
 			const after = usageOfVisitor.get(visitor, since)!;
 			checkVisitorLimits({ runs: after.runs - added.runs, bytes: after.bytes - added.bytes }, after, perOwner);
@@ -244,6 +248,7 @@ export function openRunStore(path: string, { maxMb = Infinity, perOwner = RUN_LI
 			return removed;
 		},
 		usage,
+		visitorUsage: (visitor) => usageOfVisitor.get(visitor, visitorDayStart())!,
 		close: () => db.close()
 	};
 }
