@@ -32,8 +32,11 @@ function word(pieces: Piece[]): string {
 	return text === '' ? "''" : text;
 }
 
-/** A masked value as mask.ts writes it: the mask, then optionally `…` and a 4-character tail. */
-const MASKED_VALUE = new RegExp(`${MASK}(?:….{4})?`, 'gu');
+/**
+ * A masked value: the mask, then optionally its tail, as flow/mask.ts writes it (`…` and 4 characters) or as the
+ * sandbox's log does (sandbox/mask.ts: the last 4 characters of a base64url credential, no `…`).
+ */
+const MASKED_VALUE = new RegExp(`${MASK}(?:….{4}|[A-Za-z0-9_-]{4}(?![A-Za-z0-9_-]))?`, 'gu');
 
 /** The secret (any encoded form) and masked tokens: made once per command, as every piece of it is searched. */
 function replacedPattern(secret: string | undefined): RegExp {
@@ -63,7 +66,9 @@ function queryPieces(query: string, pattern: RegExp): Piece[] {
 				? [CLIENT_SECRET]
 				: p.name === 'refresh_token' && p.value.includes(MASK)
 					? [REFRESH_TOKEN]
-					: substitute(p.rawValue, pattern);
+					: p.name === 'access_token' && p.value.includes(MASK)
+						? [ACCESS_TOKEN]
+						: substitute(p.rawValue, pattern);
 		return [{ literal: `${i === 0 ? '' : '&'}${p.rawName}=` }, ...value];
 	});
 }

@@ -284,6 +284,53 @@ describe('runToShellScript', () => {
 		expect(ran.stderr.trim()).toBe('Stopped after step 2 (token): its answer has no access_token.');
 	});
 
+	describe("a run whose server-side steps came from the sandbox's log (masked code and token)", () => {
+		const LOGGED_CODE = `%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2FCUA`;
+		const logged = (callback: string | null) =>
+			redactRun(
+				run({
+					link: LINK,
+					callback: callback === null ? null : { url: callback, receivedAt: '2026-01-01T10:00:00Z' },
+					exchanges: [
+						exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'shop/1.0' }, body: `grant_type=authorization_code&code=${LOGGED_CODE}&client_id=shop&client_secret=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2` }, { status: 200, body: '{"access_token":"••••••ZaSo"}' }),
+						exchange('me', { url: 'https://accounts.example.com/api/v3/me.json', headers: { Authorization: 'Bearer ••••••ZaSo', 'User-Agent': 'shop/1.0' } }, { status: 200 })
+					]
+				})
+			);
+
+		it('sends a fresh code for the masked one and the issued token whole, never a mask or its tail', async () => {
+			const text = runToShellScript(logged(`${REDIRECT}?code=c-1`), { origin: ORIGIN });
+			expect(text).not.toMatch(/%E2%80%A2|•|FCUA|ZaSo/);
+			expect(text).toContain(`code='"$CODE"'`);
+			expect(text).toContain(`-H 'Authorization: Bearer '"$ACCESS_TOKEN"`);
+			const ran = await runScript(text.replace('CODE="${CODE:-c-1}"', 'CODE=fresh-code'), (path) =>
+				path === '/oauth/token' ? { status: 200, body: '{"access_token":"issued-1"}' } : { status: 200, body: '{"verifications":[]}' }
+			);
+			expect(ran.code).toBe(0);
+			expect(ran.seen[1]!.authorization).toBe('Bearer issued-1');
+		});
+
+		it('without a callback, asks for a code and stops with a line saying how to get one when none is set', async () => {
+			const text = runToShellScript(logged(null), { origin: ORIGIN });
+			expect(text).toContain(': "${CODE:?set CODE to a fresh grant code: open the authorisation link in a browser');
+			const ran = await runScript(text, () => ({ status: 200, body: '{"access_token":"issued-1"}' }));
+			expect(ran.code).not.toBe(0);
+			expect(ran.seen).toEqual([]);
+			expect(ran.stderr).toContain('set CODE to a fresh grant code');
+		});
+	});
+
+	it('for a cancelled run, says the user cancelled, that a cancel is not an error, and exits 0', async () => {
+		const r = redactRun(run({ link: LINK, callback: { url: REDIRECT, receivedAt: '2026-01-01T10:00:00Z' }, exchanges: [exchange('link', { url: LINK }, { status: 302 })] }));
+		const text = runToShellScript(r, { origin: ORIGIN });
+		expect(text).not.toContain("the app's server");
+		const ran = await runScript(text, () => ({ status: 500, body: '' }));
+		expect(ran.code).toBe(0);
+		expect(ran.stdout).toContain('Nothing to replay: the user cancelled on the authorisation page');
+		expect(ran.stdout).toContain('not an error');
+		expect(ran.seen).toEqual([]);
+	});
+
 	it('run: stops when the service gives no answer, naming the step', async () => {
 		const unreachable = successScript.replace('CODE="${CODE:-c-1}"', 'CODE=fresh-code').replaceAll('https://accounts.example.com', 'http://127.0.0.1:9');
 		const ran = await runScript(unreachable, () => ({ status: 200, body: '' }));

@@ -4,6 +4,9 @@
  * hand), the access token read from the exchange's answer. Built from a redacted run, so it cannot hold a secret.
  */
 import type { RecordedExchange } from '$lib/flow/exchange';
+import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
+import { linkRedirectUri } from '$lib/flow/record';
+import { MASK } from '$lib/http/exchange';
 import { shellQuote, toCurl } from '$lib/flow/curl';
 import { safeDecodePath } from '$lib/flow/link/link';
 import { type Run } from './run';
@@ -69,11 +72,15 @@ function queryValue(query: string, name: string): string | undefined {
 	return splitRawQuery(query).find((p) => p.name === name)?.value;
 }
 
-/** A request's `code` parameter (URL or form body) replaced by the placeholder where it is `code`'s value. */
-function withCodePlaceholder(request: RecordedExchange['request'], code: string): RecordedExchange['request'] {
+/**
+ * A request's `code` parameter (URL or form body) replaced by the placeholder where it is the callback's `code`, or
+ * a masked one (the sandbox's log keeps only a code's last characters): either way a fresh code is sent.
+ */
+function withCodePlaceholder(request: RecordedExchange['request'], code: string | undefined): RecordedExchange['request'] {
+	const replaced = (value: string) => (code !== undefined && value === code) || value.includes(MASK);
 	const swap = (query: string) =>
 		splitRawQuery(query)
-			.map((p) => `${p.rawName}=${p.name === 'code' && p.value === code ? CODE_PLACEHOLDER : p.rawValue}`)
+			.map((p) => `${p.rawName}=${p.name === 'code' && replaced(p.value) ? CODE_PLACEHOLDER : p.rawValue}`)
 			.join('&');
 	const { scheme, authority, path, query, fragment } = uriParts(request.url);
 	const url = `${scheme}://${authority}${path}${query === '' ? '' : `?${swap(query)}`}${fragment === '' ? '' : `#${fragment}`}`;
@@ -94,8 +101,11 @@ function sandboxAuthorize(run: Run): { login: string; url: string; before: strin
 	return { login: supergroup === 'student' ? 'student@example.com' : 'multi@example.com', url: `${run.target.accountsUrl}/sandbox/authorize`, before, after };
 }
 
-/** How the script gets a grant code: from the sandbox's control API, or from the person running it. */
-function codeLines(run: Run, code: string, usedUp: boolean): string[] {
+/**
+ * How the script gets a grant code: from the sandbox's control API, or from the person running it (`code`: the
+ * callback's, offered as the default; undefined when the run holds none in full).
+ */
+function codeLines(run: Run, code: string | undefined, usedUp: boolean): string[] {
 	const authorize = sandboxAuthorize(run);
 	if (authorize) {
 		const what = 'the fresh grant code (POST /sandbox/authorize)';
@@ -106,6 +116,13 @@ function codeLines(run: Run, code: string, usedUp: boolean): string[] {
 			takeField('LOCATION', 'location', what),
 			`CODE=$(node -e 'process.stdout.write(encodeURIComponent(new URL(process.argv[1]).searchParams.get("code") ?? ""))' "$LOCATION")`,
 			`[ -n "$CODE" ] || { echo "Stopped after ${what}: the redirect it answered carries no code: $LOCATION" >&2; exit 1; }`
+		];
+	}
+	if (code === undefined) {
+		const how = 'open the authorisation link in a browser, sign in, and take code= from the redirect';
+		return [
+			comment(`This run holds no grant code in full (a log keeps only its last characters, or none arrived), and a code is single use and valid for ${CODE_VALIDITY}: set CODE to a fresh one: ${how}.`),
+			`: "\${CODE:?set CODE to a fresh grant code: ${how}}"`
 		];
 	}
 	return [
@@ -131,7 +148,7 @@ function scriptStep(exchange: RecordedExchange, n: number, code: string | undefi
 	if (!replayed(exchange)) return [comment(`Step ${n} (${exchange.step}) happens in a browser; open: ${exchange.request.url}`)];
 	// Only what the service reads: a browser's headers would change nothing, or break the replay.
 	const request = { ...exchange.request, headers: requestHeadersThatMatter(exchange.request.headers) };
-	const sendsCode = exchange.step === 'token' && code !== undefined;
+	const sendsCode = exchange.step === 'token';
 	const what = `step ${n} (${exchange.step})`;
 	const curl = toCurl(sendsCode ? withCodePlaceholder(request, code) : request)
 		.replaceAll(CODE_PLACEHOLDER, `'"$CODE"'`)
@@ -151,8 +168,20 @@ function scriptStep(exchange: RecordedExchange, n: number, code: string | undefi
 	return [...lines, curl];
 }
 
+/** Whether the run's redirect back was a cancel (no code, no error): nothing to exchange, and not an error (3). */
+function endsInCancel(run: Run): boolean {
+	return run.callback !== null && classifyCallback(run.callback.url, { redirectUri: linkRedirectUri(run) ?? run.callback.url }).kind === 'cancel';
+}
+
+/** A cancelled run: nothing to replay, said as the outcome it is, with exit status 0. */
+function cancelled(): string[] {
+	const message = `Nothing to replay: the user cancelled on the authorisation page, so the redirect back carried no code to exchange. ${CANCEL_MEANING}`;
+	return [comment(message), comment('To replay an exchange, walk the flow again and authorise; that run exports a script that replays it.'), `echo ${shellQuote(message)}`, 'exit 0'];
+}
+
 /** A run with nothing curl can replay (a browser's HAR sees no token exchange): a script that says so, and how to get a code. */
 function nothingToReplay(run: Run): string[] {
+	if (endsInCancel(run)) return cancelled();
 	const authorize = sandboxAuthorize(run);
 	const message =
 		"Nothing to replay: this run recorded only the browser's steps, and the token exchange and me.json call (which the app's server makes) are not in it.";
@@ -197,7 +226,7 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 		later.refreshToken ||= lines.some((line) => line.includes('$REFRESH_TOKEN'));
 	}
 	const body = stepTexts.flat().join('\n');
-	const usesCode = body.includes('"$CODE"') && code !== undefined;
+	const usesCode = body.includes('"$CODE"');
 	const codes = usesCode ? codeLines(run, code, firstAccepted !== -1) : [];
 	const readsJson = [body, ...codes].some((line) => line.includes('answer_field'));
 	const issued = (name: string) => body.includes(`${name}=$(answer_field`);
