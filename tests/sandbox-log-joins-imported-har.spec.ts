@@ -64,6 +64,8 @@ test("an imported HAR recorded against this sandbox joins the sandbox's log in o
 
 	await open(page, permalink);
 	await expect(page.locator('[data-testid^="timeline-"][data-step="token"]')).toHaveCount(0);
+	const title = page.getByRole('heading', { level: 1 });
+	await expect(title).not.toContainText('token 401');
 	await page.getByTestId('evidence-sandbox-log').click();
 	// The link the sandbox logged is the HAR's own; the token exchange is what the browser never saw.
 	await expect(page.getByTestId('evidence-message')).toContainText('added 1 exchange, 1 already in the run');
@@ -72,6 +74,10 @@ test("an imported HAR recorded against this sandbox joins the sandbox's log in o
 	await expect(joined).toContainText("from the sandbox's log, placed by time");
 	await expect(joined).toHaveAttribute('data-channel', 'back');
 	await expect(joined).toContainText('401');
+	// The import's title names its verdict: it follows what the evidence shows, here and in the list.
+	await expect(title).toContainText('Imported HAR, demo-client: error, token 401');
+	await page.goto('/runs');
+	await expect(page.getByTestId('run-list').locator(`a[href="${permalink}"]`)).toContainText('error, token 401');
 });
 
 test("a sanitised HAR's run says why the sandbox's log adds no token exchange, instead of a bare 'added 0'", async ({ page }) => {

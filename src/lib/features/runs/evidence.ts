@@ -15,6 +15,7 @@ import { MAX_HAR_BYTES } from '$lib/features/runs/pure/har/har';
 import { joinEvidence, type Evidence } from '$lib/features/runs/pure/join';
 import { onSandboxHosts, sandboxLogEvidence } from '$lib/features/runs/pure/sandbox-log-evidence';
 import { headersToSend, requestToResend } from '$lib/features/runs/pure/resend';
+import { retitleAfterJoin } from '$lib/features/runs/pure/triage';
 import type { ImportResult, Run } from '$lib/features/runs/pure/run';
 import { LOG_CAPACITY } from '$lib/sandbox/log';
 import { chunksOf, readBodyUpTo, DEFAULT_BODY_LIMIT, tooLarge } from '../../platform/body-limits';
@@ -159,7 +160,8 @@ export async function addEvidence(event: RequestEvent & { params: { id: string }
 	// await between, so nothing saved to it meanwhile (a walk's step, other evidence) is lost.
 	const { run, owner } = ownedRun(runs, event.params.id, event.locals.sessionId);
 	const joined = joinEvidence(run, read.evidence);
-	runs.save(joined.run, { clientSecrets: read.secrets ?? [] }, owner);
+	// The store triages the run as redacted: the evidence may hold secrets the verdict here was worked out with.
+	runs.save(retitleAfterJoin(run, joined.run), { clientSecrets: read.secrets ?? [] }, owner);
 	const { shortfall } = read.evidence;
 	return json({ added: joined.added.length, duplicates: joined.duplicates - joined.answered, answered: joined.answered, ...(shortfall ? { shortfall } : {}) });
 }

@@ -4,7 +4,7 @@ import { flowVerdict } from '$lib/flow/verdict';
 import { diagnoseRun } from './diagnose-run';
 import { harToRun } from './har/har';
 import { exchange, run } from './test-helpers';
-import { importTitle, parseRunFilters, runClientId, triageOf } from './triage';
+import { importTitle, parseRunFilters, retitleAfterJoin, runClientId, triageOf } from './triage';
 import { MAX_SHOWN_EXCHANGES } from './exchange-cap';
 
 function imported(fixture: string) {
@@ -40,6 +40,26 @@ describe('importTitle', () => {
 	it('names the client, the verdict, the exchange it is about and the day', () => {
 		const har = imported('reused-code.har.json');
 		expect(importTitle(har, flowVerdict(har, diagnoseRun(har)))).toBe('Imported HAR, shop-client: error, token 400 (2026-11-26)');
+	});
+});
+
+describe('retitleAfterJoin', () => {
+	const refused = exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', body: 'grant_type=authorization_code&code=c&client_id=shop-client' }, { status: 401, body: '{"error":"invalid_client"}' });
+	const titled = (r: ReturnType<typeof imported>) => ({ ...r, title: importTitle(r, flowVerdict(r, diagnoseRun(r))) });
+
+	it("titles an import again by the verdict its evidence gives, as its import titled it", () => {
+		const before = titled(imported('success.har.json'));
+		expect(before.title).toContain(': succeeded');
+		const after = retitleAfterJoin(before, { ...before, exchanges: [...before.exchanges, refused] });
+		expect(after.title).toBe(importTitle(after, flowVerdict(after, diagnoseRun(after))));
+		expect(after.title).toMatch(/^Imported HAR, shop-client: error, token 401 \(2026-11-26\)$/);
+	});
+
+	it('keeps any other title: a walk, or an import titled otherwise (a restored export)', () => {
+		const walk = { ...imported('success.har.json'), source: 'walk' as const, title: 'Walk of demo-client' };
+		expect(retitleAfterJoin(walk, { ...walk, exchanges: [...walk.exchanges, refused] }).title).toBe('Walk of demo-client');
+		const restored = { ...imported('success.har.json'), title: 'Ticket 4711, as exported' };
+		expect(retitleAfterJoin(restored, { ...restored, exchanges: [...restored.exchanges, refused] }).title).toBe('Ticket 4711, as exported');
 	});
 });
 

@@ -51,6 +51,16 @@ export function importTitle(run: Run, verdict: Verdict): string {
 	return `${IMPORT_NAMES[run.source] ?? 'Imported run'}, ${client}: ${VERDICT_WORDS[verdict.severity]}${headline} (${run.createdAt.slice(0, 10)})`;
 }
 
+/**
+ * The run with evidence joined (`after`), titled again when `before` still had the title its import gave it: an
+ * import's title names its verdict, which the evidence may change ("not observed" becoming "succeeded"). A run
+ * titled otherwise (a walk, a restored export) keeps its title.
+ */
+export function retitleAfterJoin(before: Run, after: Run): Run {
+	const importTitled = IMPORT_NAMES[before.source] !== undefined && before.title === importTitle(before, shownVerdict(before));
+	return importTitled ? { ...after, title: importTitle(after, shownVerdict(after)) } : after;
+}
+
 export interface RunFilters {
 	verdict?: VerdictSeverity;
 	client?: string;
