@@ -82,8 +82,12 @@ CREATE TABLE run_exchanges (
 );
 `;
 
-/** e.g. "200 me.json"; '' for an exchange that is neither a token exchange nor a me.json read. */
+/**
+ * e.g. "200 me.json", or "link 400" for an authorisation link the service refused (7.1); '' for any other exchange
+ * (a link it answered, a sign-in page).
+ */
 function exchangeOutcome(e: Frozen<RecordedExchange>): string {
+	if (e.step === 'link') return e.response && e.response.status >= 400 ? `link ${e.response.status}` : '';
 	if (e.step !== 'token' && e.step !== 'me') return '';
 	return `${e.response ? e.response.status : (e.failure?.kind ?? 'no response')} ${e.step === 'me' ? 'me.json' : 'token'}`;
 }
@@ -193,7 +197,8 @@ export function prepareStatements(db: Database.Database) {
 			headRedactions: JSON.stringify(run.headRedactions),
 			searchText: headSearchText(head),
 			outcomePrefix: head.callback && !/[?&]code=/.test(head.callback.url) ? 'cancel' : '',
-			outcomeEmpty: head.link ? 'link built' : 'empty',
+			// The last step reached when no exchange says more: a code that arrived, else a link built.
+			outcomeEmpty: head.callback ? 'code received' : head.link ? 'link built' : 'empty',
 			// Set when the run is first saved; saving it again never changes who owns it, nor whose address saved it.
 			owner: saver.owner,
 			visitor: saver.visitor,

@@ -385,11 +385,16 @@ describe('run store: a walk saved after each step', () => {
 		store.save(run({ exchanges: [tokenExchange, meRead(1), { ...meRead(2), response: { ...meRead(2).response!, status: 403, body: '{"error":"forbidden_xyz"}' } }] }), {});
 		store.save(run({ id: 'cancelled', callback: { url: 'http://localhost:3000/callback?error=x', receivedAt: '2026-11-22T10:00:05.000Z' }, exchanges: [] }), {});
 		store.save(run({ id: 'bare', link: null, callback: null, exchanges: [] }), {});
+		store.save(run({ id: 'arrived', callback: { url: 'http://localhost:3000/callback?code=c-1', receivedAt: '2026-11-22T10:00:05.000Z' }, exchanges: [] }), {});
+		const refusedLink = { ...tokenExchange, id: 'link-1', step: 'link' as const, request: { method: 'GET', url: 'http://localhost:3001/sso/student?client_id=x', headers: [], body: null }, response: { ...tokenExchange.response!, status: 400, body: 'The redirect URI included is not valid' } };
+		store.save(run({ id: 'refused', callback: null, exchanges: [refusedLink] }), {});
 		expect(store.list({ query: 'FORBIDDEN_xyz' }).map((r) => r.id)).toEqual(['run-1']);
 		expect(Object.fromEntries(store.list().map((r) => [r.id, r.outcome]))).toEqual({
 			'run-1': '200 token, 200 me.json, 403 me.json',
 			cancelled: 'cancel',
-			bare: 'empty'
+			bare: 'empty',
+			arrived: 'code received',
+			refused: 'link 400'
 		});
 		expect(store.remove('run-1')).toBe(true);
 		expect(store.get('run-1')).toBeUndefined();
