@@ -320,6 +320,30 @@ describe('runToShellScript', () => {
 		});
 	});
 
+	describe('a run that recorded a refusal (a wrong secret: 401)', () => {
+		const refusedRun = redactRun(
+			run({
+				link: LINK,
+				callback: { url: `${REDIRECT}?code=c-1`, receivedAt: '2026-01-01T10:00:00Z' },
+				exchanges: [exchange('token', { method: 'POST', url: 'https://accounts.example.com/oauth/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'shop/1.0' }, body: `grant_type=authorization_code&code=c-1&client_id=shop&client_secret=${SECRET}` }, { status: 401, body: '{"error":"invalid_client"}' })]
+			})
+		);
+		const text = runToShellScript(refusedRun, { origin: ORIGIN }).replace('CODE="${CODE:-c-1}"', 'CODE=fresh-code');
+
+		it('says when the replay reproduces it, and stops with exit 1', async () => {
+			const ran = await runScript(text, () => ({ status: 401, body: '{"error":"invalid_client"}' }));
+			expect(ran.code).toBe(1);
+			expect(ran.stderr.trim()).toMatch(/^Stopped at step 1 \(token\): it answered HTTP 401, as the run recorded \(401 \w+\): the failure is reproduced; the answer is above\.$/);
+		});
+
+		it('says when a step answers 2xx where the run recorded the refusal, and ends with exit 2, never 0', async () => {
+			const ran = await runScript(text, () => ({ status: 200, body: '{"access_token":"issued-1"}' }));
+			expect(ran.code).toBe(2);
+			expect(ran.stderr).toMatch(/Note: step 1 \(token\) answered HTTP 200, where the run recorded 401 \w+: this replay does not reproduce the run\./);
+			expect(ran.stderr).toContain('did not reproduce the run');
+		});
+	});
+
 	it('for a cancelled run, says the user cancelled, that a cancel is not an error, and exits 0', async () => {
 		const r = redactRun(run({ link: LINK, callback: { url: REDIRECT, receivedAt: '2026-01-01T10:00:00Z' }, exchanges: [exchange('link', { url: LINK }, { status: 302 })] }));
 		const text = runToShellScript(r, { origin: ORIGIN });

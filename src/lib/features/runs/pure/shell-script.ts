@@ -24,12 +24,16 @@ const CODE_PLACEHOLDER = 'SSO-FLOW-EXPLORER-CODE-PLACEHOLDER';
 
 /**
  * The script's helpers. `send` runs one request's curl arguments, prints the answer and its status, and stops the
- * script (exit 1, one line on stderr naming the step and its status) when there is no answer or the status is not
- * 2xx: a later step would only fail for a reason this one already gave (me.json with an empty token).
+ * script (exit 1, one line on stderr naming the step and its status, and whether the run recorded the same) when
+ * there is no answer or the status is not 2xx: a later step would only fail for a reason this one already gave
+ * (me.json with an empty token). A 2xx where the run recorded another status goes on, said on stderr: the replay
+ * then does not reproduce the run (a tampered value or the recorded user is not replayed), and the script ends
+ * with exit status 2 (`finish`).
  */
 const SEND = [
 	'ANSWER_FILE=$(mktemp) || exit 1',
 	'trap \'rm -f "$ANSWER_FILE"\' EXIT',
+	'DIFFERS=0',
 	'',
 	'# send WHAT RECORDED CURL-ARGUMENTS...: one request; stops the script when it fails.',
 	'send() {',
@@ -42,12 +46,28 @@ const SEND = [
 	'\tcat "$ANSWER_FILE"',
 	'\tprintf \'\\n(HTTP %s)\\n\' "$status"',
 	'\tcase $status in',
-	'\t2??) ;;',
+	'\t2??)',
+	'\t\tcase ${recorded%% *} in',
+	'\t\t"" | "$status") ;;',
+	'\t\t*)',
+	'\t\t\techo "Note: $what answered HTTP $status, where the run recorded $recorded: this replay does not reproduce the run." >&2',
+	'\t\t\tDIFFERS=1',
+	'\t\t\t;;',
+	'\t\tesac',
+	'\t\t;;',
 	'\t*)',
-	'\t\techo "Stopped at $what: it answered HTTP $status${recorded:+ (the run recorded $recorded)}; the answer is above." >&2',
+	'\t\tcase ${recorded%% *} in',
+	'\t\t"$status") echo "Stopped at $what: it answered HTTP $status, as the run recorded ($recorded): the failure is reproduced; the answer is above." >&2 ;;',
+	'\t\t*) echo "Stopped at $what: it answered HTTP $status${recorded:+ (the run recorded $recorded)}; the answer is above." >&2 ;;',
+	'\t\tesac',
 	'\t\texit 1',
 	'\t\t;;',
 	'\tesac',
+	'}',
+	'',
+	'# finish: exit status 2 when a step answered otherwise than the run recorded (said above), else 0.',
+	'finish() {',
+	'\t[ "$DIFFERS" = 0 ] || { echo "The replay ran to the end, but did not reproduce the run (see the notes above)." >&2; exit 2; }',
 	'}'
 ];
 
@@ -235,7 +255,8 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 		...head,
 		`# Needs curl${readsJson ? ', and Node.js (node) to read the JSON answers: the explorer runs on it, so any machine that runs the explorer has it' : ''}.`,
 		'# Secrets are never written here: set them in the environment first.',
-		'# It stops at the first step that fails (no answer, or a status other than 2xx), saying which, with exit status 1.',
+		'# It stops at the first step that fails (no answer, or a status other than 2xx), saying which, with exit status 1;',
+		'# a step that answers 2xx where the run recorded another status is noted, and the script then ends with exit status 2.',
 		'set -u',
 		...needs('CLIENT_SECRET', 'set CLIENT_SECRET to the client secret'),
 		...(issued('ACCESS_TOKEN') ? [] : needs('ACCESS_TOKEN', 'set ACCESS_TOKEN to the access_token of a token response')),
@@ -245,6 +266,8 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 		...SEND,
 		...(codes.length ? ['', ...codes] : []),
 		body,
+		'',
+		'finish',
 		''
 	].join('\n');
 }
