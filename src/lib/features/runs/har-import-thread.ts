@@ -16,19 +16,29 @@ import { harStreamToRun, type HarImport, type HarImportOptions } from './pure/ha
 const ROLE = 'sso-flow-explorer/har-import';
 const IN_FLIGHT = 8;
 
-type ToWorker = { id: number; kind: 'start'; options: HarImportOptions } | { id: number; kind: 'chunk'; chunk: Uint8Array } | { id: number; kind: 'end' };
+type ToWorker =
+	| { id: number; kind: 'start'; options: HarImportOptions }
+	| { id: number; kind: 'chunk'; chunk: Uint8Array }
+	| { id: number; kind: 'end' }
+	/** The upload stopped (the client went away, or was cut for taking too long): the import lets go of what it read. */
+	| { id: number; kind: 'cancel' };
 type FromWorker = { id: number; kind: 'read' } | { id: number; kind: 'done'; result: HarImport } | { id: number; kind: 'failed'; message: string };
 
 /* ------------------------------------------------------------------ the worker's side */
 
-/** Chunks as they arrive, read by the import as an async iterable; `onRead` after each is taken. */
+/**
+ * Chunks as they arrive, read by the import as an async iterable; `onRead` after each is taken. Cancelled, the
+ * iterable throws, as the upload's own stream does when it fails, and the import ends.
+ */
 function chunkQueue(onRead: () => void) {
 	const waiting: Uint8Array[] = [];
 	let ended = false;
+	let cancelled = false;
 	let wake: (() => void) | null = null;
 	const iterable: AsyncIterable<Uint8Array> = {
 		async *[Symbol.asyncIterator]() {
 			for (;;) {
+				if (cancelled) throw new Error('the upload stopped');
 				if (waiting.length > 0) {
 					yield waiting.shift()!;
 					onRead();
@@ -44,11 +54,13 @@ function chunkQueue(onRead: () => void) {
 	return {
 		iterable,
 		push: (chunk: Uint8Array) => (waiting.push(chunk), poke()),
-		end: () => ((ended = true), poke())
+		end: () => ((ended = true), poke()),
+		cancel: () => ((cancelled = true), (waiting.length = 0), poke())
 	};
 }
 
-function serve(port: MessagePort) {
+/** The worker's side of the protocol on `port` (exported for its test, which drives it over a MessageChannel). */
+export function serve(port: MessagePort) {
 	const imports = new Map<number, ReturnType<typeof chunkQueue>>();
 	const post = (message: FromWorker) => port.postMessage(message);
 	port.on('message', (message: ToWorker) => {
@@ -60,6 +72,7 @@ function serve(port: MessagePort) {
 				(error: unknown) => post({ id: message.id, kind: 'failed', message: error instanceof Error ? error.message : String(error) })
 			).finally(() => imports.delete(message.id));
 		} else if (message.kind === 'chunk') imports.get(message.id)?.push(message.chunk);
+		else if (message.kind === 'cancel') imports.get(message.id)?.cancel();
 		else imports.get(message.id)?.end();
 	});
 }
@@ -99,6 +112,7 @@ export async function readHar(chunks: AsyncIterable<Uint8Array>, options: HarImp
 	});
 	const state: { outcome: FromWorker | null } = { outcome: null };
 	void finished.then((message) => (state.outcome = message));
+	let sent = false;
 	try {
 		thread.postMessage({ id, kind: 'start', options } satisfies ToWorker);
 		for await (const chunk of chunks) {
@@ -110,11 +124,14 @@ export async function readHar(chunks: AsyncIterable<Uint8Array>, options: HarImp
 			thread.postMessage({ id, kind: 'chunk', chunk: copy } satisfies ToWorker, [copy.buffer]);
 		}
 		thread.postMessage({ id, kind: 'end' } satisfies ToWorker);
+		sent = true;
 		const message = await finished;
 		if (message.kind === 'failed') throw new Error(`Reading the HAR failed: ${message.message}`);
 		if (message.kind !== 'done') throw new Error('Reading the HAR failed: the worker answered out of turn.');
 		return message.result;
 	} finally {
+		// The upload failed before its end: without this the worker's import would wait for more, holding all it read.
+		if (!sent) thread.postMessage({ id, kind: 'cancel' } satisfies ToWorker);
 		pending.delete(id);
 	}
 }

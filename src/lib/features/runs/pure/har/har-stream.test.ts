@@ -144,6 +144,32 @@ describe('harStreamToRun: bad files', () => {
 		expect(await harStreamToRun(pieces)).toEqual({ ok: false, message });
 	});
 
+	it("skips unread what the import does not read outside the entries, however large: the root's other keys and the log's", async () => {
+		const filler = `[${'{},'.repeat(200_000)}{}]`;
+		const text = `{"padding":${filler},"log":{"version":"1.2","creator":{"name":"x","version":"1"},"x":${filler},"pages":${filler},"entries":[]}}`;
+		const scan = await scanHar(pieces(text, 65_536), { maxBytes: 100 * 1024 * 1024 });
+		expect(scan).toMatchObject({ ok: true, total: 0 });
+		expect(scan.ok && Object.keys(scan.log)).toEqual(['version', 'creator', 'entries']);
+	});
+
+	it("refuses a log whose own fields hold more values than any HAR's, as it reads, before building them", async () => {
+		const message = expect.stringMatching(/^This file holds far more values outside its entries than a HAR does/);
+		for (const field of ['comment', 'creator', '_ssoFlowExplorer']) {
+			const text = `{"log":{"version":"1.2","${field}":[${'{},'.repeat(20_000)}{}],"entries":[]}}`;
+			expect(await harStreamToRun(pieces(text, 65_536))).toEqual({ ok: false, message });
+		}
+		// A root that is one big array is no HAR either, and is not built whole.
+		expect(await harStreamToRun(pieces(`[${'{},'.repeat(20_000)}{}]`, 65_536))).toEqual({ ok: false, message });
+	});
+
+	it('refuses an entry holding more values than any browser writes, naming it, as it reads', async () => {
+		const bomb = `{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[${JSON.stringify(entry(LINK, ''))},{"request":{"x":[${'{},'.repeat(60_000)}{}]}}]}}`;
+		expect(await harStreamToRun(pieces(bomb, 65_536))).toEqual({ ok: false, message: expect.stringMatching(/^This file holds far more values in entry 2 than a HAR does/) });
+		// An entry of a real browser's size is read: the count starts again at each entry.
+		const many = Array.from({ length: 30 }, () => entry(LINK, '', { request: { ...entry(LINK, '').request, headers: Array.from({ length: 2_000 }, (_, i) => ({ name: `x-${i}`, value: 'v' })) } }));
+		expect((await harStreamToRun(pieces(har(many), 65_536))).ok).toBe(true);
+	});
+
 	it('refuses a file over the limit, in MB, saying what to do', async () => {
 		const result = await harStreamToRun(bytes(largeHarPieces({ bytes: 3 * 1024 * 1024, entries: 30 })), { maxBytes: 2 * 1024 * 1024 });
 		expect(result).toEqual({ ok: false, tooLarge: true, message: expect.stringMatching(/^The file is more than 2 MB; at most 2 MB can be imported\. Record a shorter HAR/) });

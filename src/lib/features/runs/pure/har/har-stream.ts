@@ -32,6 +32,8 @@ export type HarScan =
 	  }
 	| { ok: false; problem: 'too-large'; bytes: number }
 	| { ok: false; problem: 'not-json' | 'not-har' | 'too-deep' }
+	/** `index`: the entry being read (0-based), when `where` is 'entry'. */
+	| { ok: false; problem: 'too-many-values'; where: 'log' | 'entry'; index: number }
 	| { ok: false; problem: 'malformed'; index: number; entry: unknown; issue: EntryIssue };
 
 export interface EntryIssue {
@@ -53,6 +55,22 @@ export interface ScanOptions {
 const MAX_FIELD_CHARS = 64 * 1024;
 /** The browsers' fields of an entry that the import reads; every other `_`-field is skipped unread. */
 const READ_EXTRAS = new Set(['_ssoFlowExplorer', '_error']);
+/** The log's fields the import reads (har-schema.ts) besides its entries; the others, and the root's besides `log`, are skipped unread. */
+const READ_LOG_FIELDS = new Set(['version', 'creator', 'comment', 'entries', '_ssoFlowExplorer']);
+/**
+ * Values kept outside the entries (the log's creator, comment and our extras), and inside one entry (its headers,
+ * cookies, parameters, timings): dozens to hundreds in any real HAR. More is a file built to fill the server's
+ * memory (millions of `{}`, a few bytes each in the file, dozens in memory), refused as soon as it passes these.
+ */
+const MAX_LOG_VALUES = 10_000;
+const MAX_ENTRY_VALUES = 50_000;
+
+/** Thrown when the values outside the entries, or in one entry, pass their limit. */
+class TooManyValuesError extends Error {
+	constructor(readonly where: 'log' | 'entry') {
+		super(`too many values in the ${where}`);
+	}
+}
 const OUR_CREATOR = 'SSO Flow Explorer';
 
 type Container = Record<string, unknown> | unknown[];
@@ -81,6 +99,9 @@ class HarAssembler {
 	private entriesSeen = false;
 	private entryCount = 0;
 	private string: { parts: string[]; length: number; keep: boolean; limit: number } | null = null;
+	/** Values kept outside the entries so far (MAX_LOG_VALUES), and in the entry being built (MAX_ENTRY_VALUES). */
+	private logValues = 0;
+	private entryValues = 0;
 	/** Inside a value skipped unread (a browser's `_`-field), and how deep inside it. */
 	private skipping = false;
 	private skipDepth = 0;
@@ -147,8 +168,12 @@ class HarAssembler {
 	private key(key: string): void {
 		const top = this.stack.at(-1)!;
 		top.key = key;
-		// Inside an entry (the entry's own object or deeper): skip the browsers' extras that nothing reads.
-		if (this.inEntries(this.stack.length) && key.startsWith('_') && !READ_EXTRAS.has(key)) {
+		// Inside an entry (the entry's own object or deeper): skip the browsers' extras that nothing reads. Outside the
+		// entries, skip whatever the import does not read: only the log's own fields are kept.
+		const depth = this.stack.length;
+		const unread =
+			this.inEntries(depth) ? key.startsWith('_') && !READ_EXTRAS.has(key) : depth === 1 ? key !== 'log' : depth === 2 && this.stack[0]!.key === 'log' && !READ_LOG_FIELDS.has(key);
+		if (unread) {
 			this.skipping = true;
 			this.skipDepth = 0;
 		}
@@ -208,9 +233,16 @@ class HarAssembler {
 			this.root = value;
 			return;
 		}
+		const depth = this.stack.length;
+		if (!this.inEntries(depth)) {
+			if (++this.logValues > MAX_LOG_VALUES) throw new TooManyValuesError('log');
+		} else if (depth > 3 && ++this.entryValues > MAX_ENTRY_VALUES) throw new TooManyValuesError('entry');
 		if (Array.isArray(top.value)) {
 			// A value in log.entries that is not an object is still an entry, and a malformed one.
-			if (this.stack.length === 3 && this.inEntries(3)) return this.admit(value, this.entryCount++);
+			if (depth === 3 && this.inEntries(3)) {
+				this.entryValues = 0;
+				return this.admit(value, this.entryCount++);
+			}
 			top.value.push(value);
 			return;
 		}
@@ -269,6 +301,7 @@ export async function scanHar(chunks: AsyncIterable<Uint8Array | string>, option
 		feed(decoder.decode());
 		feed(none);
 	} catch (error) {
+		if (error instanceof TooManyValuesError) return { ok: false, problem: 'too-many-values', where: error.where, index: assembler.total };
 		return { ok: false, problem: error instanceof JsonTooDeepError ? 'too-deep' : 'not-json' };
 	}
 	if (malformed) return malformed;

@@ -66,6 +66,10 @@ const NOT_JSON = 'This file is not JSON, so it is not a HAR. Save it from the br
 const NOT_HAR = 'This JSON is not a HAR: it has no log.entries. Save it from the browser: DevTools, Network panel, "Save all as HAR".';
 const TOO_DEEP = `This file nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep, and a HAR nests a few: it is not a HAR. Save it from the browser: DevTools, Network panel, "Save all as HAR".`;
 
+/** A file whose log, or one entry, holds far more values than a browser writes: built to fill memory, not saved by a browser. */
+const tooManyValues = (where: 'log' | 'entry', index: number) =>
+	`This file holds far more values ${where === 'log' ? 'outside its entries' : `in entry ${index + 1}`} than a HAR does (${where === 'log' ? 'its log has a creator, a version and a comment' : 'an entry has its headers, cookies, parameters and timings'}): it is not a HAR a browser saved. Save it from the browser: DevTools, Network panel, "Save all as HAR".`;
+
 function parseHar(text: string, maxBytes: number): Parsed {
 	const size = utf8Length(text);
 	if (size > maxBytes) return { ok: false, message: harTooLargeMessage(maxBytes, size) };
@@ -94,6 +98,8 @@ function scanProblem(scan: Exclude<HarScan, { ok: true }>, maxBytes: number): st
 			return NOT_HAR;
 		case 'too-deep':
 			return TOO_DEEP;
+		case 'too-many-values':
+			return tooManyValues(scan.where, scan.index);
 		case 'malformed':
 			return malformedMessage({ log: { entries: { [scan.index]: scan.entry } } }, { ...scan.issue, path: ['log', 'entries', scan.index, ...scan.issue.path] });
 	}
