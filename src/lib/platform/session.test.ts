@@ -175,14 +175,29 @@ describe('at the cap (issue 16: a flood must not push out a person’s session)'
 		expect(store.visitorOf('unknown-id')).toBeUndefined();
 	});
 
-	it('sessions made without cookies and brought back all at once count no more than the visitor\'s share: the rest stay replaceable', () => {
+	it('sessions made without cookies count no more than the visitor\'s share: its new ones replace its own oldest', () => {
 		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 6, maxPerVisitor: 2 });
 		const made = Array.from({ length: 6 }, () => store.ensure(jar().cookies, '203.0.113.5', 'http://localhost:3000'));
-		for (const id of made) expect(store.find(jar({ [SESSION_COOKIE]: id }).cookies)).toBe(id);
-		// Another visitor still gets a session in use: only two of the six are held.
+		// Brought back all at once, only the newest two are still known; they are its share in use.
+		expect(made.map((id) => store.find(jar({ [SESSION_COOKIE]: id }).cookies))).toEqual([undefined, undefined, undefined, undefined, made[4], made[5]]);
+		// Another visitor still gets a session in use.
 		const other = sessionInUse(store, '192.0.2.1');
 		expect(store.find(jar({ [SESSION_COOKIE]: other }).cookies)).toBe(other);
-		expect(store.size).toBe(6);
+		expect(store.size).toBe(3);
+	});
+
+	it("a cookieless flood from one address never pushes out another person's new session, before its cookie comes back", async () => {
+		const store = createSessionStore({ ttlMs: 60_000, maxSessions: 50, maxPerVisitor: 10 });
+		// A person starts a walk (their first write): a session whose cookie comes back only with the sign-in's redirect.
+		const person = store.ensure(jar().cookies, '192.0.2.10', 'http://localhost:3000');
+		await store.data(person, () => ({ walk: 'awaiting its callback' }));
+		for (let i = 0; i < 1000; i++) store.ensure(jar().cookies, '203.0.113.68', 'http://localhost:3000');
+		expect(store.size).toBe(11);
+		expect(store.find(jar({ [SESSION_COOKIE]: person }).cookies)).toBe(person);
+		expect(store.get(person)).toEqual({ walk: 'awaiting its callback' });
+		// The flooder's newest session works.
+		const newest = store.ensure(jar().cookies, '203.0.113.68', 'http://localhost:3000');
+		expect(store.find(jar({ [SESSION_COOKIE]: newest }).cookies)).toBe(newest);
 	});
 
 	it('find never creates a session', () => {

@@ -5,7 +5,8 @@
  * cannot push out a person's session: at the cap, a new session replaces only one whose cookie never came back
  * (nobody is using it), and when every session is in use, no new one is made (SessionsFull). Nor can one visitor
  * (an address, http/visitor.ts) hold the store: past MAX_SESSIONS_PER_VISITOR of its sessions in use, it gets no
- * new one (VisitorSessionsFull) until some expire.
+ * new one (VisitorSessionsFull) until some expire; past as many whose cookie never came back, each new one replaces
+ * its own oldest, never another person's.
  */
 import { randomBytes } from 'node:crypto';
 import { durationWords } from '$lib/protocol/limits';
@@ -71,10 +72,24 @@ export function createSessionStore(options: SessionStoreOptions) {
 	const entries = new Map<string, Entry>();
 	/** Each visitor's sessions in use; a visitor with none has no key. */
 	const inUse = new Map<string, number>();
+	/**
+	 * Each visitor's sessions not in use (no cookie back yet), oldest first; a visitor with none has no key. One
+	 * visitor's new session replaces its own oldest past its share, so a cookieless flood from one address recycles
+	 * its own sessions instead of pushing out another person's new one (made, its cookie not yet back: a walk's
+	 * start, before the sign-in's redirect returns).
+	 */
+	const notInUse = new Map<string, Set<string>>();
+
+	function leaveNotInUse(id: string, entry: Entry): void {
+		if (entry.visitor === null) return;
+		const own = notInUse.get(entry.visitor);
+		if (own?.delete(id) && own.size === 0) notInUse.delete(entry.visitor);
+	}
 
 	function forget(id: string, entry: Entry): void {
 		entries.delete(id);
-		if (!entry.inUse || entry.visitor === null) return;
+		if (!entry.inUse) return leaveNotInUse(id, entry);
+		if (entry.visitor === null) return;
 		const left = (inUse.get(entry.visitor) ?? 1) - 1;
 		if (left > 0) inUse.set(entry.visitor, left);
 		else inUse.delete(entry.visitor);
@@ -85,11 +100,12 @@ export function createSessionStore(options: SessionStoreOptions) {
 	 * one address could make sessions without cookies and bring them all back at once. Past it, the session still
 	 * works but stays one that a new session may replace.
 	 */
-	function markInUse(entry: Entry): void {
+	function markInUse(id: string, entry: Entry): void {
 		if (entry.inUse) return;
 		if (entry.visitor === null) return void (entry.inUse = true);
 		const held = inUse.get(entry.visitor) ?? 0;
 		if (held >= maxPerVisitor) return;
+		leaveNotInUse(id, entry);
 		entry.inUse = true;
 		inUse.set(entry.visitor, held + 1);
 	}
@@ -133,9 +149,18 @@ export function createSessionStore(options: SessionStoreOptions) {
 	function create(visitor: string | null): string {
 		evictExpired();
 		if (visitor !== null && (inUse.get(visitor) ?? 0) >= maxPerVisitor) throw new VisitorSessionsFull(maxPerVisitor, untilOneExpires(visitor));
+		const own = visitor === null ? undefined : notInUse.get(visitor);
+		if (own && own.size >= maxPerVisitor) {
+			const oldest = own.values().next().value!;
+			forget(oldest, entries.get(oldest)!);
+		}
 		makeRoom();
 		const id = newSessionId();
 		entries.set(id, { lastUsedAt: now(), visitor, inUse: false });
+		if (visitor !== null) {
+			if (own && own.size > 0) own.add(id);
+			else notInUse.set(visitor, new Set([id]));
+		}
 		return id;
 	}
 
@@ -144,7 +169,7 @@ export function createSessionStore(options: SessionStoreOptions) {
 		const fromCookie = cookies.get(SESSION_COOKIE);
 		const entry = fromCookie === undefined ? undefined : touch(fromCookie);
 		if (!entry) return undefined;
-		markInUse(entry);
+		markInUse(fromCookie!, entry);
 		return fromCookie;
 	}
 
