@@ -65,7 +65,41 @@ test('a redirect no walk here was waiting for is flagged and not saved, and a se
 	await authorise(page);
 	await expect(page.getByTestId('run-permalink')).toBeVisible();
 	await open(page, `/callback?code=${UNKNOWN_CODE}`);
-	await expect(page.getByTestId('run-unsaved')).toContainText('did not come back');
+	await expect(page.getByTestId('stray-callback')).toBeVisible();
 	await page.goto('/runs');
 	await expect(page.getByTestId('run-list').locator('li')).toHaveCount(1);
+});
+
+test("a redirect another site sends after the walk began leaves the walk as it was, until the person chooses to use it", async ({ page }) => {
+	await authorise(page);
+	await exchange(page);
+	await expect(page.getByTestId('exchange-token')).toHaveCount(1);
+	const permalink = await page.getByTestId('run-permalink').getAttribute('href');
+	const code = await page.getByTestId('callback-result').innerText();
+
+	// Any site can send the browser here; a top-level GET carries the session cookie.
+	await open(page, `/callback?code=${UNKNOWN_CODE}`);
+	const stray = page.getByTestId('stray-callback');
+	await expect(stray).toContainText('was not waiting for');
+	await expect(stray).toContainText(`code=${UNKNOWN_CODE}`);
+	await expect(page.getByTestId('exchange-token')).toHaveCount(1);
+	await expect(page.getByTestId('callback-result')).toHaveText(code);
+	await expect(page.getByTestId('run-permalink')).toHaveAttribute('href', permalink!);
+
+	// Ignored: gone, the walk unchanged.
+	await stray.getByTestId('stray-ignore').click();
+	await expect(stray).toHaveCount(0);
+	await expect(page.getByTestId('exchange-token')).toHaveCount(1);
+	await page.reload();
+	await hydrated(page);
+	await expect(page.getByTestId('stray-callback')).toHaveCount(0);
+
+	// Used: it replaces step 2's redirect and starts a run of its own; the earlier run keeps its permalink.
+	await open(page, `/callback?code=${UNKNOWN_CODE}`);
+	await page.getByTestId('stray-use').click();
+	await expect(page.getByTestId('stray-callback')).toHaveCount(0);
+	await expect(page.getByTestId('exchange-token')).toHaveCount(0);
+	await expect(page.getByTestId('run-permalink')).not.toHaveAttribute('href', permalink!);
+	await page.goto('/runs');
+	await expect(page.getByTestId('run-list').locator('li')).toHaveCount(2);
 });

@@ -185,6 +185,8 @@ test('a cross-site write to every state-changing route is refused with 403 and c
 	// State worth protecting: a walk with a code, an exchange and a me.json call; a lesson half done; saved runs.
 	expect((await session.post('/api/lesson', { outcome: 'cancel' })).status).toBe(200);
 	await session.callback('');
+	// The lesson's second half: it opens the authorisation page again, whose redirect the walk then waits for.
+	expect((await session.post('/api/lesson', { outcome: 'authorise' })).status).toBe(200);
 	const code = await sandboxCode(ACCOUNTS_HOST, `${EXPLORER}/callback`);
 	expect(await session.callback(`code=${encodeURIComponent(code)}`)).toBe(303);
 	expect((await session.walk('exchange', { transport: 'query' })).status).toBe(200);

@@ -63,4 +63,9 @@ export interface WalkView {
 	 * it). In both the next step saves it. `refused`: the saved runs' limits refused the save, with what to do.
 	 */
 	unsaved?: 'first-visit' | 'not-started' | { refused: string };
+	/**
+	 * A redirect that arrived when the walk, already begun, was not waiting for one: held aside, the walk unchanged,
+	 * until the person uses it (it then starts a run of its own) or ignores it.
+	 */
+	strayCallback?: { url: string; receivedAt: string };
 }

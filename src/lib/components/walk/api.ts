@@ -37,5 +37,7 @@ export const walkApi = {
 	readMe: (options: unknown) => postJson<{ view: WalkView }>('/api/walk/me', options),
 	reveal: (exchangeId: string, kind: 'access_token' | 'refresh_token') =>
 		postJson<{ value: string }>('/api/walk/reveal', { exchangeId, kind }),
-	reset: () => postJson<{ view: WalkView }>('/api/walk/reset', {})
+	reset: () => postJson<{ view: WalkView }>('/api/walk/reset', {}),
+	/** Uses (`true`) or ignores the redirect the walk was not waiting for (WalkView.strayCallback). */
+	stray: (use: boolean) => postJson<{ view: WalkView }>('/api/walk/stray', { use })
 };

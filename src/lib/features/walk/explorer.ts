@@ -63,6 +63,12 @@ interface WalkSession {
 	 * the one redirect a GET of /callback may save as it arrives.
 	 */
 	awaitingCallback: boolean;
+	/**
+	 * A redirect that arrived when the walk was not waiting for one, after the walk had begun: held aside, not
+	 * applied, since applying it replaces the walk's redirect and exchanges, and any site can send the browser to
+	 * /callback (a top-level GET carries the session cookie). The person uses it or ignores it (`stray`, a POST).
+	 */
+	strayCallback: { url: string; receivedAt: string } | null;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -107,7 +113,8 @@ async function session(sessionId: string | undefined): Promise<WalkSession> {
 		...(sessionId === undefined ? { owner: null, visitor: null } : await runSaver(sessionId)),
 		explorer,
 		unsaved: null,
-		awaitingCallback: false
+		awaitingCallback: false,
+		strayCallback: null
 	};
 	// Another request of the same session may have made it meanwhile: the first one made stays.
 	const made = walks.get(explorer);
@@ -140,10 +147,20 @@ async function sandboxNow(s: WalkSession): Promise<Date | null> {
 /** A walk is a run once something was sent: the redirect came back, or an exchange went out. A link alone is not. */
 const isRun = (walk: Walk) => walk.callback !== null || walk.exchanges.length > 0;
 const runIdOf = (walk: Walk) => (isRun(walk) ? walk.runId : null);
+/**
+ * Whether a redirect applied now would replace something the person did here: an exchange, or a redirect the walk
+ * waited for. One that arrived unawaited and was never saved (first visit, not started) holds nothing to keep.
+ */
+const hasWorkToKeep = (s: WalkSession) => s.walk.exchanges.length > 0 || (s.walk.callback !== null && s.unsaved === null);
 
 /** `now`: the sandbox's clock read once for the step (sandboxNow), so its run and its view tell one time. */
 function view(s: WalkSession, now: Date | null) {
-	return { ...walkView(s.walk, now), runId: s.unsaved ? null : runIdOf(s.walk), ...(s.unsaved ? { unsaved: s.unsaved } : {}) };
+	return {
+		...walkView(s.walk, now),
+		runId: s.unsaved ? null : runIdOf(s.walk),
+		...(s.unsaved ? { unsaved: s.unsaved } : {}),
+		...(s.strayCallback ? { strayCallback: s.strayCallback } : {})
+	};
 }
 
 /** Every walk is a run: saved (redacted) after each step, so its permalink always shows the latest. */
@@ -184,6 +201,11 @@ export async function recordCallbackFor(sessionId: string, url: string, firstVis
 	// Taken before any await: of two redirects arriving together, only the first is the one the walk waited for.
 	const awaited = s.awaitingCallback;
 	s.awaitingCallback = false;
+	if (!awaited && !firstVisit && hasWorkToKeep(s)) {
+		s.strayCallback = { url, receivedAt: new Date().toISOString() };
+		return '/#stray-callback';
+	}
+	s.strayCallback = null;
 	const workspace = await sandboxClock(s);
 	recordCallback(s.walk, url, clockOf(workspace));
 	const now = workspace?.now() ?? null;
@@ -226,6 +248,7 @@ export async function walkAction(sessionId: string, action: string, request: Req
 			s.returnTo = '/';
 			const started = startAuthorisation(s.walk, link);
 			s.awaitingCallback = started.ok;
+			if (started.ok) s.strayCallback = null;
 			return answer(s, started);
 		}
 		case 'exchange':
@@ -242,11 +265,21 @@ export async function walkAction(sessionId: string, action: string, request: Req
 		case 'reset':
 			s.walk = demoWalk(await sessionWorkspace(s.explorer));
 			s.awaitingCallback = false;
+			s.strayCallback = null;
 			return answer(s);
+		case 'stray': {
+			const { use } = await readJsonBody(request, z.object({ use: z.boolean() }));
+			const stray = s.strayCallback;
+			if (!stray) throw notFound('No redirect is waiting: it was used or ignored already, or the walk started again.');
+			s.strayCallback = null;
+			// Chosen by the person (a POST), so the run it starts is saved as any step's.
+			if (use) recordCallback(s.walk, stray.url, await clockFor(s));
+			return answer(s);
+		}
 		case 'view':
 			return json({ view: view(s, await sandboxNow(s)) });
 		default:
-			throw notFound(`Unknown walk action "${action}": use client, start, exchange, me, reveal, reset or view.`);
+			throw notFound(`Unknown walk action "${action}": use client, start, exchange, me, reveal, reset, stray or view.`);
 	}
 }
 
