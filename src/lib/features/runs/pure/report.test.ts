@@ -78,6 +78,10 @@ describe('runToMarkdown', () => {
 		expect(md).not.toContain('## Rows matched');
 	});
 
+	it("names the target in the run page's words", () => {
+		expect(md).toContain('- Target: authorisation host https://auth.example.com, accounts host https://accounts.example.com\n');
+	});
+
 	it('says what the redirect back was beside it', () => {
 		expect(md).toContain(`- Redirect back: \`${REDIRECT}?code=c-1\` at 2026-01-01T10:00:00Z: Authorised: a grant code arrived. The user authorised the client.`);
 	});

@@ -13,7 +13,7 @@ import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
 import { linkRedirectUri } from '$lib/flow/record';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { channelOf, EVIDENCE_NAMES } from './join';
-import { describeSource, type Run } from './run';
+import { describeSource, describeTarget, type Run } from './run';
 import { describeSanitised } from './har/sanitised';
 import { describeCut, type ExchangeCut } from './exchange-cap';
 import { mdCode, mdFence, mdProse, mdText } from '$lib/markdown';
@@ -170,7 +170,7 @@ export function runToMarkdown(run: Run, diagnosis: FlowDiagnosis, { origin, cut 
 	const said = new Said();
 	said.add(verdict.cause, verdict.fix);
 	const telling: Telling = { origin, named: namedInDiagnosis(diagnosis), said };
-	const target = `${mdText(run.target.kind)} (authorisation host ${mdCode(run.target.authUrl || 'unknown')}, accounts host ${mdCode(run.target.accountsUrl || 'unknown')})`;
+	const target = mdText(describeTarget(run.target));
 	const facts = [
 		`- Exports: [HAR](${permalink}/export/har), [curl script](${permalink}/export/shell)`,
 		`- Recorded: ${mdText(run.createdAt)}, from ${mdText(describeSource(run.source))}`,

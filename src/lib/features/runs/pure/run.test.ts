@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { exchangeHeadline, newRun, walkTitle } from './run';
+import { describeTarget, exchangeHeadline, newRun, walkTitle } from './run';
 import { parseCurl } from './curl-import';
 import { harToRun } from './har/har';
 
@@ -50,5 +50,16 @@ describe('newRun', () => {
 		const har = harToRun(readFileSync(new URL('./har/fixtures/success.har.json', import.meta.url), 'utf8'));
 		expect(curl.ok && Object.keys(curl.run).sort()).toEqual(fields);
 		expect(har.ok && Object.keys(har.run).sort()).toEqual(fields);
+	});
+});
+
+describe('describeTarget', () => {
+	it('names the built-in sandbox, else the hosts reached, saying which was not recorded', () => {
+		expect(describeTarget({ kind: 'sandbox', authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' })).toBe('the built-in sandbox');
+		expect(describeTarget({ kind: 'custom', authUrl: 'https://auth.example.com', accountsUrl: 'https://accounts.example.com' })).toBe(
+			'authorisation host https://auth.example.com, accounts host https://accounts.example.com'
+		);
+		expect(describeTarget({ kind: 'custom', authUrl: 'http://localhost:8301', accountsUrl: '' })).toBe('authorisation host http://localhost:8301, accounts host not recorded');
+		expect(describeTarget({ kind: 'custom', authUrl: '', accountsUrl: '' })).toBe('not recorded');
 	});
 });

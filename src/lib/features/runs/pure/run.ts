@@ -38,6 +38,17 @@ export function describeSource(source: RunSource): string {
 	return `an imported ${source === 'http' ? 'raw HTTP exchange' : source === 'curl' ? 'curl command' : 'HAR'}`;
 }
 
+/**
+ * What a run was made against, for a person, the same on its page and in its report: "the built-in sandbox", or the
+ * hosts it reached ("authorisation host https://auth.example.com, accounts host not recorded").
+ */
+export function describeTarget(target: FlowRecord['target']): string {
+	if (target.kind === 'sandbox') return 'the built-in sandbox';
+	const host = (label: string, url: string) => `${label} host ${url || 'not recorded'}`;
+	if (!target.authUrl && !target.accountsUrl) return 'not recorded';
+	return `${host('authorisation', target.authUrl)}, ${host('accounts', target.accountsUrl)}`;
+}
+
 /** Errors as data: what was wrong with the input and what to do. */
 export type ImportResult = { ok: true; run: Run } | { ok: false; message: string };
 
