@@ -215,6 +215,17 @@ describe('flowVerdict', () => {
 			expect(unseen.fix).toContain("To see how your app answered the user, run the app check, or save this flow and add the browser's HAR.");
 		});
 
+		it('in a walk or a scenario, where the explorer is the client and showed the answer, is no fault and asks for no recording', () => {
+			for (const source of ['walk', 'scenario']) {
+				const record = { ...flow({ link: LINK, callback: authorised, exchanges: [token(200, GRANTED, 't1'), me(404, '{"message":"deleted"}', 'm1')] }), source };
+				const verdict = flowVerdict(record, diagnoseFlow(record));
+				expect(verdict).toMatchObject({ severity: 'success', exchange: { id: 'm1', n: 2 } });
+				expect(verdict.what).toBe('The me.json call (exchange 2) was answered 404 as the interface specifies, and the explorer, the client here, showed it: nothing to fix.');
+				expect(verdict.fix).toMatch(/^Nothing to fix here\. Your own app, given this answer, shows the user a page of its own/);
+				expect(`${verdict.what} ${verdict.fix}`).not.toMatch(/HAR|not observed|app check/);
+			}
+		});
+
 		it("reads the page the app's own redirect led to as its answer: the status the user saw, not the 302", () => {
 			const redirect = exchange('arrival', { url: `${REDIRECT}?code=c-1` }, { status: 302, headers: { Location: '/closed' } }, 'a1');
 			const closed = exchange('arrival', { url: 'https://shop.example.com/closed' }, { status: 403, body: '<h1>Account closed</h1>' }, 'c1');

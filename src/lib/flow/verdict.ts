@@ -107,7 +107,18 @@ function fromFailedExchange(flow: FlowRecord, index: number, annotation: Annotat
 	};
 }
 
-export function flowVerdict(flow: FlowRecord, { annotations, flags, excused }: FlowDiagnosis): Verdict {
+/**
+ * A record, and how it was made when known (a saved run's `source`): a walk's or a scenario's server-side requests are
+ * the explorer's own, so it is the client there, and it showed each answer.
+ */
+type SourcedRecord = FlowRecord & { source?: string };
+
+const explorerIsClient = (flow: SourcedRecord) => flow.source === 'walk' || flow.source === 'scenario';
+
+/** What an app does with an answer the interface specifies, said where the explorer was the client. */
+const APP_HANDLING = 'Nothing to fix here. Your own app, given this answer, shows the user a page of its own (never a 5xx or a framework\'s default error page) and does not retry the request.';
+
+export function flowVerdict(flow: SourcedRecord, { annotations, flags, excused }: FlowDiagnosis): Verdict {
 	const refused = authorisationRefusal(flow);
 	if (refused) return refusalVerdict(refused);
 	// A rule's answer is what the user asked for, and a refusal the interface specifies after what the user did (a
@@ -211,7 +222,7 @@ const REFUSAL_WHY: Partial<Record<StepId, string>> = {
  * unless it answered a refusal as it answers a sign-in (below 400), which asks the question again; without the page
  * (the live view holds only the service's side), how the app handled it was not observed.
  */
-function answeredVerdict(flow: FlowRecord, excused: ReadonlySet<string>): Verdict | null {
+function answeredVerdict(flow: SourcedRecord, excused: ReadonlySet<string>): Verdict | null {
 	const index = flow.exchanges.findIndex((e) => ruleOf(e) !== null || excused.has(e.id));
 	if (index === -1) return null;
 	const exchange = flow.exchanges[index]!;
@@ -222,6 +233,17 @@ function answeredVerdict(flow: FlowRecord, excused: ReadonlySet<string>): Verdic
 	const status = exchange.response?.status ?? 0;
 	const answered = `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${status} ${rule ? 'by your outcome rule, as asked' : 'as the interface specifies'}`;
 	const unclear = page !== undefined && status >= 400 && page.status < 400;
+	if (explorerIsClient(flow)) {
+		const handling = handlingOf(exchange, today(flow, exchange));
+		return {
+			severity: 'success',
+			what: `${answered}, and the explorer, the client here, showed it: nothing to fix.`,
+			reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
+			exchange: { id: exchange.id, n: index + 1 },
+			cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
+			fix: handling ? `${APP_HANDLING} For this answer: ${sentence(handling)}` : APP_HANDLING
+		};
+	}
 	return {
 		severity: page ? (unclear ? 'warning' : 'success') : 'unobserved',
 		what: !page
