@@ -136,6 +136,12 @@ export async function deleteListedRuns(ids: readonly string[], sessionId: string
 	return deleted;
 }
 
+/** The built-in sandbox's hosts when it runs (SANDBOX=off: none to replay against). */
+function runningSandbox() {
+	const { sandbox, sandboxService } = config();
+	return sandboxService.enabled ? sandbox : undefined;
+}
+
 /** The report covers what the run page shows (exchange-cap.ts), and says so. */
 function markdownOf(whole: Run): string {
 	const { run, cut } = shownPart(whole);
@@ -145,7 +151,7 @@ function markdownOf(whole: Run): string {
 const FORMATS = {
 	har: { type: 'application/json', extension: 'har', render: (run: Run) => JSON.stringify(runToHar(run), null, 2) },
 	markdown: { type: 'text/markdown', extension: 'md', render: markdownOf },
-	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin }) }
+	shell: { type: 'text/x-shellscript', extension: 'sh', render: (run: Run) => runToShellScript(run, { origin: config().publicOrigin, sandbox: runningSandbox() }) }
 } as const;
 
 export async function exportRun(id: string, format: string, sessionId: string | undefined): Promise<Response> {

@@ -10,13 +10,8 @@ import type { ReconstructedFlow } from '$lib/flow/reconstruct/reconstruct';
 import { sandboxFlowRecord } from '$lib/flow/reconstruct/log-evidence';
 import { byStartTime } from '$lib/flow/flow-time';
 import { redactRun } from './redact/redact';
-import { newRun, type Run } from './run';
+import { newRun, type Run, type SandboxHosts } from './run';
 
-/** The sandbox's two hosts, as the caller names them (the flow's own requests name them first: log-evidence.ts). */
-export interface SandboxHosts {
-	authUrl: string;
-	accountsUrl: string;
-}
 
 /** The log's flow with the browser's side joined, in time order (a stable merge: each side is in order already). */
 function withBrowserSide(record: FlowRecord, browser: readonly RecordedExchange[]): FlowRecord {

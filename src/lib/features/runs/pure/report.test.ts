@@ -314,6 +314,18 @@ describe('runToShellScript', () => {
 			expect(ran.seen[1]!.authorization).toBe('Bearer issued-1');
 		});
 
+		it("recorded against this explorer's sandbox and imported, gets the fresh code from the sandbox's control API", () => {
+			const SANDBOX = { authUrl: 'http://localhost:3001', accountsUrl: 'http://localhost:3002' };
+			const onSandbox = { ...logged(null), link: LINK.replace('https://auth.example.com', SANDBOX.authUrl), target: { kind: 'custom' as const, ...SANDBOX } };
+			const onSandboxRun = { ...onSandbox, exchanges: onSandbox.exchanges.map((e) => ({ ...e, request: { ...e.request, url: e.request.url.replace('https://accounts.example.com', SANDBOX.accountsUrl) } })) };
+			const text = runToShellScript(onSandboxRun, { origin: ORIGIN, sandbox: SANDBOX });
+			expect(text).toContain("send 'the fresh grant code (POST /sandbox/authorize)' '' -X POST 'http://localhost:3002/sandbox/authorize'");
+			expect(text).not.toContain('CODE:?');
+			// Another sandbox's hosts, or none running: the person supplies the code.
+			expect(runToShellScript(onSandboxRun, { origin: ORIGIN, sandbox: { authUrl: 'http://localhost:4001', accountsUrl: 'http://localhost:4002' } })).toContain(': "${CODE:?');
+			expect(runToShellScript(onSandboxRun, { origin: ORIGIN })).toContain(': "${CODE:?');
+		});
+
 		it('without a callback, asks for a code and stops with a line saying how to get one when none is set', async () => {
 			const text = runToShellScript(logged(null), { origin: ORIGIN });
 			expect(text).toContain(': "${CODE:?set CODE to a fresh grant code: open the authorisation link in a browser');

@@ -13,7 +13,7 @@ import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
 import { linkRedirectUri } from '$lib/flow/record';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { channelOf, EVIDENCE_NAMES } from './join';
-import { describeSource, describeTarget, type Run } from './run';
+import { describeSource, describeTarget, type Run, type SandboxHosts } from './run';
 import { describeSanitised } from './har/sanitised';
 import { describeCut, type ExchangeCut } from './exchange-cap';
 import { mdCode, mdFence, mdProse, mdText } from '$lib/markdown';
@@ -26,6 +26,8 @@ export interface ReportContext {
 	origin: string;
 	/** The exchanges left out of the run given (exchange-cap.ts): the report says so. */
 	cut?: ExchangeCut | null;
+	/** This explorer's built-in sandbox, when it runs: a script replays a run on its hosts with a fresh code from its control API. */
+	sandbox?: SandboxHosts;
 }
 
 

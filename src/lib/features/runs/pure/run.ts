@@ -59,6 +59,12 @@ export interface ImportOptions {
 	now?: Date;
 }
 
+/** The built-in sandbox's two hosts, as this explorer publishes them. */
+export interface SandboxHosts {
+	authUrl: string;
+	accountsUrl: string;
+}
+
 /** A URL's origin; empty when it has none. */
 export function originOf(url: string | undefined): string {
 	return url && URL.canParse(url) ? new URL(url).origin : '';

@@ -8,16 +8,11 @@ import { requestClientId } from '$lib/flow/request-params';
 import type { LogEntry } from '$lib/http/logged-exchange';
 import { stepOfRequest } from '$lib/flow/steps';
 import type { Evidence } from './join';
-import { originOf, type Run } from './run';
+import { originOf, type Run, type SandboxHosts } from './run';
 import { exchangeCode, exchangeToken, tokenTailsOf } from './redact/token-tails';
 import { sameSecret } from '$lib/http/secret-tail';
 import { isPlaceholder } from '$lib/http/placeholder';
 
-/** The built-in sandbox's two hosts, as this explorer publishes them. */
-export interface SandboxHosts {
-	authUrl: string;
-	accountsUrl: string;
-}
 
 /**
  * Whether the sandbox's log may hold the run's flow: the run's target is the built-in sandbox, or every host the

@@ -9,7 +9,8 @@ import { linkRedirectUri } from '$lib/flow/record';
 import { MASK } from '$lib/http/exchange';
 import { shellQuote, toCurl } from '$lib/flow/curl';
 import { safeDecodePath } from '$lib/flow/link/link';
-import { type Run } from './run';
+import { type Run, type SandboxHosts } from './run';
+import { onSandboxHosts } from './sandbox-log-evidence';
 import { splitRawQuery } from '$lib/http/form';
 import { uriParts } from '$lib/http/encoding';
 import { CODE_VALIDITY } from '$lib/protocol';
@@ -108,25 +109,31 @@ function withCodePlaceholder(request: RecordedExchange['request'], code: string 
 	return { ...request, url, body: request.body !== null && form ? swap(request.body) : request.body };
 }
 
-/** The control API's request for a fresh code on the sandbox, as if a test user authorised the run's link; null elsewhere. */
-function sandboxAuthorize(run: Run): { login: string; url: string; before: string; after: string } | null {
+/**
+ * The control API's request for a fresh code on the sandbox, as if a test user authorised the run's link: for a walk
+ * of the sandbox, or a run recorded against this explorer's sandbox (`sandbox`) and imported; null elsewhere.
+ */
+function sandboxAuthorize(run: Run, sandbox: SandboxHosts | undefined): { login: string; url: string; before: string; after: string } | null {
 	const link = run.link ? uriParts(run.link) : null;
-	if (run.target.kind !== 'sandbox' || !link) return null;
+	const onSandbox = run.target.kind === 'sandbox' || (sandbox !== undefined && onSandboxHosts(run, sandbox));
+	// An import may not have reached the accounts host (a browser's HAR): the sandbox's is the one.
+	const accountsUrl = run.target.accountsUrl || sandbox?.accountsUrl;
+	if (!onSandbox || !link || !accountsUrl) return null;
 	const linkParam = (name: string) => queryValue(link.query, name) ?? '';
 	const supergroup = safeDecodePath(/\/sso\/([^/]+)$/.exec(link.path)?.[1] ?? '');
 	const authorize = { supergroup, response_type: 'code', client_id: linkParam('client_id'), redirect_uri: linkParam('redirect_uri'), country: linkParam('country') };
 	if (!authorize.client_id || !authorize.redirect_uri) return null;
 	const body = JSON.stringify(authorize).replace(/}$/, `,"login":"LOGIN","decision":"authorize"}`);
 	const [before, after] = body.split('LOGIN') as [string, string];
-	return { login: supergroup === 'student' ? 'student@example.com' : 'multi@example.com', url: `${run.target.accountsUrl}/sandbox/authorize`, before, after };
+	return { login: supergroup === 'student' ? 'student@example.com' : 'multi@example.com', url: `${accountsUrl}/sandbox/authorize`, before, after };
 }
 
 /**
  * How the script gets a grant code: from the sandbox's control API, or from the person running it (`code`: the
  * callback's, offered as the default; undefined when the run holds none in full).
  */
-function codeLines(run: Run, code: string | undefined, usedUp: boolean): string[] {
-	const authorize = sandboxAuthorize(run);
+function codeLines(run: Run, code: string | undefined, usedUp: boolean, sandbox: SandboxHosts | undefined): string[] {
+	const authorize = sandboxAuthorize(run, sandbox);
 	if (authorize) {
 		const what = 'the fresh grant code (POST /sandbox/authorize)';
 		return [
@@ -200,9 +207,9 @@ function cancelled(): string[] {
 }
 
 /** A run with nothing curl can replay (a browser's HAR sees no token exchange): a script that says so, and how to get a code. */
-function nothingToReplay(run: Run): string[] {
+function nothingToReplay(run: Run, sandbox: SandboxHosts | undefined): string[] {
 	if (endsInCancel(run)) return cancelled();
-	const authorize = sandboxAuthorize(run);
+	const authorize = sandboxAuthorize(run, sandbox);
 	const message =
 		"Nothing to replay: this run recorded only the browser's steps, and the token exchange and me.json call (which the app's server makes) are not in it.";
 	return [
@@ -223,7 +230,7 @@ function nothingToReplay(run: Run): string[] {
  * that fails: secrets come from the environment, a fresh grant code from the sandbox's control API (or from
  * whoever runs it), tokens from the answer, read with Node.js.
  */
-export function runToShellScript(run: Run, { origin }: ReportContext): string {
+export function runToShellScript(run: Run, { origin, sandbox }: ReportContext): string {
 	const head = [
 		'#!/bin/sh',
 		comment(`SSO Flow Explorer run: ${run.title}`),
@@ -231,7 +238,7 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 		comment(`Recorded ${run.createdAt} against ${run.target.accountsUrl || run.target.authUrl || 'an unknown target'}.`),
 		...(run.link ? [comment(`Authorisation link (open in a browser): ${run.link}`)] : [])
 	];
-	if (!run.exchanges.some(replayed)) return [...head, ...nothingToReplay(run), ''].join('\n');
+	if (!run.exchanges.some(replayed)) return [...head, ...nothingToReplay(run, sandbox), ''].join('\n');
 
 	const code = run.callback ? (queryValue(uriParts(run.callback.url).query, 'code') ?? undefined) : undefined;
 	const firstAccepted = run.exchanges.findIndex((e) => e.step === 'token' && e.response?.status === 200);
@@ -247,7 +254,7 @@ export function runToShellScript(run: Run, { origin }: ReportContext): string {
 	}
 	const body = stepTexts.flat().join('\n');
 	const usesCode = body.includes('"$CODE"');
-	const codes = usesCode ? codeLines(run, code, firstAccepted !== -1) : [];
+	const codes = usesCode ? codeLines(run, code, firstAccepted !== -1, sandbox) : [];
 	const readsJson = [body, ...codes].some((line) => line.includes('answer_field'));
 	const issued = (name: string) => body.includes(`${name}=$(answer_field`);
 	const needs = (name: string, why: string) => (body.includes(`$${name}`) ? [`: "\${${name}:?${why}}"`] : []);
