@@ -15,7 +15,7 @@ import { scenariosReproducing } from '$lib/features/scenarios/pure';
 import { assembleRun, describeRedactions } from '$lib/features/runs/pure/redact/redact';
 import { runToMarkdown } from '$lib/features/runs/pure/report';
 import { runToShellScript } from '$lib/features/runs/pure/shell-script';
-import { newRunId, type Run } from '$lib/features/runs/pure/run';
+import { newRunId, walkedHereNote, type Run } from '$lib/features/runs/pure/run';
 import { timelineOf } from '$lib/features/runs/pure/join';
 import { onSandboxHosts } from '$lib/features/runs/pure/sandbox-log-evidence';
 import { flowVerdict } from '$lib/flow/verdict';
@@ -240,6 +240,7 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	const { owner, visitor } = await runSaver(sessionId);
 	const saved = assembleRun(runs.save(titled, {}, owner, { visitor, ...(verdict ? { verdict } : {}) }));
 	const redacted = describeRedactions(saved.redactions);
+	const walkedHere = walkedHereNote(saved, config().publicOrigin, runningSandbox() !== undefined && onSandboxHosts(saved, config().sandbox));
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.
-	return json({ id: saved.id, found: result.found.filter((line) => !redacted.includes(line)), redacted });
+	return json({ id: saved.id, found: [...result.found.filter((line) => !redacted.includes(line)), ...(walkedHere ? [walkedHere] : [])], redacted });
 }

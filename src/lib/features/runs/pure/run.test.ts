@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { describeTarget, exchangeHeadline, newRun, walkTitle } from './run';
+import { describeTarget, exchangeHeadline, newRun, walkedHereNote, walkTitle } from './run';
 import { parseCurl } from './curl-import';
 import { harToRun } from './har/har';
 
@@ -61,5 +61,24 @@ describe('describeTarget', () => {
 		);
 		expect(describeTarget({ kind: 'custom', authUrl: 'http://localhost:8301', accountsUrl: '' })).toBe('authorisation host http://localhost:8301, accounts host not recorded');
 		expect(describeTarget({ kind: 'custom', authUrl: '', accountsUrl: '' })).toBe('not recorded');
+	});
+});
+
+describe('walkedHereNote', () => {
+	const ORIGIN = 'http://localhost:3000';
+	const link = (redirect: string) => `http://localhost:3001/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(redirect)}&country=uk`;
+	const token = { step: 'token' } as Parameters<typeof walkedHereNote>[0]['exchanges'][number];
+
+	it("says a browser's recording of a walk here lacks the explorer's server's calls, and how to add them on the sandbox", () => {
+		const note = walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'har' }, ORIGIN, true);
+		expect(note).toMatch(/^this recording is of a walk in this explorer .* the explorer's server made the token exchange and the me\.json call/);
+		expect(note).toContain("'Sandbox log for this client'");
+		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'har' }, ORIGIN, false)).not.toContain('Sandbox log');
+	});
+
+	it("is null for an app's own redirect URI, a record that holds the calls, and a walk itself", () => {
+		expect(walkedHereNote({ link: link('https://shop.example.com/cb'), exchanges: [], source: 'har' }, ORIGIN, true)).toBeNull();
+		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [token], source: 'har' }, ORIGIN, true)).toBeNull();
+		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'walk' }, ORIGIN, true)).toBeNull();
 	});
 });

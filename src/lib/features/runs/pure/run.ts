@@ -3,7 +3,7 @@
  * A run is always redacted (see redact.ts) before it is stored or leaves the server.
  */
 import type { RecordedExchange, StepId } from '$lib/flow/exchange';
-import type { FlowRecord } from '$lib/flow/record';
+import { linkParameter, type FlowRecord } from '$lib/flow/record';
 import type { SanitisedExport } from '$lib/flow/flags';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
 import { errorRow } from '$lib/protocol';
@@ -47,6 +47,17 @@ export function describeTarget(target: FlowRecord['target']): string {
 	const host = (label: string, url: string) => `${label} host ${url || 'not recorded'}`;
 	if (!target.authUrl && !target.accountsUrl) return 'not recorded';
 	return `${host('authorisation', target.authUrl)}, ${host('accounts', target.accountsUrl)}`;
+}
+
+/**
+ * A note for an imported browser recording of a walk in this explorer (`origin`; the walk's redirect URI is its own
+ * /callback): the explorer's server made its token exchange and me.json call, which the browser never sees. Null for
+ * any other run, or one that holds those calls already.
+ */
+export function walkedHereNote(run: Pick<Run, 'link' | 'exchanges' | 'source'>, origin: string, onSandbox: boolean): string | null {
+	if (run.source === 'walk' || linkParameter(run, 'redirect_uri') !== `${origin}/callback`) return null;
+	if (run.exchanges.some((e) => e.step === 'token' || e.step === 'me')) return null;
+	return `this recording is of a walk in this explorer (its redirect URI is the explorer's own /callback): the explorer's server made the token exchange and the me.json call, which a browser's recording never holds. The walk's own run has them${onSandbox ? "; or add them here with 'Sandbox log for this client'" : ''}.`;
 }
 
 /** Errors as data: what was wrong with the input and what to do. */
