@@ -67,5 +67,5 @@ export interface WalkView {
 	 * A redirect that arrived when the walk, already begun, was not waiting for one: held aside, the walk unchanged,
 	 * until the person uses it (it then starts a run of its own) or ignores it.
 	 */
-	strayCallback?: { url: string; receivedAt: string };
+	strayCallback?: { url: string };
 }

@@ -68,7 +68,7 @@ interface WalkSession {
 	 * applied, since applying it replaces the walk's redirect and exchanges, and any site can send the browser to
 	 * /callback (a top-level GET carries the session cookie). The person uses it or ignores it (`stray`, a POST).
 	 */
-	strayCallback: { url: string; receivedAt: string } | null;
+	strayCallback: { url: string } | null;
 }
 
 const DEMO = FIXTURE_CLIENTS[0]!;
@@ -202,7 +202,7 @@ export async function recordCallbackFor(sessionId: string, url: string, firstVis
 	const awaited = s.awaitingCallback;
 	s.awaitingCallback = false;
 	if (!awaited && !firstVisit && hasWorkToKeep(s)) {
-		s.strayCallback = { url, receivedAt: new Date().toISOString() };
+		s.strayCallback = { url };
 		return '/#stray-callback';
 	}
 	s.strayCallback = null;
