@@ -5,6 +5,7 @@
  */
 import { uriParts } from '$lib/http/encoding';
 import { splitRawQuery } from '$lib/http/form';
+import { classifyCallback, type CallbackResult } from './callback';
 import type { RecordedExchange } from './exchange';
 
 export interface FlowTarget {
@@ -48,4 +49,9 @@ export function linkParameter(record: Pick<FlowRecord, 'link'>, name: string): s
 /** The `redirect_uri` of the flow's authorisation link. */
 export function linkRedirectUri(record: Pick<FlowRecord, 'link'>): string | undefined {
 	return linkParameter(record, 'redirect_uri');
+}
+
+/** The record's redirect back, classified against the link's redirect URI (against itself when the link names none); null without one. */
+export function callbackResult(record: Pick<FlowRecord, 'link' | 'callback'>): CallbackResult | null {
+	return record.callback && classifyCallback(record.callback.url, { redirectUri: linkRedirectUri(record) ?? record.callback.url });
 }

@@ -233,35 +233,32 @@ function answeredVerdict(flow: SourcedRecord, excused: ReadonlySet<string>): Ver
 	const status = exchange.response?.status ?? 0;
 	const answered = `The ${STEP_NAMES[exchange.step]} (exchange ${index + 1}) was answered ${status} ${rule ? 'by your outcome rule, as asked' : 'as the interface specifies'}`;
 	const unclear = page !== undefined && status >= 400 && page.status < 400;
-	if (explorerIsClient(flow)) {
-		const handling = handlingOf(exchange, today(flow, exchange));
-		return {
-			severity: 'success',
-			what: `${answered}, and the explorer, the client here, showed it: nothing to fix.`,
-			reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
-			exchange: { id: exchange.id, n: index + 1 },
-			cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-			fix: handling ? `${APP_HANDLING} For this answer: ${sentence(handling)}` : APP_HANDLING
-		};
-	}
+	const judged: Pick<Verdict, 'severity' | 'what' | 'fix'> = explorerIsClient(flow)
+		? { severity: 'success', what: `${answered}, and the explorer, the client here, showed it: nothing to fix.`, fix: ruleFix(flow, exchange, APP_HANDLING) }
+		: {
+				severity: page ? (unclear ? 'warning' : 'success') : 'unobserved',
+				what: !page
+					? `${answered}; how your app handled it is not in this record.`
+					: unclear
+						? `${answered}, and your app answered ${page.status}, as for a sign-in that went through: check that it handled the refusal.`
+						: `${answered}, and your app answered it with a page of its own (${page.status}): nothing to fix.`,
+				fix: !page ? `${ruleFix(flow, exchange)} ${ADD_PAGE}` : unclear ? ruleFix(flow, exchange) : 'Nothing to fix.'
+			};
 	return {
-		severity: page ? (unclear ? 'warning' : 'success') : 'unobserved',
-		what: !page
-			? `${answered}; how your app handled it is not in this record.`
-			: unclear
-				? `${answered}, and your app answered ${page.status}, as for a sign-in that went through: check that it handled the refusal.`
-				: `${answered}, and your app answered it with a page of its own (${page.status}): nothing to fix.`,
+		...judged,
 		reference: rule ? null : sectionReference(exchange.step === 'me' ? SECTIONS.errorsMe : SECTIONS.code),
 		exchange: { id: exchange.id, n: index + 1 },
-		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? ''),
-		fix: !page ? `${ruleFix(flow, exchange)} ${ADD_PAGE}` : unclear ? ruleFix(flow, exchange) : 'Nothing to fix.'
+		cause: rule ? ruleSentence(rule) : (REFUSAL_WHY[exchange.step] ?? '')
 	};
 }
 
-/** What to check of the app's handling of a rule's answer, and how that answer is handled when there is more to say. */
-function ruleFix(flow: FlowRecord, exchange: RecordedExchange): string {
+/**
+ * `lead` (what to check of the app's handling of the answer), then how that answer is handled when there is more to
+ * say.
+ */
+function ruleFix(flow: FlowRecord, exchange: RecordedExchange, lead = RULE_FIX): string {
 	const handling = handlingOf(exchange, today(flow, exchange));
-	return handling ? `${RULE_FIX} For this answer: ${sentence(handling)}` : RULE_FIX;
+	return handling ? `${lead} For this answer: ${sentence(handling)}` : lead;
 }
 
 /**

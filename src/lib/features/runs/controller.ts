@@ -240,7 +240,8 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	const { owner, visitor } = await runSaver(sessionId);
 	const saved = assembleRun(runs.save(titled, {}, owner, { visitor, ...(verdict ? { verdict } : {}) }));
 	const redacted = describeRedactions(saved.redactions);
-	const walkedHere = walkedHereNote(saved, config().publicOrigin, runningSandbox() !== undefined && onSandboxHosts(saved, config().sandbox));
+	const sandbox = runningSandbox();
+	const walkedHere = walkedHereNote(saved, config().publicOrigin, sandbox !== undefined && onSandboxHosts(saved, sandbox));
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.
 	return json({ id: saved.id, found: [...result.found.filter((line) => !redacted.includes(line)), ...(walkedHere ? [walkedHere] : [])], redacted });
 }

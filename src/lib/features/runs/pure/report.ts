@@ -4,13 +4,13 @@
  * links to the reference page). Built from a redacted run, so it cannot hold a secret. The replay script is
  * shell-script.ts.
  */
-import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
+import { CANCEL_MEANING } from '$lib/flow/callback';
 import type { Annotation } from '$lib/flow/diagnose/diagnose';
 import type { RecordedExchange } from '$lib/flow/exchange';
 import type { HttpHeader } from '$lib/http/exchange';
 import type { CrossFlag } from '$lib/flow/flags';
 import type { FlowDiagnosis } from '$lib/flow/diagnose-flow';
-import { linkRedirectUri } from '$lib/flow/record';
+import { callbackResult } from '$lib/flow/record';
 import { flowVerdict, type Verdict } from '$lib/flow/verdict';
 import { channelOf, EVIDENCE_NAMES } from './join';
 import { describeSource, describeTarget, type Run, type SandboxHosts } from './run';
@@ -110,7 +110,7 @@ function stepSection(exchange: RecordedExchange, n: number, annotation: Annotati
 /** What the redirect back was, in the words the run page uses. */
 function callbackOutcome(run: Run, annotation: Annotation | null): string {
 	if (annotation) return `${mdProse(annotation.title)}. ${mdProse(annotation.summary)}`;
-	const result = classifyCallback(run.callback!.url, { redirectUri: linkRedirectUri(run) ?? run.callback!.url });
+	const result = callbackResult(run)!;
 	if (result.kind === 'cancel') return mdProse(CANCEL_MEANING);
 	if (result.kind === 'code') return 'The user authorised: the redirect back carried a grant code.';
 	return mdProse(result.reason);

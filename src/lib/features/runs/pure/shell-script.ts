@@ -4,8 +4,8 @@
  * hand), the access token read from the exchange's answer. Built from a redacted run, so it cannot hold a secret.
  */
 import type { RecordedExchange } from '$lib/flow/exchange';
-import { CANCEL_MEANING, classifyCallback } from '$lib/flow/callback';
-import { linkRedirectUri } from '$lib/flow/record';
+import { CANCEL_MEANING } from '$lib/flow/callback';
+import { callbackResult } from '$lib/flow/record';
 import { MASK } from '$lib/http/exchange';
 import { shellQuote, toCurl } from '$lib/flow/curl';
 import { safeDecodePath } from '$lib/flow/link/link';
@@ -197,7 +197,7 @@ function scriptStep(exchange: RecordedExchange, n: number, code: string | undefi
 
 /** Whether the run's redirect back was a cancel (no code, no error): nothing to exchange, and not an error (3). */
 function endsInCancel(run: Run): boolean {
-	return run.callback !== null && classifyCallback(run.callback.url, { redirectUri: linkRedirectUri(run) ?? run.callback.url }).kind === 'cancel';
+	return callbackResult(run)?.kind === 'cancel';
 }
 
 /** A cancelled run: nothing to replay, said as the outcome it is, with exit status 0. */
