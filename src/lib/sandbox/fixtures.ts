@@ -53,6 +53,11 @@ export const FIXTURE_CLIENTS: readonly FixtureClient[] = [
 	}
 ];
 
+/** The demo client's redirect URI on the explorer at `explorerOrigin` (its /callback): where a walk comes back. */
+export function demoRedirectUri(explorerOrigin: string): string {
+	return new URL(FIXTURE_CLIENTS[0]!.redirect_path, explorerOrigin).href;
+}
+
 const YEAR = 365;
 
 export const FIXTURE_USERS: readonly FixtureUser[] = [

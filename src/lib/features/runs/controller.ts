@@ -27,6 +27,7 @@ import { chunksOf, IMPORT_JSON_LIMIT, readBodyUpTo, tooLarge } from '../../platf
 import { services } from '../../platform/services';
 import type { RunStore, RunSummary } from './store';
 import { config } from '../../platform/config';
+import { demoRedirectUri } from '$lib/sandbox/fixtures';
 import { badRequest, errorFor, errorResponse, forbidden, notFound } from '../../platform/errors';
 import { RUN_LIMITS } from './run-limits';
 import { jsonParse } from '$lib/http/json';
@@ -241,7 +242,7 @@ export async function importRun(request: Request, url: URL, sessionId: string): 
 	const saved = assembleRun(runs.save(titled, {}, owner, { visitor, ...(verdict ? { verdict } : {}) }));
 	const redacted = describeRedactions(saved.redactions);
 	const sandbox = runningSandbox();
-	const walkedHere = walkedHereNote(saved, config().publicOrigin, sandbox !== undefined && onSandboxHosts(saved, sandbox));
+	const walkedHere = walkedHereNote(saved, demoRedirectUri(config().publicOrigin), sandbox !== undefined && onSandboxHosts(saved, sandbox));
 	// The run page lists the redactions under "Redacted": the notes say only what the import found.
 	return json({ id: saved.id, found: [...result.found.filter((line) => !redacted.includes(line)), ...(walkedHere ? [walkedHere] : [])], redacted });
 }

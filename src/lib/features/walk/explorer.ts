@@ -5,7 +5,7 @@
  */
 import { json } from '@sveltejs/kit';
 import { z } from 'zod';
-import { FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS, fixtureClientId } from '$lib/sandbox/fixtures';
+import { demoRedirectUri, FIXTURE_CLIENTS, FIXTURE_PASSWORD, FIXTURE_USERS, fixtureClientId } from '$lib/sandbox/fixtures';
 import type { SandboxWorkspace } from '$lib/sandbox/store';
 import { buildAuthorisationLink } from '$lib/flow/link/link';
 import type { CallbackView, WalkView } from '$lib/flow/view';
@@ -90,7 +90,7 @@ function demoWalk(workspace: SandboxWorkspace | null): Walk {
 	return newWalk(sandboxTarget(), {
 		clientId,
 		clientSecret: secret,
-		redirectUri: `${config().publicOrigin}${DEMO.redirect_path}`,
+		redirectUri: demoRedirectUri(config().publicOrigin),
 		supergroup: 'student',
 		country: 'uk',
 		responseType: 'code',

@@ -66,19 +66,20 @@ describe('describeTarget', () => {
 
 describe('walkedHereNote', () => {
 	const ORIGIN = 'http://localhost:3000';
+	const WALKED = `${ORIGIN}/callback`;
 	const link = (redirect: string) => `http://localhost:3001/sso/student?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(redirect)}&country=uk`;
 	const token = { step: 'token' } as Parameters<typeof walkedHereNote>[0]['exchanges'][number];
 
 	it("says a browser's recording of a walk here lacks the explorer's server's calls, and how to add them on the sandbox", () => {
-		const note = walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'har' }, ORIGIN, true);
+		const note = walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'har' }, WALKED, true);
 		expect(note).toMatch(/^this recording is of a walk in this explorer .* the explorer's server made the token exchange and the me\.json call/);
 		expect(note).toContain("'Sandbox log for this client'");
-		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'har' }, ORIGIN, false)).not.toContain('Sandbox log');
+		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'har' }, WALKED, false)).not.toContain('Sandbox log');
 	});
 
 	it("is null for an app's own redirect URI, a record that holds the calls, and a walk itself", () => {
-		expect(walkedHereNote({ link: link('https://shop.example.com/cb'), exchanges: [], source: 'har' }, ORIGIN, true)).toBeNull();
-		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [token], source: 'har' }, ORIGIN, true)).toBeNull();
-		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'walk' }, ORIGIN, true)).toBeNull();
+		expect(walkedHereNote({ link: link('https://shop.example.com/cb'), exchanges: [], source: 'har' }, WALKED, true)).toBeNull();
+		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [token], source: 'har' }, WALKED, true)).toBeNull();
+		expect(walkedHereNote({ link: link(`${ORIGIN}/callback`), exchanges: [], source: 'walk' }, WALKED, true)).toBeNull();
 	});
 });

@@ -50,12 +50,12 @@ export function describeTarget(target: FlowRecord['target']): string {
 }
 
 /**
- * A note for an imported browser recording of a walk in this explorer (`origin`; the walk's redirect URI is its own
- * /callback): the explorer's server made its token exchange and me.json call, which the browser never sees. Null for
- * any other run, or one that holds those calls already.
+ * A note for an imported browser recording of a walk in this explorer (its link's redirect URI is `walkRedirectUri`,
+ * the explorer's own /callback): the explorer's server made its token exchange and me.json call, which the browser
+ * never sees. Null for any other run, or one that holds those calls already.
  */
-export function walkedHereNote(run: Pick<Run, 'link' | 'exchanges' | 'source'>, origin: string, onSandbox: boolean): string | null {
-	if (run.source === 'walk' || linkParameter(run, 'redirect_uri') !== `${origin}/callback`) return null;
+export function walkedHereNote(run: Pick<Run, 'link' | 'exchanges' | 'source'>, walkRedirectUri: string, onSandbox: boolean): string | null {
+	if (run.source === 'walk' || linkParameter(run, 'redirect_uri') !== walkRedirectUri) return null;
 	if (run.exchanges.some((e) => e.step === 'token' || e.step === 'me')) return null;
 	return `this recording is of a walk in this explorer (its redirect URI is the explorer's own /callback): the explorer's server made the token exchange and the me.json call, which a browser's recording never holds. The walk's own run has them${onSandbox ? "; or add them here with 'Sandbox log for this client'" : ''}.`;
 }
